@@ -1,0 +1,23 @@
+# biosem: regenerate biomedical semantic-evaluation datasets from their sources.
+# Design: ../shared/DESIGN.md (in the repository: README.md, config/README.md).
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/sources.smk"
+include: "workflow/rules/ingest.smk"
+include: "workflow/rules/termpairs.smk"
+
+
+rule all:
+    input:
+        all_targets(),
+    default_target: True

@@ -1,0 +1,29 @@
+"""Errors raised by biosem on bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class SourceFormatError(ValueError):
+    """A source file does not have the format its reader expects.
+
+    Attributes:
+        path: the offending file.
+        line: 1-based physical line number, or ``None`` when the problem concerns the whole file
+            (e.g. an empty file or a missing member).
+        expected: what the reader expected, in words (e.g. ``"9 tab-separated columns"``).
+        found: what it found instead (a short, truncated excerpt).
+    """
+
+    def __init__(self, path: str | Path, line: int | None, expected: str, found: str) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.expected = expected
+        self.found = found if len(found) <= 200 else found[:197] + "..."
+        where = f"{self.path}:{line}" if line is not None else str(self.path)
+        super().__init__(f"{where}: expected {expected}; found {self.found!r}")
+
+
+class SourceNotFoundError(FileNotFoundError):
+    """A configured source could not be located or failed its checksum."""

@@ -1,0 +1,82 @@
+"""Reading and writing tables: schema-checked, sorted, atomic.
+
+Outputs are written to a temporary name in the destination folder and renamed at the end, so an
+interrupted or failing step never leaves a partial file under the final name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from biosem.schemas import TableSpec
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds."""
+    final = Path(path)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.replace(tmp_path, final)
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()
+
+
+def to_arrow(frame: pd.DataFrame | pa.Table, spec: TableSpec) -> pa.Table:
+    """Cast ``frame`` to ``spec.schema`` (columns in schema order), check nulls, sort by the key.
+
+    Raises:
+        ValueError: a schema column is missing, or a non-nullable column holds nulls.
+    """
+    table = frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
+    missing = [f.name for f in spec.schema if f.name not in table.column_names]
+    if missing:
+        raise ValueError(f"{spec.name}: missing columns {missing}; have {table.column_names}")
+    table = table.select([f.name for f in spec.schema])
+    # Cast through a nullable version of the schema first, then check the non-nullable fields.
+    loose = pa.schema([f.with_nullable(True) for f in spec.schema])
+    table = table.cast(loose)
+    for field in spec.schema:
+        if not field.nullable and table.column(field.name).null_count:
+            raise ValueError(f"{spec.name}: column {field.name!r} must not contain nulls")
+    if table.num_rows and spec.sort_keys:
+        table = table.sort_by([(k, "ascending") for k in spec.sort_keys])
+    return pa.Table.from_arrays(table.columns, schema=spec.schema)
+
+
+def write_table(frame: pd.DataFrame | pa.Table, path: str | os.PathLike[str], spec: TableSpec) -> int:
+    """Validate ``frame`` against ``spec`` and write it as Parquet atomically; return the row count."""
+    table = to_arrow(frame, spec)
+    write_parquet(table, path)
+    return table.num_rows
+
+
+def write_parquet(table: pa.Table, path: str | os.PathLike[str]) -> None:
+    """Write an Arrow table as Parquet (zstd, no pandas metadata) to ``path`` atomically."""
+    table = table.replace_schema_metadata(None)
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+
+
+def read_table(path: str | os.PathLike[str], columns: list[str] | None = None) -> pd.DataFrame:
+    """Read a Parquet file into pandas with Arrow-backed string columns kept as Python strings."""
+    return pq.read_table(path, columns=columns).to_pandas()
+
+
+def write_text(text: str, path: str | os.PathLike[str]) -> None:
+    """Write UTF-8 text atomically (LF line endings)."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8", newline="\n")

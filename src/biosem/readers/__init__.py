@@ -1,0 +1,1 @@
+"""Source adapters: read a terminology or corpus release into biosem intermediates."""

@@ -1,0 +1,388 @@
+"""OBO adapter: an OBO flat file (plain or gzipped) -> the five terminology intermediates.
+
+Parsing is done by pronto (which parses OBO through fastobo); this module only validates the bytes
+(gzip, UTF-8, non-empty), maps pronto's exceptions to :class:`~biosem.errors.SourceFormatError` and
+turns the ontology into the tables of :mod:`biosem.schemas` (DESIGN.md § Intermediates).
+
+Spec: OBO flat file format 1.4, https://owlcollab.github.io/oboformat/doc/obo-syntax.html (and the
+OBO 1.2 guide it extends, https://owlcollab.github.io/oboformat/doc/GO.format.obo-1_2.html).
+"""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import logging
+import re
+import time
+import warnings
+import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+
+import pronto
+import pyarrow as pa
+
+from biosem.errors import SourceFormatError
+from biosem.io import to_arrow
+from biosem.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMS, TableSpec
+
+log = logging.getLogger(__name__)
+
+SYNONYM_SCOPES = ("EXACT", "RELATED", "BROAD", "NARROW")
+
+ASSOCIATION_KIND_OF_TAG: dict[str, str] = {
+    "replaced_by": "replaced_by",
+    "consider": "possibly_equivalent_to",
+}
+"""OBO obsoletion tag -> association kind (the SNOMED CT historical association it stands for).
+
+``replaced_by`` names the term to use instead (SNOMED REPLACED BY); ``consider`` names candidates
+that need a curator's look (SNOMED POSSIBLY EQUIVALENT TO). OBO has no SAME AS: an ``alt_id`` is a
+merged id without a name of its own, so it yields no association.
+"""
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_URL_XREF = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_LINE_COLUMN = re.compile(r"(\d+):(\d+)")
+
+
+def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
+    """Read an OBO 1.4 file (``.obo`` or gzipped ``.obo.gz``) into the terminology tables.
+
+    Only ``[Term]`` stanzas become concepts; ``[Typedef]`` stanzas only name relationship types and
+    ``[Instance]`` stanzas are ignored (pronto warns; the warnings are counted in the log). Imports
+    (``import:`` header tags) are not resolved. Columns are those of :mod:`biosem.schemas`; every
+    table has ``source`` = ``source`` and is sorted by its key (:func:`biosem.io.to_arrow`).
+
+    * ``concepts``: one row per term; ``concept_id`` = the term id (``"HP:0000118"``), ``active`` =
+      not ``is_obsolete``, ``module`` = the term's ``namespace``, else the header's
+      ``default-namespace`` (OBO 1.2 guide, ``namespace`` tag), else null.
+    * ``terms``: the ``name`` as term_type ``"preferred"`` with term_id ``"<id>#name"`` (no row
+      for a term without a name; names of obsolete terms are kept as they are, "obsolete " prefix
+      included); each ``synonym`` as term_type ``"synonym"`` with ``scope``
+      EXACT|RELATED|BROAD|NARROW and term_id ``"<id>#syn<k>"``, k the 0-based index after
+      sorting the term's distinct (scope, text) pairs. ``language`` "en", ``active`` as the
+      concept; acceptability/sab/tty null.
+    * ``relations``: direct ``is_a`` (subject = child, object = parent, rel = rela = ``"is_a"``;
+      not the transitive closure) and each ``relationship: <rel> <target>`` with rel = the
+      relationship id and rela = its Typedef ``name`` (the id if the Typedef has no name); sab null.
+      Targets of ``relationship`` need not be terms of the file.
+    * ``associations``: for obsolete terms, ``replaced_by`` -> kind ``"replaced_by"`` and
+      ``consider`` -> kind ``"possibly_equivalent_to"`` (see :data:`ASSOCIATION_KIND_OF_TAG`);
+      only targets that are terms of the file. These tags on non-obsolete terms are ignored.
+    * ``mappings``: each ``xref`` split on its first ":" into (code_system, code), e.g.
+      ``"UMLS:C0000737"`` -> ("UMLS", "C0000737"); xrefs without ":" (or with an empty side) and
+      URL xrefs are skipped and counted in the log.
+
+    Args:
+        path: the OBO file; gzip is detected from the magic bytes, not the name.
+        source: the source label written into every row (e.g. ``"hpo"``).
+
+    Returns:
+        ``{"concepts", "terms", "relations", "associations", "mappings"}`` -> Arrow tables with the
+        schemas ``CONCEPTS``, ``TERMS``, ``RELATIONS``, ``ASSOCIATIONS``, ``MAPPINGS``.
+
+    Raises:
+        SourceFormatError: the file is missing, empty, not valid gzip, not UTF-8 (line of the first
+            bad byte), not OBO, syntactically malformed (line reported by fastobo), has an ``is_a``
+            to an id that is not declared in the file (pronto needs a closed is_a graph), or a
+            ``relationship`` whose type has no ``[Typedef]`` stanza (OBO 1.2 guide:
+            "must use the relationship ID defined in [Typedef]").
+    """
+    path = Path(path)
+    text = _read_text(path)
+    started = time.perf_counter()
+    ontology = _load_ontology(path, text)
+    log.info("%s: parsed by pronto in %.1f s", path, time.perf_counter() - started)
+    return _ontology_tables(ontology, source, path, text)
+
+
+def split_xref(xref: str) -> tuple[str, str] | None:
+    """Split an OBO xref id on its first ":" into (code_system, code); ``None`` if it has no code.
+
+    ``"UMLS:C0000737"`` -> ``("UMLS", "C0000737")``; ``"ICD-10:Q87.1"`` -> ``("ICD-10", "Q87.1")``.
+    Returns ``None`` for an xref without ":", with an empty prefix or code, or a URL
+    (``"https://..."``), whose "prefix" would be the URL scheme.
+    """
+    if _URL_XREF.match(xref):
+        return None
+    prefix, sep, code = xref.partition(":")
+    if not sep or not prefix or not code:
+        return None
+    return prefix, code
+
+
+# --- reading and parsing --------------------------------------------------------------------------
+
+
+def _read_text(path: Path) -> str:
+    """Return the decoded text of ``path`` (gunzipped if gzip), checking it is non-empty UTF-8."""
+    try:
+        data = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError) as err:
+        raise SourceFormatError(path, None, "an OBO file", f"{type(err).__name__}: {err}") from err
+    if data.startswith(_GZIP_MAGIC):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as err:
+            raise SourceFormatError(path, None, "a complete gzip stream", str(err)) from err
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        start = data.rfind(b"\n", 0, err.start) + 1
+        end = data.find(b"\n", err.start)
+        excerpt = data[start : end if end >= 0 else len(data)]
+        raise SourceFormatError(
+            path, line, "UTF-8 text", f"byte {data[err.start]:#04x} in {excerpt!r}"
+        ) from err
+    if not text.strip():
+        raise SourceFormatError(path, None, "an OBO document", "an empty file")
+    if not _looks_like_obo(text):
+        line, found = _first_content_line(text)
+        raise SourceFormatError(
+            path, line, "an OBO header ('format-version: ...') or a [Term]/[Typedef] stanza", found
+        )
+    return text
+
+
+def _looks_like_obo(text: str) -> bool:
+    """Apply pronto's own test for OBO (``OboParser.can_parse``), so pronto picks its OBO parser."""
+    return text.lstrip("\ufeff").lstrip().startswith(("format-version:", "[Term", "[Typedef"))
+
+
+def _first_content_line(text: str) -> tuple[int, str]:
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            return number, line
+    return 1, ""
+
+
+def _load_ontology(path: Path, text: str) -> pronto.Ontology:
+    """Parse ``path`` with pronto, counting its warnings and mapping its errors to ours."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            # A path (not a handle) so that pronto honours ``encoding`` and does not guess it with
+            # chardet; one thread keeps parsing deterministic; imports are never fetched.
+            ontology = pronto.Ontology(path, import_depth=0, threads=1, encoding="utf-8")
+        except SyntaxError as err:
+            raise SourceFormatError(
+                path, _syntax_error_line(err), f"OBO 1.4 syntax ({err.msg})", err.text or ""
+            ) from err
+        except KeyError as err:
+            # pronto.parsers.base.symmetrize_lineage: an is_a target that no stanza declares.
+            missing = str(err.args[0]) if err.args else ""
+            line, found = _find_line(
+                text, r"is_a:\s*([^\s!{]+)", lambda match: match.group(1) == missing
+            )
+            raise SourceFormatError(
+                path, line, f"an is_a target declared in the file ({missing} is not)", found
+            ) from err
+        except (ValueError, OSError) as err:
+            raise SourceFormatError(path, None, "a well-formed OBO 1.4 document", str(err)) from err
+    if caught:
+        by_category = collections.Counter(w.category.__name__ for w in caught)
+        log.warning(
+            "%s: %d pronto warnings silenced (%s); first: %s",
+            path,
+            len(caught),
+            ", ".join(f"{name}: {n}" for name, n in sorted(by_category.items())),
+            caught[0].message,
+        )
+    return ontology
+
+
+def _syntax_error_line(err: SyntaxError) -> int | None:
+    """The 1-based line of a fastobo syntax error: ``err.lineno`` or ``"<line>:<col>"`` in it."""
+    if err.lineno:
+        return err.lineno
+    match = _LINE_COLUMN.search(str(err))
+    return int(match.group(1)) if match else None
+
+
+def _find_line(
+    text: str, pattern: str, accept: Callable[[re.Match[str]], bool]
+) -> tuple[int | None, str]:
+    """The first line (1-based) of ``text`` that starts with ``pattern`` and is accepted, and it."""
+    regex = re.compile(pattern)
+    for number, line in enumerate(text.split("\n"), start=1):
+        match = regex.match(line)
+        if match and accept(match):
+            return number, line
+    return None, ""
+
+
+# --- ontology -> tables ---------------------------------------------------------------------------
+
+
+def _ontology_tables(
+    ontology: pronto.Ontology, source: str, path: Path, text: str
+) -> dict[str, pa.Table]:
+    """Build the five tables from a parsed ontology (see :func:`read_obo`)."""
+    default_namespace = ontology.metadata.default_namespace
+    typedefs = sorted(ontology.relationships(), key=lambda rel: rel.id)
+    terms = sorted(ontology.terms(), key=lambda term: term.id)
+    term_ids = {term.id for term in terms}
+
+    concept_rows: list[dict[str, object]] = []
+    term_rows: list[dict[str, object]] = []
+    relation_rows: list[dict[str, object]] = []
+    association_rows: list[dict[str, object]] = []
+    mappings: set[tuple[str, str, str]] = set()
+    counts: collections.Counter[str] = collections.Counter()
+
+    for term in terms:
+        active = not term.obsolete
+        counts["obsolete"] += not active
+        concept_rows.append(
+            {
+                "source": source,
+                "concept_id": term.id,
+                "active": active,
+                "module": term.namespace or default_namespace,
+            }
+        )
+        term_rows.extend(_term_rows(term, source, active, counts))
+        relation_rows.extend(_relation_rows(term, source, typedefs, term_ids, path, text, counts))
+        association_rows.extend(_association_rows(term, source, term_ids, counts))
+        for xref in term.xrefs:
+            counts["xrefs"] += 1
+            split = split_xref(xref.id)
+            if split is None:
+                counts["xrefs skipped (no 'prefix:code')"] += 1
+            else:
+                mappings.add((term.id, *split))
+
+    mapping_rows = [
+        {"source": source, "concept_id": concept_id, "code_system": system, "code": code}
+        for concept_id, system, code in mappings
+    ]
+    tables = {
+        "concepts": _table(concept_rows, CONCEPTS),
+        "terms": _table(term_rows, TERMS),
+        "relations": _table(relation_rows, RELATIONS),
+        "associations": _table(association_rows, ASSOCIATIONS),
+        "mappings": _table(mapping_rows, MAPPINGS),
+    }
+    counts["terms"] = len(terms)
+    counts["mappings"] = len(mapping_rows)
+    log.info(
+        "%s (%s): %s",
+        path,
+        source,
+        ", ".join(f"{key}: {value}" for key, value in sorted(counts.items())),
+    )
+    return tables
+
+
+def _term_rows(
+    term: pronto.Term, source: str, active: bool, counts: collections.Counter[str]
+) -> Iterable[dict[str, object]]:
+    common = {
+        "source": source,
+        "concept_id": term.id,
+        "language": "en",
+        "active": active,
+        "acceptability": None,
+        "sab": None,
+        "tty": None,
+    }
+    if term.name:
+        yield {
+            **common,
+            "term_id": f"{term.id}#name",
+            "term": term.name,
+            "term_type": "preferred",
+            "scope": None,
+        }
+    else:
+        counts["terms without a name"] += 1
+    # pronto keeps one synonym per (text, scope); sorting makes the #syn<k> ids reproducible.
+    synonyms = sorted({(syn.scope or "", syn.description) for syn in term.synonyms})
+    for k, (scope, description) in enumerate(synonyms):
+        counts[f"synonyms {scope or 'without scope'}"] += 1
+        yield {
+            **common,
+            "term_id": f"{term.id}#syn{k}",
+            "term": description,
+            "term_type": "synonym",
+            "scope": scope or None,
+        }
+
+
+def _relation_rows(
+    term: pronto.Term,
+    source: str,
+    typedefs: list[pronto.Relationship],
+    term_ids: set[str],
+    path: Path,
+    text: str,
+    counts: collections.Counter[str],
+) -> Iterable[dict[str, object]]:
+    for parent in term.superclasses(distance=1, with_self=False):
+        counts["is_a edges"] += 1
+        yield {
+            "source": source,
+            "subject_id": term.id,
+            "rel": "is_a",
+            "rela": "is_a",
+            "object_id": parent.id,
+            "sab": None,
+        }
+    declared = 0
+    if len(term.relationships):
+        for typedef in typedefs:
+            targets = term.relationships.get(typedef)
+            if targets is None:
+                continue
+            declared += 1
+            for target_id in sorted(targets.ids):
+                counts[f"relationships {typedef.id}"] += 1
+                counts["relationship targets outside the file"] += target_id not in term_ids
+                yield {
+                    "source": source,
+                    "subject_id": term.id,
+                    "rel": typedef.id,
+                    "rela": typedef.name or typedef.id,
+                    "object_id": target_id,
+                    "sab": None,
+                }
+    if declared != len(term.relationships):
+        known = {typedef.id for typedef in typedefs}
+        line, found = _find_line(
+            text, r"relationship:\s*(\S+)", lambda match: match.group(1) not in known
+        )
+        raise SourceFormatError(
+            path, line, f"a relationship type declared in a [Typedef] stanza (in {term.id})", found
+        )
+
+
+def _association_rows(
+    term: pronto.Term, source: str, term_ids: set[str], counts: collections.Counter[str]
+) -> Iterable[dict[str, object]]:
+    for tag, kind in ASSOCIATION_KIND_OF_TAG.items():
+        targets: pronto.TermSet = getattr(term, tag)
+        if not targets.ids:
+            continue
+        if not term.obsolete:
+            counts[f"{tag} on active terms (ignored)"] += len(targets.ids)
+            continue
+        for target_id in sorted(targets.ids):
+            if target_id in term_ids:
+                counts[f"associations {kind}"] += 1
+                yield {
+                    "source": source,
+                    "inactive_id": term.id,
+                    "target_id": target_id,
+                    "kind": kind,
+                }
+            else:
+                counts[f"{tag} targets outside the file (dropped)"] += 1
+
+
+def _table(rows: Sequence[Mapping[str, object]], spec: TableSpec) -> pa.Table:
+    """Rows -> Arrow table of ``spec`` (built nullable, then checked and sorted by ``to_arrow``)."""
+    loose = pa.schema([field.with_nullable(True) for field in spec.schema])
+    return to_arrow(pa.Table.from_pylist(rows, schema=loose), spec)

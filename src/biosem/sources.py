@@ -1,0 +1,118 @@
+"""Locate, download and verify source files (DESIGN.md § Sources).
+
+A public source is given in config by a ``mirror_path`` (relative to each of ``mirror_dirs``), an
+optional ``url`` and a pinned ``sha256``. The checksum is over the file's *content*: for a gzip file
+(recognised by its magic bytes) the decompressed bytes, so a gzipped mirror copy and a plain
+download of the same release verify alike. Mirrors are tried first, in order; then the URL.
+Licensed sources (UMLS, SNOMED CT) are given by path and never downloaded.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import shutil
+import urllib.request
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from biosem.errors import SourceNotFoundError
+from biosem.io import atomic_path
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip(path: str | Path) -> bool:
+    """True if the file starts with the gzip magic bytes."""
+    with open(path, "rb") as fh:
+        return fh.read(2) == _GZIP_MAGIC
+
+
+def content_sha256(path: str | Path) -> str:
+    """SHA-256 (hex) of the file's content: decompressed bytes for gzip files, raw bytes otherwise."""
+    digest = hashlib.sha256()
+    opener = gzip.open if is_gzip(path) else open
+    with opener(path, "rb") as fh:  # type: ignore[operator]
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def find_in_mirrors(name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str | Path]) -> tuple[Path | None, list[str]]:
+    """Return (first mirror copy whose checksum matches, list of what was looked at and why it failed)."""
+    tried: list[str] = []
+    rel = spec.get("mirror_path")
+    if not rel:
+        return None, tried
+    for mirror in mirror_dirs:
+        candidate = Path(mirror) / rel
+        if not candidate.is_file():
+            tried.append(f"{candidate} (absent)")
+            continue
+        got = content_sha256(candidate)
+        if got != spec["sha256"]:
+            tried.append(f"{candidate} (sha256 {got} != pinned {spec['sha256']})")
+            continue
+        return candidate, tried
+    return None, tried
+
+
+def fetch_source(name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str | Path], dest: str | Path) -> str:
+    """Copy source ``name`` from a mirror, or download it, to ``dest``; verify its checksum.
+
+    Returns a one-line description of where the file came from (for the log).
+
+    Raises:
+        SourceNotFoundError: no mirror copy matches and the URL is absent, unreachable or serves
+            other content; the message names the source, every place looked at, and what to set.
+    """
+    mirror_dirs = list(mirror_dirs)
+    found, tried = find_in_mirrors(name, spec, mirror_dirs)
+    if found is not None:
+        with atomic_path(dest) as tmp:
+            shutil.copyfile(found, tmp)
+        return f"{name}: copied from mirror {found} (sha256 {spec['sha256']} verified)"
+    url = spec.get("url")
+    if url:
+        try:
+            with atomic_path(dest) as tmp:
+                with urllib.request.urlopen(url, timeout=60) as response, open(tmp, "wb") as out:
+                    shutil.copyfileobj(response, out)
+                got = content_sha256(tmp)
+                if got != spec["sha256"]:
+                    raise SourceNotFoundError(f"{url} served content with sha256 {got} != pinned {spec['sha256']}")
+            return f"{name}: downloaded from {url} (sha256 {spec['sha256']} verified)"
+        except (OSError, SourceNotFoundError) as exc:  # URLError is an OSError
+            tried.append(f"{url} ({exc})")
+    raise SourceNotFoundError(
+        f"source {name!r} not found. Looked at: {'; '.join(tried) or 'nothing (no mirror_path, no url)'}. "
+        f"Set `mirror_dirs` to a folder holding {spec.get('mirror_path')!r}, or make `sources.{name}.url` "
+        f"reachable, or update `sources.{name}.sha256` if you deliberately use another release."
+    )
+
+
+def require_directory(name: str, path: str | Path, fmt: str) -> Path:
+    """Check a licensed source folder exists; raise SourceNotFoundError naming the config key."""
+    p = Path(path)
+    if not p.is_dir():
+        raise SourceNotFoundError(
+            f"terminology {name!r} ({fmt}): folder {p} does not exist. Set `terminologies.{name}.path` "
+            f"in your config to the folder of your {'UMLS META (RRF)' if fmt == 'rrf' else 'SNOMED CT RF2 release'}."
+        )
+    return p
+
+
+def licensed_files(name: str, path: str | Path, fmt: str) -> list[str]:
+    """The files of a licensed release folder that ingestion reads (sorted), for DAG inputs."""
+    root = require_directory(name, path, fmt)
+    if fmt == "rf2":
+        pats = ["sct2_*.txt", "der2_*.txt"]
+    elif fmt == "rrf":
+        pats = ["MR*.RRF", "MR*.RRF.gz"]
+    else:
+        raise ValueError(f"unknown licensed format {fmt!r}")
+    files = sorted({str(f) for pat in pats for f in root.rglob(pat) if "Delta" not in f.parts})
+    if not files:
+        raise SourceNotFoundError(f"terminology {name!r} ({fmt}): no {' or '.join(pats)} files under {root}")
+    return files

@@ -1,0 +1,691 @@
+"""Binary term-pair similarity datasets from a terminology (Schulz & Juric, AAAI 2020, "medisim").
+
+Source-agnostic: the builders read the terminology intermediates (``concepts``, ``terms``,
+``associations``; see :mod:`biosem.schemas`) of SNOMED CT RF2, UMLS RRF or OBO alike.
+
+Roles (DESIGN.md § termpairs):
+
+* **head term** of a concept: its active FSN (SNOMED CT) or, where it has none, its active preferred
+  term (UMLS preferred name, OBO ``name``), cleaned: trailing semantic tag removed from FSNs
+  (medisim's ``clean_pref_term`` rule), leading/trailing ``[D]`` removed, a leading ``obsolete ``
+  removed (OBO names of obsolete terms).
+* **synonyms**: the concept's other active terms of the configured term types (default synonym,
+  preferred and abbreviation; for OBO the configured synonym scopes, default EXACT).
+* **positives**: ``fsn_syn`` = (head, synonym); ``syn_syn`` = every unordered pair of {head} ∪
+  synonyms (so FSN-SYN ⊂ SYN-SYN); association kinds ``possibly_equivalent_to``, ``replaced_by``,
+  ``same_as`` = (head of the inactive concept, head of the active target), one dataset per kind,
+  duplicates across kinds kept. Pairs identical after lowercasing are skipped; unordered duplicates
+  (compared lowercased) are removed, keeping the first in (concept id, term id) order.
+* **difficulty**: easy when Levenshtein(lower(a), lower(b)) <= ``easy_max_distance`` (paper: 5).
+* **negatives**, one per positive: *random* pairs the first term with a term drawn from another
+  instance of the same dataset; *levenshtein* pairs it with its nearest term of the dataset (distance
+  > 0). In both, the partner must lie outside the first term's connected component of the similarity
+  graph (all positives of the source, every kind; nodes are lowercased terms), which is stricter than
+  medisim's two-hop exclusion. A negative pair never repeats within a dataset (unordered).
+  When a dataset's own terms hold no valid partner for a first term (tiny datasets), the partner is
+  drawn from all terms of the source's positives instead; such fallbacks are counted and logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from biosem.nearest import LevenshteinIndex
+
+log = logging.getLogger(__name__)
+
+POSITIVE_KINDS = ("fsn_syn", "syn_syn", "possibly_equivalent_to", "replaced_by", "same_as")
+ASSOCIATION_KINDS = POSITIVE_KINDS[2:]
+DIFFICULTIES = ("easy", "hard")
+STRATEGIES = ("random", "levenshtein")
+MODEL_COMPONENT_MODULE = "900000000000012004"
+
+DATASETS = tuple(f"{k}_{d}_{s}" for k in POSITIVE_KINDS for d in DIFFICULTIES for s in STRATEGIES)
+"""The 20 dataset names per source: ``<kind>_<easy|hard>_<random|levenshtein>``."""
+
+POSITIVE_COLUMNS = ["kind", "difficulty", "term1", "term2", "concept_id1", "concept_id2", "levenshtein"]
+
+
+@dataclass(frozen=True)
+class TermPairParams:
+    """Construction parameters (config ``termpairs``; defaults = Schulz & Juric 2020)."""
+
+    easy_max_distance: int = 5
+    exclude_modules: tuple[str, ...] = (MODEL_COMPONENT_MODULE,)
+    synonym_term_types: tuple[str, ...] = ("preferred", "synonym", "abbreviation")
+    synonym_scopes: tuple[str, ...] | None = ("EXACT",)
+    languages: tuple[str, ...] | None = ("en",)
+    require_active_target: bool = True
+    drop_associations_in_syn_syn: bool = True
+    strip_prefixes: tuple[str, ...] = ("obsolete ",)
+    random_rounds: int = 30
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------------------
+# Term cleaning
+# --------------------------------------------------------------------------------------------------
+def strip_semantic_tag(terms: pd.Series) -> pd.Series:
+    """Remove a trailing SNOMED CT semantic tag: ``"Malaria (disorder)"`` -> ``"Malaria"``.
+
+    medisim's rule: split at the last ``" ("`` of a term ending in ``")"``; keep the left part unless
+    it ends with ``" or"`` or ``"&"`` or the tag starts with ``"&"`` (those parentheses belong to the
+    name, e.g. ``"... or (...)"``).
+    """
+    s = terms.astype(object)
+    parts = s.str.rpartition(" (")
+    left, sep, right = parts[0], parts[1], parts[2]
+    tagged = (
+        s.str.endswith(")")
+        & (sep == " (")
+        & ~left.str.endswith((" or", "&"))
+        & ~right.str.startswith("&")
+    )
+    return s.where(~tagged, left)
+
+
+def strip_markers(terms: pd.Series, prefixes: tuple[str, ...] = ("obsolete ",)) -> pd.Series:
+    """Remove leading/trailing ``[D]`` markers and case-insensitive ``prefixes``; strip spaces."""
+    s = terms.astype(object).str.strip()
+    s = s.str.replace(r"^\[D\]\s*", "", regex=True).str.replace(r"\s*\[D\]$", "", regex=True)
+    for prefix in prefixes:
+        has = s.str.lower().str.startswith(prefix.lower())
+        s = s.where(~has, s.str.slice(len(prefix)))
+    return s.str.strip()
+
+
+def levenshtein_lower(a: pd.Series | list[str], b: pd.Series | list[str]) -> np.ndarray:
+    """Levenshtein distance between lowercased strings, element-wise (int64 array, characters)."""
+    la = [x.lower() for x in a]
+    lb = [x.lower() for x in b]
+    if not la:
+        return np.zeros(0, dtype=np.int64)
+    return process.cpdist(la, lb, scorer=Levenshtein.distance, dtype=np.int32, workers=-1).astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------------------
+# Positives
+# --------------------------------------------------------------------------------------------------
+def head_terms(concepts: pd.DataFrame, terms: pd.DataFrame, params: TermPairParams) -> pd.DataFrame:
+    """One cleaned head term per concept that has an FSN or preferred term.
+
+    Returns columns ``concept_id, term_id, head`` (head = cleaned string), sorted by concept_id.
+    Among several candidates the order is: active before inactive, FSN before preferred, language
+    ``en`` first, SNOMED acceptability ``preferred`` first, then term_id.
+    """
+    t = terms[terms["term_type"].isin(["fsn", "preferred"])].copy()
+    # Active terms first (an inactive concept keeps its last name: OBO marks an obsolete term's name
+    # inactive, SNOMED CT usually keeps the FSN active), then FSN before preferred term.
+    t["_inactive"] = ~t["active"].astype(bool)
+    t["_not_fsn"] = t["term_type"] != "fsn"
+    t["_lang"] = t["language"].fillna("") != "en"
+    t["_acc"] = t["acceptability"].fillna("") != "preferred"
+    t = t.sort_values(["concept_id", "_inactive", "_not_fsn", "_lang", "_acc", "term_id"], kind="stable")
+    t = t.drop_duplicates("concept_id", keep="first")
+    cleaned = t["term"].where(t["term_type"] != "fsn", strip_semantic_tag(t["term"]))
+    t["head"] = strip_markers(cleaned, params.strip_prefixes)
+    t = t[t["head"].str.len() > 0]
+    known = set(concepts["concept_id"])
+    t = t[t["concept_id"].isin(known)]
+    return t[["concept_id", "term_id", "head"]].reset_index(drop=True)
+
+
+def _usable_concepts(concepts: pd.DataFrame, params: TermPairParams, active: bool) -> pd.Series:
+    mask = concepts["active"] == active
+    if params.exclude_modules:
+        mask &= ~concepts["module"].isin(list(params.exclude_modules))
+    return concepts.loc[mask, "concept_id"]
+
+
+def _dedupe_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Drop pairs equal after lowercasing and unordered (lowercased) duplicates, keeping the first."""
+    l1 = pairs["term1"].str.lower()
+    l2 = pairs["term2"].str.lower()
+    pairs = pairs[l1 != l2]
+    l1, l2 = l1[pairs.index], l2[pairs.index]
+    lo = l1.where(l1 <= l2, l2)
+    hi = l2.where(l1 <= l2, l1)
+    keep = ~pd.DataFrame({"lo": lo, "hi": hi}).duplicated(keep="first")
+    return pairs[keep.to_numpy()].reset_index(drop=True)
+
+
+def build_positive_pairs(
+    concepts: pd.DataFrame,
+    terms: pd.DataFrame,
+    associations: pd.DataFrame,
+    params: TermPairParams = TermPairParams(),
+) -> tuple[pd.DataFrame, dict[str, int]]:
+    """All positive pairs of one source, every kind and difficulty.
+
+    Args:
+        concepts, terms, associations: terminology intermediates of one source
+            (:data:`biosem.schemas.CONCEPTS`, ``TERMS``, ``ASSOCIATIONS``).
+        params: construction parameters.
+
+    Returns:
+        (pairs, counts). ``pairs`` has columns :data:`POSITIVE_COLUMNS`: ``kind`` in
+        :data:`POSITIVE_KINDS`, ``difficulty`` easy|hard, ``term1``/``term2`` (original case, cleaned
+        heads), ``concept_id1``/``concept_id2``, ``levenshtein`` (lowercased, characters), sorted by
+        kind then construction order. ``counts`` holds the step counts to log.
+    """
+    counts: dict[str, int] = {}
+    if params.languages is not None:
+        terms = terms[terms["language"].isin(list(params.languages)) | terms["language"].isna()]
+    heads = head_terms(concepts, terms, params)
+    active_ids = _usable_concepts(concepts, params, active=True)
+    counts["active_concepts"] = len(active_ids)
+
+    syn = terms[
+        terms["active"]
+        & terms["term_type"].isin(list(params.synonym_term_types))
+        & terms["concept_id"].isin(set(active_ids))
+    ]
+    if params.synonym_scopes is not None:
+        syn = syn[syn["scope"].isna() | syn["scope"].isin(list(params.synonym_scopes))]
+    syn = syn[~syn["term_id"].isin(set(heads["term_id"]))]
+    syn = syn.assign(term=syn["term"].str.strip())
+    syn = syn[syn["term"].str.len() > 0]
+
+    active_heads = heads[heads["concept_id"].isin(set(active_ids))]
+    counts["concepts_with_head"] = len(active_heads)
+    members = pd.concat(
+        [
+            active_heads.assign(order=0, term=active_heads["head"])[["concept_id", "order", "term_id", "term"]],
+            syn.assign(order=1)[["concept_id", "order", "term_id", "term"]],
+        ],
+        ignore_index=True,
+    ).sort_values(["concept_id", "order", "term_id"], kind="stable")
+    members["lower"] = members["term"].str.lower()
+    # A synonym equal (case-insensitively) to the head, or to an earlier synonym, adds nothing.
+    members = members.drop_duplicates(["concept_id", "lower"], keep="first")
+    members = members[members["concept_id"].isin(set(active_heads["concept_id"]))]
+    members["rank"] = members.groupby("concept_id", sort=False).cumcount()
+    counts["synonyms"] = int((members["rank"] > 0).sum())
+
+    head_m = members[members["rank"] == 0][["concept_id", "term"]]
+    syn_m = members[members["rank"] > 0][["concept_id", "term"]]
+    fsn_syn = head_m.merge(syn_m, on="concept_id", suffixes=("1", "2"), sort=False)
+    fsn_syn = fsn_syn.assign(concept_id1=fsn_syn["concept_id"], concept_id2=fsn_syn["concept_id"])
+
+    m = members[["concept_id", "rank", "term"]]
+    syn_syn = m.merge(m, on="concept_id", suffixes=("1", "2"), sort=False)
+    syn_syn = syn_syn[syn_syn["rank1"] < syn_syn["rank2"]].sort_values(
+        ["concept_id", "rank1", "rank2"], kind="stable"
+    )
+    syn_syn = syn_syn.assign(concept_id1=syn_syn["concept_id"], concept_id2=syn_syn["concept_id"])
+
+    parts = {"fsn_syn": fsn_syn, "syn_syn": syn_syn}
+    syn_syn_keys = _pair_keys(syn_syn["term1"], syn_syn["term2"])
+
+    inactive_ids = set(_usable_concepts(concepts, params, active=False))
+    target_ok = set(active_ids) if params.require_active_target else set(concepts["concept_id"])
+    head_of = heads.set_index("concept_id")["head"]
+    assoc = associations[
+        associations["inactive_id"].isin(inactive_ids) & associations["target_id"].isin(target_ok)
+    ]
+    assoc = assoc[assoc["inactive_id"].isin(head_of.index) & assoc["target_id"].isin(head_of.index)]
+    counts["associations_usable"] = len(assoc)
+    for kind in ASSOCIATION_KINDS:
+        a = assoc[assoc["kind"] == kind].sort_values(["inactive_id", "target_id"], kind="stable")
+        pairs = pd.DataFrame(
+            {
+                "term1": head_of.reindex(a["inactive_id"]).to_numpy(),
+                "term2": head_of.reindex(a["target_id"]).to_numpy(),
+                "concept_id1": a["inactive_id"].to_numpy(),
+                "concept_id2": a["target_id"].to_numpy(),
+            }
+        )
+        if params.drop_associations_in_syn_syn and len(pairs):
+            in_syn = _pair_keys(pairs["term1"], pairs["term2"]).isin(set(syn_syn_keys))
+            counts[f"{kind}_in_syn_syn"] = int(in_syn.sum())
+            pairs = pairs[~in_syn.to_numpy()]
+        parts[kind] = pairs
+
+    frames = []
+    for kind in POSITIVE_KINDS:
+        p = parts[kind][["term1", "term2", "concept_id1", "concept_id2"]].reset_index(drop=True)
+        before = len(p)
+        p = _dedupe_pairs(p)
+        counts[f"{kind}_dropped_duplicates"] = before - len(p)
+        dist = levenshtein_lower(p["term1"], p["term2"])
+        p = p.assign(
+            kind=kind,
+            levenshtein=dist,
+            difficulty=np.where(dist <= params.easy_max_distance, "easy", "hard"),
+        )
+        counts[f"{kind}_positives"] = len(p)
+        frames.append(p[POSITIVE_COLUMNS])
+    out = pd.concat(frames, ignore_index=True)
+    out["levenshtein"] = out["levenshtein"].astype("int64")
+    return out, counts
+
+
+def _pair_keys(a: pd.Series, b: pd.Series) -> pd.Series:
+    la = a.str.lower().reset_index(drop=True)
+    lb = b.str.lower().reset_index(drop=True)
+    lo = la.where(la <= lb, lb)
+    hi = lb.where(la <= lb, la)
+    return lo + "\x1f" + hi
+
+
+# --------------------------------------------------------------------------------------------------
+# Similarity components
+# --------------------------------------------------------------------------------------------------
+def similarity_components(positives: pd.DataFrame) -> pd.DataFrame:
+    """Connected components of the similarity graph over lowercased terms.
+
+    Nodes are the lowercased terms of all positive pairs (every kind); edges are the pairs.
+    Returns columns ``term_lower`` (sorted, unique) and ``component`` (int64, numbered by first
+    appearance in sorted term order), via ``scipy.sparse.csgraph.connected_components``.
+    """
+    l1 = positives["term1"].str.lower().to_numpy(dtype=object)
+    l2 = positives["term2"].str.lower().to_numpy(dtype=object)
+    nodes = np.unique(np.concatenate([l1, l2])) if len(l1) else np.zeros(0, dtype=object)
+    if nodes.size == 0:
+        return pd.DataFrame({"term_lower": pd.Series([], dtype=object), "component": pd.Series([], dtype="int64")})
+    i = np.searchsorted(nodes, l1)
+    j = np.searchsorted(nodes, l2)
+    graph = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)), shape=(nodes.size, nodes.size))
+    _, labels = connected_components(graph, directed=False)
+    # Renumber by first occurrence so ids do not depend on scipy's traversal.
+    _, first = np.unique(labels, return_index=True)
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    return pd.DataFrame({"term_lower": nodes, "component": rank[labels]})
+
+
+# --------------------------------------------------------------------------------------------------
+# Negatives
+# --------------------------------------------------------------------------------------------------
+@dataclass
+class _Pool:
+    """Distinct lowercased terms with one original spelling each and their component ids."""
+
+    lower: np.ndarray  # object array, sorted unique
+    original: np.ndarray  # object array, first original spelling in sorted order
+    component: np.ndarray  # int64
+
+    @classmethod
+    def from_terms(cls, terms: pd.Series, components: pd.Series) -> _Pool:
+        df = pd.DataFrame({"original": terms.to_numpy(dtype=object)})
+        df["lower"] = df["original"].str.lower()
+        df = df.sort_values(["lower", "original"], kind="stable").drop_duplicates("lower")
+        comp = components.reindex(df["lower"]).to_numpy()
+        if np.isnan(comp.astype(float)).any():
+            raise ValueError("every pool term must belong to a similarity component")
+        return cls(df["lower"].to_numpy(dtype=object), df["original"].to_numpy(dtype=object), comp.astype(np.int64))
+
+    def __len__(self) -> int:
+        return int(self.lower.size)
+
+    def find(self, lower: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.lower, lower)
+
+
+def _pair_code(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    lo = np.minimum(a, b).astype(np.int64)
+    hi = np.maximum(a, b).astype(np.int64)
+    return lo * np.int64(n) + hi
+
+
+def sample_random_negatives(
+    positives: pd.DataFrame,
+    components: pd.DataFrame,
+    source_terms: pd.Series,
+    rng: np.random.Generator,
+    rounds: int = 30,
+) -> tuple[pd.DataFrame, dict[str, int]]:
+    """One random negative per positive (medisim "simple" strategy, made exact and balanced).
+
+    For positive *i* with first term *a*, draw an instance *j != i* and one of its two terms, with
+    ``rng``; accept it if it is outside *a*'s similarity component and the unordered pair is new.
+    Rejected draws are redrawn for ``rounds`` rounds; what remains is drawn uniformly from all valid
+    terms of the dataset, or, if there are none, of ``source_terms`` (counted as fallbacks).
+
+    Args:
+        positives: one dataset's positives (``term1``, ``term2``, ``concept_id1``), in order.
+        components: output of :func:`similarity_components` for the whole source.
+        source_terms: every term of the source's positives (fallback pool).
+        rng: seeded generator.
+
+    Returns:
+        (negatives, counts): ``term1, term2, levenshtein`` aligned with ``positives``.
+
+    Raises:
+        ValueError: no valid partner exists even in the source pool.
+    """
+    comp = components.set_index("term_lower")["component"]
+    pool = _Pool.from_terms(pd.concat([positives["term1"], positives["term2"]]), comp)
+    n = len(positives)
+    counts = {"redrawn": 0, "exhaustive": 0, "fallback": 0}
+    if n == 0:
+        return _negative_frame([], []), counts
+    a_idx = pool.find(positives["term1"].str.lower().to_numpy(dtype=object))
+    t1_idx = a_idx
+    t2_idx = pool.find(positives["term2"].str.lower().to_numpy(dtype=object))
+    partner = np.full(n, -1, dtype=np.int64)
+    used: set[int] = set()
+    npool = len(pool)
+    pending = np.arange(n)
+    for round_no in range(rounds if n > 1 else 0):
+        if pending.size == 0:
+            break
+        j = rng.integers(0, n - 1, size=pending.size)
+        j = j + (j >= pending)
+        side = rng.integers(0, 2, size=pending.size)
+        cand = np.where(side == 0, t1_idx[j], t2_idx[j])
+        ok = pool.component[cand] != pool.component[a_idx[pending]]
+        code = _pair_code(a_idx[pending], cand, npool)
+        accepted = []
+        for k in np.flatnonzero(ok).tolist():
+            c = int(code[k])
+            if c not in used:
+                used.add(c)
+                accepted.append(k)
+        acc = np.asarray(accepted, dtype=np.int64)
+        partner[pending[acc]] = cand[acc]
+        if round_no:
+            counts["redrawn"] += acc.size
+        pending = pending[partner[pending] < 0]
+    source_pool: _Pool | None = None
+    partner_from_source = np.zeros(n, dtype=bool)
+    for i in pending.tolist():
+        a = int(a_idx[i])
+        valid = np.flatnonzero(pool.component != pool.component[a])
+        valid = valid[[_pair_code(np.int64(a), np.int64(v), npool) not in used for v in valid.tolist()]] if valid.size else valid
+        if valid.size:
+            v = int(valid[rng.integers(0, valid.size)])
+            used.add(int(_pair_code(np.int64(a), np.int64(v), npool)))
+            partner[i] = v
+            counts["exhaustive"] += 1
+            continue
+        if source_pool is None:
+            source_pool = _Pool.from_terms(source_terms, comp)
+        a_low = pool.lower[a]
+        sa = int(source_pool.find(np.array([a_low], dtype=object))[0])
+        svalid = np.flatnonzero(source_pool.component != source_pool.component[sa])
+        taken = {pool.lower[int(c) % npool] for c in used if int(c) // npool == a} | {
+            pool.lower[int(c) // npool] for c in used if int(c) % npool == a
+        }
+        svalid = np.array([v for v in svalid.tolist() if source_pool.lower[v] not in taken], dtype=np.int64)
+        if svalid.size == 0:
+            raise ValueError(f"no valid random negative for {positives['term1'].iloc[i]!r} in the whole source")
+        v = int(svalid[rng.integers(0, svalid.size)])
+        partner[i] = v
+        partner_from_source[i] = True
+        counts["fallback"] += 1
+    term2 = np.where(
+        partner_from_source,
+        source_pool.original[np.where(partner_from_source, partner, 0)] if source_pool is not None else None,
+        pool.original[np.where(partner_from_source, 0, partner)],
+    )
+    return _negative_frame(positives["term1"].tolist(), term2.tolist()), counts
+
+
+def sample_levenshtein_negatives(
+    positives: pd.DataFrame,
+    components: pd.DataFrame,
+    source_terms: pd.Series,
+    rng: np.random.Generator,
+    workers: int = 1,
+) -> tuple[pd.DataFrame, dict[str, int]]:
+    """One nearest-term negative per positive (medisim "advanced" strategy, exact).
+
+    First terms are visited in sorted (lowercased) order. A first term *a* with *k* positives gets
+    its *k* nearest valid terms of the dataset by Levenshtein distance on lowercased strings
+    (distance > 0, outside *a*'s similarity component, the unordered pair not already a negative),
+    ties at equal distance ordered by a seeded draw; see :class:`biosem.nearest.LevenshteinIndex`.
+    Pairs are then emitted in the order of the positives.
+
+    Returns:
+        (negatives, counts): ``term1, term2, levenshtein`` aligned with ``positives``; counts of
+        queries, pairs verified and fallbacks to the source pool.
+    """
+    comp = components.set_index("term_lower")["component"]
+    pool = _Pool.from_terms(pd.concat([positives["term1"], positives["term2"]]), comp)
+    counts = {"queries": 0, "pairs_verified": 0, "fallback": 0, "requeried": 0}
+    n = len(positives)
+    if n == 0:
+        return _negative_frame([], []), counts
+    a_low = positives["term1"].str.lower().to_numpy(dtype=object)
+    qkeys, inverse, k = np.unique(a_low, return_inverse=True, return_counts=True)
+    q_in_pool = pool.find(qkeys)
+    counts["queries"] = int(qkeys.size)
+    index = LevenshteinIndex(list(pool.lower), workers=workers)
+    chosen = _assign_nearest(index, qkeys, q_in_pool, k, pool.component, pool.component[q_in_pool], rng, counts)
+
+    # Queries still short of partners: search the source's whole term pool.
+    short = np.flatnonzero(np.array([len(c) for c in chosen]) < k)
+    source_choice: dict[int, list[str]] = {}
+    if short.size:
+        spool = _Pool.from_terms(source_terms, comp)
+        sindex = LevenshteinIndex(list(spool.lower), workers=workers)
+        taken = [set(pool.lower[c] for c in chosen[q]) for q in short.tolist()]
+        need = k[short] - np.array([len(chosen[q]) for q in short.tolist()])
+        res = sindex.nearest(list(qkeys[short]), need + np.array([len(t) for t in taken]),
+                             comp.reindex(qkeys[short]).to_numpy().astype(np.int64), spool.component, rng)
+        bounds = np.searchsorted(res.query, np.arange(short.size + 1))
+        for pos, q in enumerate(short.tolist()):
+            picks = [spool.original[c] for c in res.candidate[bounds[pos]:bounds[pos + 1]].tolist()
+                     if spool.lower[c] not in taken[pos]][: int(need[pos])]
+            if len(picks) < need[pos]:
+                raise ValueError(f"no valid Levenshtein negative for {qkeys[q]!r} in the whole source")
+            source_choice[q] = picks
+            counts["fallback"] += len(picks)
+        counts["pairs_verified"] += res.pairs_verified
+
+    # Emit in positive order: the m-th positive of a first term gets its m-th partner.
+    occurrence = pd.Series(inverse).groupby(inverse).cumcount().to_numpy()
+    term2 = []
+    for q, m in zip(inverse.tolist(), occurrence.tolist()):
+        own = chosen[q]
+        term2.append(pool.original[own[m]] if m < len(own) else source_choice[q][m - len(own)])
+    return _negative_frame(positives["term1"].tolist(), term2), counts
+
+
+def _assign_nearest(
+    index: LevenshteinIndex,
+    qkeys: np.ndarray,
+    q_in_pool: np.ndarray,
+    k: np.ndarray,
+    pool_comp: np.ndarray,
+    q_comp: np.ndarray,
+    rng: np.random.Generator,
+    counts: dict[str, int],
+) -> list[list[int]]:
+    """Sequentially assign nearest partners, skipping pairs already used in reverse; requery if short."""
+    nq = qkeys.size
+    npool = pool_comp.size
+    # Ask for some slack up front: nearest partners are often taken in reverse by earlier queries.
+    need = 2 * k.astype(np.int64) + 1
+    chosen: list[list[int]] = [[] for _ in range(nq)]
+    used: set[int] = set()
+    todo = np.arange(nq)
+    exhausted = np.zeros(nq, dtype=bool)
+    while todo.size:
+        res = index.nearest(list(qkeys[todo]), need[todo], q_comp[todo], pool_comp, rng)
+        counts["pairs_verified"] = res.pairs_verified
+        bounds = np.searchsorted(res.query, np.arange(todo.size + 1))
+        again = []
+        for pos, q in enumerate(todo.tolist()):
+            cands = res.candidate[bounds[pos]:bounds[pos + 1]].tolist()
+            a = int(q_in_pool[q])
+            picked = []
+            for c in cands:
+                code = min(a, c) * npool + max(a, c)
+                if code in used:
+                    continue
+                picked.append(c)
+                if len(picked) == k[q]:
+                    break
+            if len(picked) < k[q] and len(cands) >= need[q] and not exhausted[q]:
+                # Reverse duplicates took some of the nearest: ask for more and retry this query.
+                need[q] = need[q] + (k[q] - len(picked))
+                if need[q] > npool:
+                    exhausted[q] = True
+                again.append(q)
+                continue
+            for c in picked:
+                used.add(min(a, c) * npool + max(a, c))
+            chosen[q] = picked
+        counts["requeried"] += len(again)
+        todo = np.asarray(again, dtype=np.int64)
+    return chosen
+
+
+def _negative_frame(term1: list[str], term2: list[str]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "term1": pd.Series(term1, dtype=object),
+            "term2": pd.Series(term2, dtype=object),
+            "levenshtein": levenshtein_lower(term1, term2),
+        }
+    )
+
+
+def assemble_dataset(positives: pd.DataFrame, negatives: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """Positives (label 1) + negatives (label 0), shuffled with ``rng`` (the reference TSV order).
+
+    Returns columns ``term1, term2, label, concept_id1, concept_id2, levenshtein``; negatives carry
+    the first term's concept id and a null second concept id.
+    """
+    pos = positives.assign(label=1)[["term1", "term2", "label", "concept_id1", "concept_id2", "levenshtein"]]
+    neg = negatives.assign(label=0, concept_id1=positives["concept_id1"].to_numpy(), concept_id2=None)[
+        ["term1", "term2", "label", "concept_id1", "concept_id2", "levenshtein"]
+    ]
+    both = pd.concat([pos, neg], ignore_index=True)
+    order = rng.permutation(len(both))
+    out = both.iloc[order].reset_index(drop=True)
+    out["label"] = out["label"].astype("int64")
+    out["levenshtein"] = out["levenshtein"].astype("int64")
+    return out
+
+
+def build_dataset(
+    positives: pd.DataFrame,
+    components: pd.DataFrame,
+    kind: str,
+    difficulty: str,
+    strategy: str,
+    rng: np.random.Generator,
+    workers: int = 1,
+    random_rounds: int = 30,
+) -> tuple[pd.DataFrame, dict[str, object]]:
+    """One of the 20 datasets of a source: its positives plus one negative each, shuffled.
+
+    Args:
+        positives: all positives of the source (output of :func:`build_positive_pairs`).
+        components: :func:`similarity_components` of those positives.
+        kind, difficulty, strategy: which dataset (:data:`POSITIVE_KINDS`, :data:`DIFFICULTIES`,
+            :data:`STRATEGIES`).
+        rng: the dataset's seeded generator (negatives first, then the shuffle).
+
+    Returns:
+        (dataset, stats): dataset columns ``term1, term2, label, concept_id1, concept_id2,
+        levenshtein``; stats with counts and mean Levenshtein distances (Table 2 of the paper).
+    """
+    if kind not in POSITIVE_KINDS or difficulty not in DIFFICULTIES or strategy not in STRATEGIES:
+        raise ValueError(f"unknown dataset {kind}_{difficulty}_{strategy}")
+    sel = positives[(positives["kind"] == kind) & (positives["difficulty"] == difficulty)].reset_index(drop=True)
+    source_terms = pd.concat([positives["term1"], positives["term2"]], ignore_index=True)
+    if strategy == "random":
+        negatives, counts = sample_random_negatives(sel, components, source_terms, rng, rounds=random_rounds)
+    else:
+        negatives, counts = sample_levenshtein_negatives(sel, components, source_terms, rng, workers=workers)
+    dataset = assemble_dataset(sel, negatives, rng)
+    stats: dict[str, object] = {
+        "kind": kind,
+        "difficulty": difficulty,
+        "strategy": strategy,
+        "positives": int(len(sel)),
+        "negatives": int(len(negatives)),
+        "mean_levenshtein_positive": float(sel["levenshtein"].mean()) if len(sel) else None,
+        "mean_levenshtein_negative": float(negatives["levenshtein"].mean()) if len(negatives) else None,
+        **{f"negatives_{k}": int(v) for k, v in counts.items()},
+    }
+    return dataset, stats
+
+
+def to_reference_tsv(dataset: pd.DataFrame) -> str:
+    """The medisim file format: ``term1<TAB>term2<TAB>1|0`` per line, no header, in dataset order.
+
+    Raises:
+        ValueError: a term contains a tab or a line break (the format cannot hold it).
+    """
+    for col in ("term1", "term2"):
+        bad = dataset[col].str.contains(r"[\t\r\n]", regex=True)
+        if bad.any():
+            raise ValueError(f"{col} {dataset.loc[bad, col].iloc[0]!r} contains a tab or line break")
+    lines = dataset["term1"] + "\t" + dataset["term2"] + "\t" + dataset["label"].astype(str)
+    return "".join(line + "\n" for line in lines)
+
+
+TABLE2_COLUMNS = [
+    "kind", "difficulty", "positives", "mean_levenshtein_positive", "negatives_random",
+    "mean_levenshtein_negative_random", "negatives_levenshtein", "mean_levenshtein_negative_levenshtein",
+    "fallbacks_random", "fallbacks_levenshtein", "status",
+]
+
+
+def summarise(stats: list[dict[str, object]]) -> pd.DataFrame:
+    """Counts table shaped like Table 2 of Schulz & Juric: one row per kind × (easy, hard, all).
+
+    Columns :data:`TABLE2_COLUMNS`; ``status`` is ``empty`` for a dataset without pairs. Means over
+    "all" are weighted by the number of pairs.
+    """
+    df = pd.DataFrame(stats)
+    rows = []
+    for kind in POSITIVE_KINDS:
+        for difficulty in (*DIFFICULTIES, "all"):
+            sel = df[(df["kind"] == kind) & ((df["difficulty"] == difficulty) | (difficulty == "all"))]
+            row: dict[str, object] = {"kind": kind, "difficulty": difficulty}
+            rnd = sel[sel["strategy"] == "random"]
+            lev = sel[sel["strategy"] == "levenshtein"]
+            n_pos = int(rnd["positives"].sum())
+            row["positives"] = n_pos
+            row["mean_levenshtein_positive"] = _wmean(rnd, "mean_levenshtein_positive", "positives")
+            row["negatives_random"] = int(rnd["negatives"].sum())
+            row["mean_levenshtein_negative_random"] = _wmean(rnd, "mean_levenshtein_negative", "negatives")
+            row["negatives_levenshtein"] = int(lev["negatives"].sum())
+            row["mean_levenshtein_negative_levenshtein"] = _wmean(lev, "mean_levenshtein_negative", "negatives")
+            row["fallbacks_random"] = int(rnd["negatives_fallback"].sum())
+            row["fallbacks_levenshtein"] = int(lev["negatives_fallback"].sum())
+            row["status"] = "ok" if n_pos else "empty"
+            rows.append(row)
+    return pd.DataFrame(rows, columns=TABLE2_COLUMNS)
+
+
+def _wmean(df: pd.DataFrame, value: str, weight: str) -> float:
+    w = df[weight].astype(float)
+    if w.sum() == 0:
+        return float("nan")
+    return round(float((df[value].astype(float).fillna(0) * w).sum() / w.sum()), 4)
+
+
+def params_from_config(cfg: dict[str, object]) -> TermPairParams:
+    """Build :class:`TermPairParams` from the ``termpairs`` config section (unknown keys ignored)."""
+
+    def tup(key: str, default: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        value = cfg.get(key, default)
+        return None if value is None else tuple(value)  # type: ignore[arg-type]
+
+    d = TermPairParams()
+    return TermPairParams(
+        easy_max_distance=int(cfg.get("easy_max_distance", d.easy_max_distance)),  # type: ignore[arg-type]
+        exclude_modules=tup("exclude_modules", d.exclude_modules) or (),
+        synonym_term_types=tup("synonym_term_types", d.synonym_term_types) or (),
+        synonym_scopes=tup("synonym_scopes", d.synonym_scopes),
+        languages=tup("languages", d.languages),
+        require_active_target=bool(cfg.get("require_active_target", d.require_active_target)),
+        drop_associations_in_syn_syn=bool(cfg.get("drop_associations_in_syn_syn", d.drop_associations_in_syn_syn)),
+        strip_prefixes=tup("strip_prefixes", d.strip_prefixes) or (),
+        random_rounds=int(cfg.get("random_rounds", d.random_rounds)),  # type: ignore[arg-type]
+    )

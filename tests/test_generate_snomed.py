@@ -1,0 +1,235 @@
+"""The synthetic SNOMED CT RF2 generator (bench/generate_snomed.py): layout, consistency, determinism."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "bench" / "generate_snomed.py"
+N_CONCEPTS = 2_000
+SEED = 7
+
+
+def _load_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_generate_snomed", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look the module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def gen() -> ModuleType:
+    module = _load_module()
+    data = module.default_data_dir()
+    if not (data / "bc5cdr").is_dir() or not (data / "nltk_data" / "corpora" / "wordnet").is_dir():
+        pytest.skip(f"source mirror not found at {data}")
+    return module
+
+
+@pytest.fixture(scope="module")
+def release(gen: ModuleType, tmp_path_factory: pytest.TempPathFactory):
+    first = tmp_path_factory.mktemp("release_a")
+    second = tmp_path_factory.mktemp("release_b")
+    counts_a = gen.generate_rf2(first, N_CONCEPTS, SEED)
+    counts_b = gen.generate_rf2(second, N_CONCEPTS, SEED)
+    return first, second, counts_a, counts_b
+
+
+def _read(gen: ModuleType, root: Path, kind: str) -> pd.DataFrame:
+    return pd.read_csv(root / gen.RELATIVE_PATHS[kind], sep="\t", dtype=str, quoting=csv.QUOTE_NONE,
+                       keep_default_na=False, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def tables(gen: ModuleType, release) -> dict[str, pd.DataFrame]:
+    root = release[0]
+    return {kind: _read(gen, root, kind) for kind in gen.RELATIVE_PATHS}
+
+
+def test_same_seed_gives_identical_bytes(gen: ModuleType, release) -> None:
+    first, second, counts_a, counts_b = release
+    assert counts_a == counts_b
+    for rel in gen.RELATIVE_PATHS.values():
+        assert (first / rel).read_bytes() == (second / rel).read_bytes(), rel
+
+
+def test_other_seed_differs(gen: ModuleType, release, tmp_path: Path) -> None:
+    gen.generate_rf2(tmp_path, N_CONCEPTS, SEED + 1)
+    rel = gen.RELATIVE_PATHS["description"]
+    assert (tmp_path / rel).read_bytes() != (release[0] / rel).read_bytes()
+
+
+def test_layout_headers_and_line_format(gen: ModuleType, release) -> None:
+    root = release[0]
+    expected_paths = {
+        "Snapshot/Terminology/sct2_Concept_Snapshot_INT_20190131.txt",
+        "Snapshot/Terminology/sct2_Description_Snapshot-en_INT_20190131.txt",
+        "Snapshot/Terminology/sct2_Relationship_Snapshot_INT_20190131.txt",
+        "Snapshot/Refset/Language/der2_cRefset_LanguageSnapshot-en_INT_20190131.txt",
+        "Snapshot/Refset/Content/der2_cRefset_AssociationSnapshot_INT_20190131.txt",
+    }
+    assert set(gen.RELATIVE_PATHS.values()) == expected_paths
+    headers = {
+        "concept": ["id", "effectiveTime", "active", "moduleId", "definitionStatusId"],
+        "description": ["id", "effectiveTime", "active", "moduleId", "conceptId", "languageCode",
+                        "typeId", "term", "caseSignificanceId"],
+        "relationship": ["id", "effectiveTime", "active", "moduleId", "sourceId", "destinationId",
+                         "relationshipGroup", "typeId", "characteristicTypeId", "modifierId"],
+        "language": ["id", "effectiveTime", "active", "moduleId", "refsetId",
+                     "referencedComponentId", "acceptabilityId"],
+        "association": ["id", "effectiveTime", "active", "moduleId", "refsetId",
+                        "referencedComponentId", "targetComponentId"],
+    }
+    for kind, cols in headers.items():
+        raw = (root / gen.RELATIVE_PATHS[kind]).read_bytes()
+        assert b"\r" not in raw, kind
+        assert raw.endswith(b"\n"), kind
+        lines = raw.decode("utf-8").split("\n")[:-1]
+        assert lines[0].split("\t") == cols, kind
+        assert len(lines) > 1, kind
+        assert all(line.count("\t") == len(cols) - 1 for line in lines), kind
+        for line in lines[1:]:
+            fields = line.split("\t")
+            assert len(fields[1]) == 8 and fields[1].isdigit() and fields[1] <= "20190131"
+            assert fields[2] in ("0", "1")
+
+
+def test_identifiers(gen: ModuleType, tables: dict[str, pd.DataFrame]) -> None:
+    concepts, descriptions = tables["concept"], tables["description"]
+    relationships = tables["relationship"]
+    for frame, partition in ((concepts, "00"), (descriptions, "01"), (relationships, "02")):
+        ids = frame["id"]
+        assert ids.is_unique
+        assert ids.str.fullmatch(r"[1-9][0-9]{5,17}").all()
+        assert (ids.str[-3:-1] == partition).all()
+        assert all(gen.verhoeff_valid(x) for x in ids)
+        assert list(ids.astype("int64")) == sorted(ids.astype("int64"))  # sorted output
+    assert not set(concepts["id"]) & set(descriptions["id"])
+    for kind in ("language", "association"):
+        assert tables[kind]["id"].str.fullmatch(
+            r"[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}").all()
+        assert tables[kind]["id"].is_unique
+
+
+def test_counts_are_consistent(gen: ModuleType, release, tables: dict[str, pd.DataFrame]) -> None:
+    counts = release[2]
+    concepts, descriptions = tables["concept"], tables["description"]
+    assert len(concepts) == counts["concepts"] == N_CONCEPTS
+    active = concepts["active"] == "1"
+    assert counts["concepts_active"] == active.sum()
+    assert 0.06 <= (~active).mean() <= 0.10
+    assert len(descriptions) == counts["descriptions"]
+    assert (descriptions["typeId"] == gen.FSN_TYPE).sum() == counts["descriptions_fsn"]
+    assert (descriptions["typeId"] == gen.SYN_TYPE).sum() == counts["descriptions_synonym"]
+    assert len(tables["language"]) == counts["language_rows"] == len(descriptions)
+    assert len(tables["association"]) == counts["associations"] == (~active).sum()
+    assert len(tables["relationship"]) == counts["relationships"]
+    kinds = tables["association"]["refsetId"].value_counts()
+    assert kinds.get(gen.POSSIBLY_EQUIVALENT_TO, 0) == counts["association_possibly_equivalent_to"]
+    assert kinds.get(gen.REPLACED_BY, 0) == counts["association_replaced_by"]
+    assert kinds.get(gen.SAME_AS, 0) == counts["association_same_as"]
+    assert set(concepts["moduleId"]) == {gen.CORE_MODULE, gen.MODEL_MODULE}
+    assert (concepts["moduleId"] == gen.MODEL_MODULE).sum() == counts["concepts_model_component"]
+    assert set(descriptions["languageCode"]) == {"en"}
+    # on average ~3.7 descriptions per active concept (FSN + PT + ~1.7 more synonyms)
+    per_active = descriptions[descriptions["active"] == "1"].shape[0] / active.sum()
+    assert 3.0 <= per_active <= 4.5
+
+
+def test_language_refset(gen: ModuleType, tables: dict[str, pd.DataFrame]) -> None:
+    concepts, descriptions, language = tables["concept"], tables["description"], tables["language"]
+    assert set(language["refsetId"]) == {gen.US_LANG_REFSET}
+    assert set(language["acceptabilityId"]) <= {gen.PREFERRED, gen.ACCEPTABLE}
+    assert language["referencedComponentId"].is_unique
+    merged = descriptions.merge(language, left_on="id", right_on="referencedComponentId",
+                                suffixes=("", "_lang"), validate="one_to_one")
+    assert len(merged) == len(descriptions)
+    live = merged[(merged["active"] == "1") & (merged["active_lang"] == "1")]
+    fsn = live[(live["typeId"] == gen.FSN_TYPE) & (live["acceptabilityId"] == gen.PREFERRED)]
+    pt = live[(live["typeId"] == gen.SYN_TYPE) & (live["acceptabilityId"] == gen.PREFERRED)]
+    active_ids = set(concepts.loc[concepts["active"] == "1", "id"])
+    # exactly one preferred FSN and one preferred synonym per concept (inactive ones included)
+    assert (fsn["conceptId"].value_counts() == 1).all()
+    assert (pt["conceptId"].value_counts() == 1).all()
+    assert active_ids <= set(fsn["conceptId"])
+    assert active_ids <= set(pt["conceptId"])
+    # every FSN is "name (semantic tag)"; every active FSN is unique among active concepts
+    fsn_terms = descriptions.loc[descriptions["typeId"] == gen.FSN_TYPE]
+    assert fsn_terms["term"].str.fullmatch(r".+ \([^()]+\)").all()
+    active_fsn = fsn_terms[fsn_terms["conceptId"].isin(active_ids)]["term"]
+    assert active_fsn.is_unique
+    # inactive descriptions only carry inactive language rows
+    dead = merged[merged["active"] == "0"]
+    assert (dead["active_lang"] == "0").all()
+    assert (dead["typeId"] == gen.SYN_TYPE).all()
+
+
+def test_associations(gen: ModuleType, tables: dict[str, pd.DataFrame]) -> None:
+    concepts, assoc, descriptions = tables["concept"], tables["association"], tables["description"]
+    status = dict(zip(concepts["id"], concepts["active"]))
+    assert set(assoc["refsetId"]) <= {gen.POSSIBLY_EQUIVALENT_TO, gen.REPLACED_BY, gen.SAME_AS}
+    assert assoc["refsetId"].nunique() == 3
+    assert (assoc["referencedComponentId"].map(status) == "0").all()
+    assert (assoc["targetComponentId"].map(status) == "1").all()
+    inactive = set(concepts.loc[concepts["active"] == "0", "id"])
+    assert set(assoc["referencedComponentId"]) == inactive
+    assert assoc["referencedComponentId"].is_unique
+    share = assoc["refsetId"].value_counts(normalize=True)
+    assert share[gen.POSSIBLY_EQUIVALENT_TO] > share[gen.SAME_AS] > share[gen.REPLACED_BY]
+    # each inactive concept keeps an active FSN, similar to (but not the same as) its target's
+    fsn = descriptions[(descriptions["typeId"] == gen.FSN_TYPE) & (descriptions["active"] == "1")]
+    fsn_of = dict(zip(fsn["conceptId"], fsn["term"]))
+    assert all(c in fsn_of for c in inactive)
+    same = sum(fsn_of[s].lower() == fsn_of[t].lower()
+               for s, t in zip(assoc["referencedComponentId"], assoc["targetComponentId"]))
+    assert same <= 0.05 * len(assoc)
+
+
+def test_relationships(gen: ModuleType, tables: dict[str, pd.DataFrame]) -> None:
+    concepts, rels = tables["concept"], tables["relationship"]
+    status = dict(zip(concepts["id"], concepts["active"]))
+    assert (rels["sourceId"].map(status) == "1").all()
+    assert (rels["destinationId"].map(status) == "1").all()
+    isa = rels[rels["typeId"] == gen.IS_A]
+    active_ids = set(concepts.loc[concepts["active"] == "1", "id"])
+    assert set(isa["sourceId"]) == active_ids - {gen.ROOT}
+    per_concept = isa.groupby("sourceId").size()
+    assert per_concept.max() <= 3
+    assert not (isa["sourceId"] == isa["destinationId"]).any()
+    attrs = rels[rels["typeId"] != gen.IS_A]
+    assert gen.FINDING_SITE in set(attrs["typeId"])
+    assert set(rels["characteristicTypeId"]) == {gen.INFERRED}
+
+
+def test_term_statistics(gen: ModuleType, tables: dict[str, pd.DataFrame]) -> None:
+    concepts, descriptions = tables["concept"], tables["description"]
+    active_core = set(concepts.loc[(concepts["active"] == "1")
+                                   & (concepts["moduleId"] == gen.CORE_MODULE), "id"])
+    fsn = descriptions[(descriptions["typeId"] == gen.FSN_TYPE)
+                       & descriptions["conceptId"].isin(active_core)]
+    names = fsn["term"].str.replace(r" \([^()]+\)$", "", regex=True)
+    assert 30 <= names.str.len().mean() <= 50
+    assert names.str.len().min() >= 3 and names.str.len().max() <= 250
+    assert 0.85 <= names.str.contains(" ").mean() <= 0.98
+    tags = fsn["term"].str.extract(r"\(([^()]+)\)$")[0].value_counts(normalize=True)
+    assert tags.index[0] == "disorder"
+    assert {"procedure", "finding", "body structure", "organism", "substance"} <= set(tags.index)
+    # synonyms differ from their FSN name, with some case-only variants that termpairs must drop
+    syn = descriptions[(descriptions["typeId"] == gen.SYN_TYPE)
+                       & descriptions["conceptId"].isin(active_core)
+                       & (descriptions["active"] == "1")]
+    name_of = dict(zip(fsn["conceptId"], names))
+    differs = [t.lower() != name_of[c].lower() for c, t in zip(syn["conceptId"], syn["term"])]
+    case_only = [t != name_of[c] and t.lower() == name_of[c].lower()
+                 for c, t in zip(syn["conceptId"], syn["term"])]
+    assert 0.3 <= sum(differs) / len(active_core) <= 2.5
+    assert sum(case_only) > 0

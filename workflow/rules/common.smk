@@ -1,0 +1,83 @@
+# Config validation, target lists and wildcard constraints shared by every stage.
+import os
+
+from snakemake.utils import validate
+
+from biosem.sources import licensed_files
+from biosem.termpairs import DIFFICULTIES, POSITIVE_KINDS, STRATEGIES
+
+
+validate(config, schema="../schemas/config.schema.yaml")
+
+TERMINOLOGIES = config["terminologies"]
+TERMINOLOGY_TABLES = ["concepts", "terms", "relations", "associations", "mappings"]
+
+
+def terminologies_of(fmt):
+    """Names of the configured terminologies in format ``fmt`` (rf2, rrf or obo)."""
+    return sorted(n for n, spec in TERMINOLOGIES.items() if spec["format"] == fmt)
+
+
+def name_pattern(names):
+    """A wildcard constraint matching exactly these names (or nothing)."""
+    return "|".join(names) if names else "(?!x)x"
+
+
+wildcard_constraints:
+    source=name_pattern(sorted(config["sources"])),
+    terminology=name_pattern(sorted(TERMINOLOGIES)),
+    kind=name_pattern(POSITIVE_KINDS),
+    difficulty=name_pattern(DIFFICULTIES),
+    strategy=name_pattern(STRATEGIES),
+
+
+def source_file(name):
+    """Path of public source ``name`` once fetched into resources/."""
+    return f"resources/{name}/{config['sources'][name]['filename']}"
+
+
+def source_spec(wildcards):
+    return config["sources"][wildcards.source]
+
+
+def terminology_spec(wildcards):
+    return TERMINOLOGIES[wildcards.terminology]
+
+
+def licensed_inputs(wildcards):
+    """The files of a licensed release folder (rf2/rrf), so Snakemake tracks them."""
+    spec = TERMINOLOGIES[wildcards.terminology]
+    return licensed_files(wildcards.terminology, spec["path"], spec["format"])
+
+
+def obo_input(wildcards):
+    return source_file(TERMINOLOGIES[wildcards.terminology]["source"])
+
+
+def intermediate(table, terminology):
+    return f"results/intermediate/{table}/{terminology}.parquet"
+
+
+def intermediates(terminology):
+    return [intermediate(t, terminology) for t in TERMINOLOGY_TABLES]
+
+
+def termpair_datasets(terminology):
+    """The 20 dataset Parquet files of one terminology."""
+    return expand(
+        "results/datasets/termpairs/{terminology}/{kind}_{difficulty}_{strategy}.parquet",
+        terminology=terminology,
+        kind=POSITIVE_KINDS,
+        difficulty=DIFFICULTIES,
+        strategy=STRATEGIES,
+    )
+
+
+def all_targets():
+    targets = []
+    for name in sorted(TERMINOLOGIES):
+        targets += intermediates(name)
+    for name in config["termpairs"]["terminologies"]:
+        targets += termpair_datasets(name)
+        targets.append(f"results/datasets/termpairs/{name}/counts.tsv")
+    return targets

@@ -1,0 +1,61 @@
+# Terminology ingestion: one adapter per format, five validated Parquet intermediates per terminology.
+
+INGEST_OUTPUT = {
+    table: f"results/intermediate/{table}/{{terminology}}.parquet"
+    for table in TERMINOLOGY_TABLES
+}
+
+
+rule ingest_snomed:
+    input:
+        licensed_inputs,
+    output:
+        **INGEST_OUTPUT,
+    params:
+        spec=terminology_spec,
+    wildcard_constraints:
+        terminology=name_pattern(terminologies_of("rf2")),
+    log:
+        "logs/ingest_snomed/{terminology}.log",
+    benchmark:
+        "benchmarks/ingest_snomed/{terminology}.tsv"
+    resources:
+        mem_mb=6000,
+    script:
+        "../scripts/ingest_snomed.py"
+
+
+rule ingest_umls:
+    input:
+        licensed_inputs,
+    output:
+        **INGEST_OUTPUT,
+    params:
+        spec=terminology_spec,
+    wildcard_constraints:
+        terminology=name_pattern(terminologies_of("rrf")),
+    log:
+        "logs/ingest_umls/{terminology}.log",
+    benchmark:
+        "benchmarks/ingest_umls/{terminology}.tsv"
+    resources:
+        mem_mb=16000,
+    script:
+        "../scripts/ingest_umls.py"
+
+
+rule ingest_obo:
+    input:
+        obo_input,
+    output:
+        **INGEST_OUTPUT,
+    params:
+        spec=terminology_spec,
+    wildcard_constraints:
+        terminology=name_pattern(terminologies_of("obo")),
+    log:
+        "logs/ingest_obo/{terminology}.log",
+    resources:
+        mem_mb=2000,
+    script:
+        "../scripts/ingest_obo.py"

@@ -1,0 +1,14 @@
+# Public sources: from a mirror folder or their URL, verified against the pinned sha256.
+
+
+rule fetch_source:
+    output:
+        "resources/{source}/{filename}",
+    params:
+        spec=source_spec,
+        mirror_dirs=config["mirror_dirs"],
+    log:
+        "logs/fetch_source/{source}/{filename}.log",
+    localrule: True
+    script:
+        "../scripts/fetch_source.py"

@@ -1,0 +1,66 @@
+# Term-pair similarity datasets (Schulz & Juric, AAAI 2020): positives, then 20 datasets per source.
+
+
+rule build_termpair_positives:
+    input:
+        concepts=intermediate("concepts", "{terminology}"),
+        terms=intermediate("terms", "{terminology}"),
+        associations=intermediate("associations", "{terminology}"),
+    output:
+        positives="results/datasets/termpairs/{terminology}/positives.parquet",
+        components="results/datasets/termpairs/{terminology}/components.parquet",
+    params:
+        termpairs=config["termpairs"],
+    log:
+        "logs/build_termpair_positives/{terminology}.log",
+    benchmark:
+        "benchmarks/build_termpair_positives/{terminology}.tsv"
+    threads: 2
+    resources:
+        mem_mb=4000,
+    script:
+        "../scripts/build_termpair_positives.py"
+
+
+rule sample_termpair_negatives:
+    input:
+        positives="results/datasets/termpairs/{terminology}/positives.parquet",
+        components="results/datasets/termpairs/{terminology}/components.parquet",
+    output:
+        parquet="results/datasets/termpairs/{terminology}/{kind}_{difficulty}_{strategy}.parquet",
+        tsv="results/datasets/termpairs/{terminology}/{kind}_{difficulty}_{strategy}.tsv",
+        stats="results/datasets/termpairs/{terminology}/stats/{kind}_{difficulty}_{strategy}.json",
+    params:
+        seed=config["seed"],
+        random_rounds=config["termpairs"].get("random_rounds", 30),
+    log:
+        "logs/sample_termpair_negatives/{terminology}/{kind}_{difficulty}_{strategy}.log",
+    benchmark:
+        "benchmarks/sample_termpair_negatives/{terminology}/{kind}_{difficulty}_{strategy}.tsv"
+    threads: 2
+    resources:
+        mem_mb=4000,
+    script:
+        "../scripts/sample_termpair_negatives.py"
+
+
+rule summarise_termpairs:
+    input:
+        stats=expand(
+            "results/datasets/termpairs/{{terminology}}/stats/{kind}_{difficulty}_{strategy}.json",
+            kind=POSITIVE_KINDS,
+            difficulty=DIFFICULTIES,
+            strategy=STRATEGIES,
+        ),
+    output:
+        counts=report(
+            "results/datasets/termpairs/{terminology}/counts.tsv",
+            caption="../report/termpairs_counts.rst",
+            category="termpairs",
+            labels={"terminology": "{terminology}", "table": "counts (Table 2)"},
+        ),
+    log:
+        "logs/summarise_termpairs/{terminology}.log",
+    localrule: True
+    script:
+        "../scripts/summarise_termpairs.py"

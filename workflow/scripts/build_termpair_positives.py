@@ -1,0 +1,35 @@
+"""Build every positive term pair of one terminology and the similarity components.
+
+Reads the concepts/terms/associations intermediates; writes the positives (all five kinds, easy and
+hard) and the connected components of the similarity graph. Parameters: DESIGN.md § termpairs.
+"""
+
+import logging
+
+from biosem.io import read_table, write_table
+from biosem.logs import configure_logging
+from biosem.schemas import SIMILARITY_COMPONENTS, TERMPAIR_POSITIVES
+from biosem.termpairs import params_from_config, build_positive_pairs, similarity_components
+
+log = logging.getLogger(__name__)
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    params = params_from_config(snakemake.params.termpairs)
+    concepts = read_table(snakemake.input.concepts)
+    terms = read_table(snakemake.input.terms)
+    associations = read_table(snakemake.input.associations)
+    positives, counts = build_positive_pairs(concepts, terms, associations, params)
+    for key, value in counts.items():
+        log.info("%s: %s = %d", snakemake.wildcards.terminology, key, value)
+    for (kind, difficulty), n in positives.groupby(["kind", "difficulty"]).size().items():
+        log.info("%s: %s %s positives = %d", snakemake.wildcards.terminology, kind, difficulty, n)
+    components = similarity_components(positives)
+    log.info("similarity graph: %d terms in %d components", len(components), components["component"].nunique())
+    write_table(positives, snakemake.output.positives, TERMPAIR_POSITIVES)
+    write_table(components, snakemake.output.components, SIMILARITY_COMPONENTS)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake

@@ -1,0 +1,15 @@
+"""Ingest an OBO ontology (HPO, GO, ...) into the terminology intermediates."""
+
+from biosem.ingest import write_terminology
+from biosem.logs import configure_logging
+from biosem.readers.obo import read_obo
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    tables = read_obo(snakemake.input[0], snakemake.wildcards.terminology)
+    write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake

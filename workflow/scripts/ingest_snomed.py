@@ -1,0 +1,23 @@
+"""Ingest a SNOMED CT RF2 release (Full or Snapshot) into the terminology intermediates."""
+
+from pathlib import Path
+
+from biosem.ingest import write_terminology
+from biosem.logs import configure_logging
+from biosem.readers.rf2 import read_rf2
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    spec = snakemake.params.spec
+    tables = read_rf2(
+        Path(spec["path"]),
+        snakemake.wildcards.terminology,
+        release_type=spec.get("release_type", "auto"),
+        language_refsets=tuple(spec.get("language_refsets", ("900000000000509007", "900000000000508004"))),
+    )
+    write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake

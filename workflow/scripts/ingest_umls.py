@@ -1,0 +1,23 @@
+"""Ingest a UMLS Metathesaurus (RRF: MRCONSO, MRREL, MRSTY, MRSAB) into the terminology intermediates."""
+
+from pathlib import Path
+
+from biosem.ingest import write_terminology
+from biosem.logs import configure_logging
+from biosem.readers.rrf import read_rrf
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    spec = snakemake.params.spec
+    tables = read_rrf(
+        Path(spec["path"]),
+        snakemake.wildcards.terminology,
+        languages=spec.get("languages", ["ENG"]),
+        sabs=spec.get("sabs"),
+    )
+    write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake

@@ -1,0 +1,33 @@
+"""Sample the negatives of one term-pair dataset and write it as Parquet and as the reference TSV."""
+
+import json
+import logging
+
+from biosem.io import read_table, write_table, write_text
+from biosem.logs import configure_logging
+from biosem.schemas import TERMPAIR_DATASET
+from biosem.seeds import generator
+from biosem.termpairs import build_dataset, to_reference_tsv
+
+log = logging.getLogger(__name__)
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    w = snakemake.wildcards
+    positives = read_table(snakemake.input.positives)
+    components = read_table(snakemake.input.components)
+    rng = generator(snakemake.params.seed, "termpairs", w.terminology, w.kind, w.difficulty, w.strategy)
+    dataset, stats = build_dataset(
+        positives, components, w.kind, w.difficulty, w.strategy, rng,
+        workers=snakemake.threads, random_rounds=snakemake.params.random_rounds,
+    )
+    for key, value in stats.items():
+        log.info("%s %s_%s_%s: %s = %s", w.terminology, w.kind, w.difficulty, w.strategy, key, value)
+    write_table(dataset, snakemake.output.parquet, TERMPAIR_DATASET)
+    write_text(to_reference_tsv(dataset), snakemake.output.tsv)
+    write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n", snakemake.output.stats)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake
