@@ -36,7 +36,6 @@ import argparse
 import functools
 import gzip
 import hashlib
-import math
 import os
 import random
 import re
@@ -45,11 +44,14 @@ import time
 import uuid
 import zlib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
+
+T = TypeVar("T")
 
 RELEASE = "20190131"
 DEFAULT_CONCEPTS = 360_000
@@ -164,10 +166,10 @@ FIXED_CONCEPTS: tuple[tuple[str, str, str, str], ...] = (
      MODEL_COMPONENT),
     (FSN_TYPE, "Fully specified name (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
     (SYN_TYPE, "Synonym (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
-    (PRIMITIVE, "Not sufficiently defined by necessary conditions definition status "
-     "(core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
-    (DEFINED, "Sufficiently defined by necessary conditions definition status "
-     "(core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
+    (PRIMITIVE, ("Not sufficiently defined by necessary conditions definition status "
+     "(core metadata concept)"), MODEL_MODULE, MODEL_COMPONENT),
+    (DEFINED, ("Sufficiently defined by necessary conditions definition status "
+     "(core metadata concept)"), MODEL_MODULE, MODEL_COMPONENT),
     (CASE_INSENSITIVE, "Entire term case insensitive (core metadata concept)", MODEL_MODULE,
      MODEL_COMPONENT),
     (CASE_SENSITIVE, "Entire term case sensitive (core metadata concept)", MODEL_MODULE,
@@ -177,12 +179,12 @@ FIXED_CONCEPTS: tuple[tuple[str, str, str, str], ...] = (
     (INFERRED, "Inferred relationship (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
     (EXISTENTIAL, "Existential restriction modifier (core metadata concept)", MODEL_MODULE,
      MODEL_COMPONENT),
-    (US_LANG_REFSET, "United States of America English language reference set "
-     "(foundation metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
+    (US_LANG_REFSET, ("United States of America English language reference set "
+     "(foundation metadata concept)"), MODEL_MODULE, MODEL_COMPONENT),
     (PREFERRED, "Preferred (foundation metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
     (ACCEPTABLE, "Acceptable (foundation metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
-    (POSSIBLY_EQUIVALENT_TO, "POSSIBLY EQUIVALENT TO association reference set "
-     "(foundation metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
+    (POSSIBLY_EQUIVALENT_TO, ("POSSIBLY EQUIVALENT TO association reference set "
+     "(foundation metadata concept)"), MODEL_MODULE, MODEL_COMPONENT),
     (REPLACED_BY, "REPLACED BY association reference set (foundation metadata concept)",
      MODEL_MODULE, MODEL_COMPONENT),
     (SAME_AS, "SAME AS association reference set (foundation metadata concept)", MODEL_MODULE,
@@ -680,7 +682,7 @@ def _read_hpo(path: Path) -> list[tuple[str, list[str]]]:
     obsolete = False
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         for line in fh:
-            if line.startswith("[Term]") or line.startswith("[Typedef]"):
+            if line.startswith(("[Term]", "[Typedef]")):
                 if name and not obsolete:
                     out.append((name, syns))
                 name, syns, obsolete = None, [], False
@@ -908,25 +910,25 @@ def load_vocabulary(data_dir: str) -> Vocabulary:
 
     native: dict[str, list[str]] = defaultdict(list)
     for name, syns in hpo:
-        for s in syns:
-            if s.lower() != name.lower() and ok_lemma(s.replace(",", "").replace("(", "")
-                                                     .replace(")", "")[:40]):
-                native[name.lower()].append(s)
+        for syn in syns:
+            if syn.lower() != name.lower() and ok_lemma(syn.replace(",", "").replace("(", "")
+                                                         .replace(")", "")[:40]):
+                native[name.lower()].append(syn)
     for off in _descendants(wn, dis_roots) + _descendants(wn, [_sense(wn, "medical procedure")]):
         ws = [w for w in wn.words[off] if ok_lemma(w)]
         for w in ws:
-            for s in ws:
-                if s.lower() != w.lower():
-                    native[w.lower()].append(s)
+            for syn in ws:
+                if syn.lower() != w.lower():
+                    native[w.lower()].append(syn)
     word_syn: dict[str, list[str]] = defaultdict(list)
     single = set(anatomy) | set(DISORDER_HEADS) | set(PROC_HEADS) | set(FINDING_HEADS) | set(
         MODIFIERS) | set(MORPHOLOGIES)
     for w in sorted(single):
         senses = wn.noun_index.get(w)
         if senses and senses[0]:
-            for s in wn.words[senses[0][0]]:
-                if s != w and s == s.lower() and ok_lemma(s) and tokens.get(s, 0) >= 2:
-                    word_syn[w].append(s)
+            for syn in wn.words[senses[0][0]]:
+                if syn != w and syn == syn.lower() and ok_lemma(syn) and tokens.get(syn, 0) >= 2:
+                    word_syn[w].append(syn)
     for a, b in CURATED_SYNONYMS:
         word_syn[a].append(b)
         word_syn[b].append(a)
@@ -1055,11 +1057,11 @@ TEMPLATES: dict[str, list[tuple[str, float]]] = {
     ],
     "clinical drug": [
         ("Product containing precisely {SUB} {NUM} {UNIT}/1 each conventional release {DOSE}", 4),
-        ("Product containing precisely {SUB} {SALT} {NUM} {UNIT}/1 each conventional release "
-         "{DOSE}", 1.5),
+        (("Product containing precisely {SUB} {SALT} {NUM} {UNIT}/1 each conventional release "
+         "{DOSE}"), 1.5),
         ("{SUB} {NUM} {UABB} {DOSE}", 2), ("{SUB} {NUM} {UABB} and {SUB} {NUM} {UABB} {DOSE}", 1),
-        ("Product containing precisely {SUB} {NUM} {UNIT}/1 milliliter conventional release "
-         "{LIQ}", 1),
+        (("Product containing precisely {SUB} {NUM} {UNIT}/1 milliliter conventional release "
+         "{LIQ}"), 1),
     ],
     "qualifier value": [
         ("{QUAL1}", 8), ("{QN}", 2), ("{QUAL} {QN}", 3), ("{PH} - action", 1.5),
@@ -1155,6 +1157,10 @@ ELABORATIONS: dict[str, tuple[float, list[tuple[str, float]]]] = {
                                 (" at {NUM} minutes", 0.5)]),
     "situation": (0.3, [(" of {A}", 1), (" in {PERS}", 1), (" with {DH}", 1)]),
 }
+PREFIX_POOL = {"procedure": "PQ", "body structure": "POS", "observable entity": "CHG",
+               "finding": "MOD", "disorder": "MOD", "morphologic abnormality": "MOD",
+               "situation": "MOD", "event": "QUAL", "regime/therapy": "QUAL"}
+INNER_HYPHEN_RE = re.compile(r"(?<=\w)-(?=\w)")
 SINGLE_WORD_POOL = {"substance": "CHEMX", "disorder": "DIS1", "organism": "ORG1",
                     "physical object": "ART1", "qualifier value": "QUAL1", "procedure": "PROC1"}
 CLINICAL_TAGS = frozenset({"disorder", "finding", "procedure", "body structure", "situation",
@@ -1241,7 +1247,7 @@ def _pluralize(w: str) -> str:
 def _singularize(w: str) -> str | None:
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"
-    if w.endswith("ses") or w.endswith("xes") or w.endswith("ches"):
+    if w.endswith(("ses", "xes", "ches")):
         return w[:-2]
     if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
         return w[:-1]
@@ -1275,7 +1281,7 @@ class Editor:
                              "unspecified", "all", "part"})
 
     # ---- helpers --------------------------------------------------------------------------------
-    def _choice(self, seq: Sequence[str]) -> str:
+    def _choice(self, seq: Sequence[T]) -> T:
         return seq[int(self.rr.random() * len(seq))]
 
     def _finish(self, toks: list[str], original: str) -> str | None:
@@ -1329,8 +1335,7 @@ class Editor:
                     new.insert(i, self.v.pools[pool].draw1(self.rr))
                 else:
                     new[0] = self._lower_first(new[0])
-                    new.insert(0, self.v.pools["PQ" if tag == "procedure" else "MOD"]
-                               .draw1(self.rr))
+                    new.insert(0, self.v.pools[PREFIX_POOL.get(tag, "MOD")].draw1(self.rr))
             else:
                 cands = [i for i, t in enumerate(toks) if t.lower() in self.v.word_class
                          and t.lower() not in FUNCTION_WORDS]
@@ -1347,7 +1352,10 @@ class Editor:
 
     # ---- synonym edits --------------------------------------------------------------------------
     def edit(self, name: str, kind: str, tag: str) -> str | None:
-        return getattr(self, "_e_" + kind)(name, tag)
+        out = getattr(self, "_e_" + kind)(name, tag)
+        if out:
+            out = " ".join(out.split())
+        return out if out and out != name else None
 
     def _e_case(self, name: str, tag: str) -> str | None:
         r = self.rr.random()
@@ -1393,8 +1401,10 @@ class Editor:
         return out if out != name else None
 
     def _e_hyphen(self, name: str, tag: str) -> str | None:
-        if "-" in name:
-            return name.replace("-", " " if self.rr.random() < 0.6 else "", 1)
+        m = INNER_HYPHEN_RE.search(name)
+        if m:
+            i = m.start()
+            return name[:i] + (" " if self.rr.random() < 0.6 else "") + name[i + 1:]
         toks = name.split(" ")
         if len(toks) < 2:
             return None
@@ -1435,14 +1445,14 @@ class Editor:
                         .draw1(self.rr))
         elif r < 0.6:
             toks[0] = self._lower_first(toks[0])
-            toks.insert(0, self.v.pools["MOD" if tag != "procedure" else "PQ"].draw1(self.rr))
+            toks.insert(0, self.v.pools[PREFIX_POOL.get(tag, "MOD")].draw1(self.rr))
         elif r < 0.8:
             suffix = {"disorder": "disorder", "finding": "finding", "procedure": "procedure",
                       "body structure": "structure", "substance": "substance"}.get(tag, "type")
             toks.append(suffix)
         else:
-            toks.append(self._choice(["NOS", "unspecified", "(disorder)", "- finding",
-                                      "nos", "type", "of unknown cause", "- rare"]))
+            toks.append(self._choice(["NOS", "unspecified", "- finding", "nos", "type",
+                                      "of unknown cause", "- rare"]))
         return self._finish(toks, name)
 
     def _e_reorder(self, name: str, tag: str) -> str | None:
@@ -1611,16 +1621,24 @@ def _sctids(rng: np.random.Generator, n: int, partition: int, lo: int, hi: int,
     return verhoeff_append(items * 100 + partition)
 
 
+_UUID_NS_BYTES = UUID_NAMESPACE.bytes
+
+
 def _uuid(*parts: str) -> str:
-    return str(uuid.uuid5(UUID_NAMESPACE, "|".join(parts)))
+    """``str(uuid.uuid5(UUID_NAMESPACE, "|".join(parts)))``, without the UUID object (faster)."""
+    h = bytearray(hashlib.sha1(_UUID_NS_BYTES + "|".join(parts).encode("utf-8")).digest()[:16])
+    h[6] = (h[6] & 0x0F) | 0x50
+    h[8] = (h[8] & 0x3F) | 0x80
+    x = h.hex()
+    return f"{x[:8]}-{x[8:12]}-{x[12:16]}-{x[16:20]}-{x[20:]}"
 
 
 # ---------------------------------------------------------------------------------------------------
 # Generation
 # ---------------------------------------------------------------------------------------------------
-SYN_EDIT_WEIGHTS = {"case": 0.06, "plural": 0.025, "spelling": 0.04, "hyphen": 0.01,
-                    "drop": 0.12, "add": 0.09, "reorder": 0.19, "comma": 0.04, "synonym": 0.09,
-                    "swap": 0.05, "abbrev": 0.075, "paren": 0.02, "replace": 0.12, "combo": 0.08}
+SYN_EDIT_WEIGHTS = {"case": 0.045, "plural": 0.015, "spelling": 0.04, "hyphen": 0.006,
+                    "drop": 0.09, "add": 0.07, "reorder": 0.22, "comma": 0.04, "synonym": 0.065,
+                    "swap": 0.05, "abbrev": 0.09, "paren": 0.02, "replace": 0.16, "combo": 0.09}
 PT_EDIT_WEIGHTS = {"reorder": 0.35, "drop": 0.2, "synonym": 0.2, "abbrev": 0.05, "replace": 0.1,
                    "spelling": 0.05, "add": 0.05}
 INACTIVE_EDIT_WEIGHTS = {
@@ -1630,9 +1648,9 @@ INACTIVE_EDIT_WEIGHTS = {
     "possibly_equivalent_to": {"drop": 0.3, "add": 0.3, "reorder": 0.15, "swap": 0.15,
                                "combo": 0.1},
 }
-EXTRA_SYNONYMS_MEAN = 1.7
+EXTRA_SYNONYMS_MEAN = 1.85  # ~1.7 realised: some edits do not apply to a name
 EXTRA_SYNONYMS_DISPERSION = 0.8  # negative binomial r: many concepts with 0 extra, some with 5+
-PT_DIFFERS = 0.12
+PT_DIFFERS = 0.15
 INACTIVE_SHARE = 0.08
 INACTIVE_DESCRIPTION_SHARE = 0.04
 MARKER_SHARE = {"finding": 0.012, "situation": 0.03, "disorder": 0.006}
@@ -1739,7 +1757,7 @@ def _build(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0: float
 
     # -- active generated concepts: tags, names, siblings ------------------------------------------
     n_gen = n_concepts - n_fixed
-    n_inactive = int(round(INACTIVE_SHARE * n_concepts))
+    n_inactive = round(INACTIVE_SHARE * n_concepts)
     n_active = n_gen - n_inactive
     tag_names = [t for t, _, _ in TAGS]
     tag_w = np.array([w for _, w, _ in TAGS], dtype=np.float64)
@@ -1759,22 +1777,19 @@ def _build(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0: float
         is_sib = rng.random(k) < SIBLING_FRACTION.get(tag, 0.15)
         is_sib[0] = False
         earlier = np.floor(rng.random(k) * np.arange(k)).astype(np.int64)
-        for i in np.flatnonzero(is_sib):
-            base[i] = ed.mutate(base[earlier[i]], tag)
-            sib_base[idx[i]] = idx[earlier[i]]
+        for s in np.flatnonzero(is_sib).tolist():
+            base[s] = ed.mutate(base[earlier[s]], tag)
+            sib_base[idx[s]] = idx[earlier[s]]
         marker = MARKER_SHARE.get(tag, 0.0)
         if marker:
-            for i in np.flatnonzero(rng.random(k) < marker):
+            for s in np.flatnonzero(rng.random(k) < marker).tolist():
                 r = rr.random()
-                base[i] = (f"[D]{base[i]}" if r < 0.6 else f"{base[i]} [D]" if r < 0.7
-                           else f"[X]{base[i]}" if r < 0.9 else f"[V]{base[i]}")
-        for i in np.flatnonzero(rng.random(k) < PAREN_ABBREV_SHARE):
-            base[i] = ed.edit(base[i], "paren", tag) or base[i]
-        for i, j in enumerate(idx):
-            names[j] = _truncate(base[i])
-    # lay names ("replace" synonyms) never equal another concept's name
-    names_lower = {n.lower() for n in names}
-    ed.set_lay_names({t: [n for n in v if n.lower() not in names_lower] for t, v in lay.items()})
+                base[s] = (f"[D]{base[s]}" if r < 0.6 else f"{base[s]} [D]" if r < 0.7
+                           else f"[X]{base[s]}" if r < 0.9 else f"[V]{base[s]}")
+        for s in np.flatnonzero(rng.random(k) < PAREN_ABBREV_SHARE).tolist():
+            base[s] = ed.edit(base[s], "paren", tag) or base[s]
+        for s, at in enumerate(idx.tolist()):
+            names[at] = _truncate(base[s])
     # unique FSNs among active concepts
     seen: set[str] = set()
     for j in range(n_active):
@@ -1791,6 +1806,9 @@ def _build(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0: float
                                  else f"{original} {tries - 14}")
         seen.add(f"{names[j]} ({tag})")
     _log(verbose, t0, f"named {n_active:,} active concepts")
+    # lay names ("replace" synonyms) never equal another concept's name
+    names_lower = {n.lower() for n in names}
+    ed.set_lay_names({t: [n for n in v if n.lower() not in names_lower] for t, v in lay.items()})
 
     first_gen = len(tb.c_id)
     times = _dates(rng, n_active)
@@ -1812,6 +1830,7 @@ def _build(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0: float
     extra = np.minimum(extra, 12)
     pt_differs = rng.random(n_active) < PT_DIFFERS
     inactive_desc = rng.random(n_active) < INACTIVE_DESCRIPTION_SHARE
+    used_lower = set(names_lower)
     syn_kinds = _Kinds(SYN_EDIT_WEIGHTS, rr)
     pt_kinds = _Kinds(PT_EDIT_WEIGHTS, rr)
     for cid, fsn, _module, _parent in FIXED_CONCEPTS:
@@ -1839,7 +1858,11 @@ def _build(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0: float
                 else:
                     syn = ed.edit(name, syn_kinds.draw(), tag)
                 if syn and syn not in terms and len(syn) <= 255:
-                    break
+                    low = syn.lower()
+                    # terms of other concepts are rarely reused (ambiguous terms exist, but few)
+                    if low == name.lower() or low not in used_lower or rr.random() < 0.1:
+                        used_lower.add(low)
+                        break
                 syn = None
             if syn:
                 terms.add(syn)
@@ -1863,15 +1886,13 @@ def _build(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0: float
         tag = tag_names[tag_of[target]]
         kind = ASSOCIATION_KINDS[kinds[m]][0]
         tname = names[target]
-        name = None
+        edited: str | None = None
         for _try in range(5):
-            name = ed.edit(tname, kind_draw[kind].draw(), tag)
-            if name and f"{name} ({tag})" not in seen:
+            edited = ed.edit(tname, kind_draw[kind].draw(), tag)
+            if edited and f"{edited} ({tag})" not in seen:
                 break
-            name = None
-        if name is None:
-            name = f"{tname} NOS"
-        name = _truncate(name)
+            edited = None
+        name = _truncate(edited or f"{tname} NOS")
         c = len(tb.c_id)
         tb.c_id.append("")
         tb.c_time.append(int(inactive_times[m]))
@@ -1895,22 +1916,21 @@ def _build(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0: float
         k = len(idx)
         if k == 0:
             continue
-        pos = np.arange(k)
-        pick = idx[np.floor(rng.random(k) * pos).astype(np.int64)]
-        to_top = (pos == 0) | (rng.random(k) < 0.12)
+        rank = np.arange(k)
+        pick = idx[np.floor(rng.random(k) * rank).astype(np.int64)]
+        to_top = (rank == 0) | (rng.random(k) < 0.12)
         parent0[idx] = np.where(to_top, -1, pick)
         n_more = rng.choice(3, size=k, p=[0.62, 0.28, 0.10])
-        more1 = idx[np.floor(rng.random(k) * pos).astype(np.int64)]
-        more2 = idx[np.floor(rng.random(k) * pos).astype(np.int64)]
-        for i in range(k):
-            j = int(idx[i])
+        more1 = idx[np.floor(rng.random(k) * rank).astype(np.int64)]
+        more2 = idx[np.floor(rng.random(k) * rank).astype(np.int64)]
+        for n, j in enumerate(idx.tolist()):
             p0 = int(parent0[sib_base[j]]) if sib_base[j] >= 0 else int(parent0[j])
             parent0[j] = p0
             parents = [first_gen + p0 if p0 >= 0 else top_of[tag]]
-            if i > 0 and n_more[i] >= 1:
-                parents.append(first_gen + int(more1[i]))
-            if i > 0 and n_more[i] >= 2:
-                parents.append(first_gen + int(more2[i]))
+            if n > 0 and n_more[n] >= 1:
+                parents.append(first_gen + int(more1[n]))
+            if n > 0 and n_more[n] >= 2:
+                parents.append(first_gen + int(more2[n]))
             for p in dict.fromkeys(parents):
                 if p != first_gen + j:
                     tb.r_src.append(first_gen + j)
@@ -2021,8 +2041,8 @@ def _write(tb: _Tables, out_dir: Path, seed: int, voc: Vocabulary) -> dict[str, 
     for i in range(nd):
         acc = PREFERRED if tb.d_preferred[i] else ACCEPTABLE
         lang.append((_uuid(US_LANG_REFSET, d_id_str[i]),
-                     f"\t{d_time_l[i]}\t{int(tb.d_active[i])}\t{modules[tb.d_concept[i]]}\t"
-                     f"{US_LANG_REFSET}\t{d_id_str[i]}\t{acc}"))
+                     (f"\t{d_time_l[i]}\t{int(tb.d_active[i])}\t{modules[tb.d_concept[i]]}\t"
+                     f"{US_LANG_REFSET}\t{d_id_str[i]}\t{acc}")))
     lang.sort()
     _write_table(out_dir / RELATIVE_PATHS["language"], HEADERS["language"],
                  [u + rest for u, rest in lang])
@@ -2130,11 +2150,11 @@ def term_statistics(tb: _Tables) -> dict[str, float]:
     stats["fsn_syn_levenshtein_mean"] = float(d.mean()) if len(d) else float("nan")
     stats["fsn_syn_easy_share"] = float((d <= 5).mean()) if len(d) else float("nan")
     by_kind: dict[str, list[int]] = defaultdict(list)
-    for s, t, k in zip(tb.a_src, tb.a_dst, tb.a_kind):
-        a = _strip_fsn(f"{tb.c_name[s]} (x)").lower()
-        b = _strip_fsn(f"{tb.c_name[t]} (x)").lower()
+    for src, dst, kind in zip(tb.a_src, tb.a_dst, tb.a_kind):
+        a = _strip_fsn(f"{tb.c_name[src]} (x)").lower()
+        b = _strip_fsn(f"{tb.c_name[dst]} (x)").lower()
         if a != b:
-            by_kind[k].append(Levenshtein.distance(a, b))
+            by_kind[kind].append(Levenshtein.distance(a, b))
     for k, v in sorted(by_kind.items()):
         stats[f"{k}_levenshtein_mean"] = float(np.mean(v))
         stats[f"{k}_easy_share"] = float(np.mean(np.array(v) <= 5))
@@ -2190,8 +2210,9 @@ def generate_rf2(out_dir: str | os.PathLike[str], n_concepts: int = DEFAULT_CONC
         stats = term_statistics(tb)
         if nn_sample:
             stats.update(nearest_neighbour_sample(tb, nn_sample, seed))
-        for k, v in stats.items():
-            print(f"{k:40s} {v:>12.3f}" if not float(v).is_integer() else f"{k:40s} {int(v):>12,}")
+        for key, value in stats.items():
+            print(f"{key:40s} {value:>12.3f}" if not float(value).is_integer()
+                  else f"{key:40s} {int(value):>12,}")
         _log(verbose, t0, "done")
     return counts
 

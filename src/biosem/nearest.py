@@ -149,8 +149,11 @@ class LevenshteinIndex:
         return self._indexes[g]
 
     # -- candidate generation -------------------------------------------------------------------
-    def _within_brute(self, queries: list[str], qlen: int, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """All (query, pool id, distance <= r) for same-length queries by blocked cdist."""
+    def _within_brute(
+        self, queries: list[str], qlen: int, r: int, cutoff: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(query, pool id, distance) for same-length queries against pool strings of length
+        within ``r``, by blocked cdist; only distances <= r when ``cutoff``, else all of them."""
         lo = np.searchsorted(self._sorted_lengths, qlen - r, side="left")
         hi = np.searchsorted(self._sorted_lengths, qlen + r, side="right")
         ids = self._by_length[lo:hi]
@@ -162,10 +165,10 @@ class LevenshteinIndex:
         for b in range(0, len(queries), block):
             m = process.cdist(
                 queries[b : b + block], choices, scorer=Levenshtein.distance,
-                score_cutoff=r, dtype=np.int32, workers=self.workers,
+                score_cutoff=r if cutoff else None, dtype=np.int32, workers=self.workers,
             )
             self.pairs_verified += m.size
-            qi, ci = np.nonzero(m <= r)
+            qi, ci = np.nonzero(m <= r) if cutoff else np.nonzero(m >= 0)
             out_q.append(qi + b)
             out_c.append(ids[ci])
             out_d.append(m[qi, ci])
@@ -219,7 +222,7 @@ class LevenshteinIndex:
             choices = [pool[i] for i in cand[s:e].tolist()]
             d[s:e] = process.cdist(
                 [queries[int(qrow[s])]], choices, scorer=Levenshtein.distance,
-                score_cutoff=r, dtype=np.int32, workers=self.workers,
+                score_cutoff=r, dtype=np.int32, workers=1,
             )[0]
         self.pairs_verified += qrow.size
         return d
@@ -239,6 +242,23 @@ class LevenshteinIndex:
                 qrow, cand, d = qrow[keep], cand[keep], d[keep]
             else:
                 qrow, cand, d = self._within_brute(group, qlen, r)
+            out_q.append(members[qrow])
+            out_c.append(cand)
+            out_d.append(d.astype(np.int64))
+        if not out_q:
+            return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
+        return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
+
+    def within_window(self, queries: list[str], window: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Exact distances from each query to every pool string whose length is within ``window``
+        of the query's (all pool strings when ``window`` is None): blocked SIMD ``cdist``."""
+        qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
+        out_q, out_c, out_d = [], [], []
+        for qlen in np.unique(qlens).tolist():
+            members = np.flatnonzero(qlens == qlen)
+            group = [queries[i] for i in members]
+            r = window if window is not None else int(max(qlen, self.lengths.max(initial=0)))
+            qrow, cand, d = self._within_brute(group, qlen, r, cutoff=False)
             out_q.append(members[qrow])
             out_c.append(cand)
             out_d.append(d.astype(np.int64))
@@ -280,26 +300,46 @@ class LevenshteinIndex:
         qlens = np.fromiter((len(x) for x in queries), dtype=np.int64, count=n)
         pending = np.arange(n)
         res_q, res_c, res_d = [], [], []
-        for r in RADII:
-            if pending.size == 0:
-                break
-            sub = [queries[i] for i in pending.tolist()]
-            qi, ci, d = self.within(sub, r)
-            qi = pending[qi]
-            valid = (pool_group[ci] != query_group[qi]) & (d > 0)
+
+        def settle(qi: np.ndarray, ci: np.ndarray, d: np.ndarray, bound: np.ndarray, final: np.ndarray) -> None:
+            """Keep the results of queries that have ``need`` valid candidates within ``bound``."""
+            nonlocal pending
+            valid = (pool_group[ci] != query_group[qi]) & (d > 0) & (d <= bound[qi])
             qi, ci, d = qi[valid], ci[valid], d[valid]
-            found = np.bincount(qi, minlength=n)[pending]
-            # Levenshtein never exceeds max(|q|, |s|): past that radius the search has seen everything.
-            final = (r >= np.maximum(max_len, qlens[pending])) | (r == RADII[-1])
-            done = pending[(found >= need[pending]) | final]
+            found = np.bincount(qi, minlength=n)
             done_mask = np.zeros(n, dtype=bool)
-            done_mask[done] = True
+            done_mask[final] = True
+            done_mask[(found >= need)] = True
+            done_mask &= np.isin(np.arange(n), pending)
             keep = done_mask[qi]
             res_q.append(qi[keep])
             res_c.append(ci[keep])
             res_d.append(d[keep])
-            log.debug("radius %d: %d queries pending, %d resolved", r, pending.size, done.size)
             pending = pending[~done_mask[pending]]
+
+        for r in RADII:
+            if pending.size == 0:
+                break
+            filterable = pending[qlens[pending] // (r + 1) >= MIN_GRAM]
+            if filterable.size:
+                qi, ci, d = self.within([queries[i] for i in filterable.tolist()], r)
+                bound = np.full(n, r, dtype=np.int64)
+                # Levenshtein never exceeds max(|q|, |s|): past that radius everything was seen.
+                final = filterable[(r >= np.maximum(max_len, qlens[filterable])) | (r == RADII[-1])]
+                settle(filterable[qi], ci, d, bound, final)
+            brute = np.setdiff1d(pending, filterable)
+            if brute.size:
+                # Too short to filter at this radius: exact distances within a length window of
+                # +-2r (complete up to 2r), then, for the few still short, against the whole pool.
+                window = 2 * r
+                qi, ci, d = self.within_window([queries[i] for i in brute.tolist()], window)
+                bound = np.full(n, window, dtype=np.int64)
+                settle(brute[qi], ci, d, bound, np.zeros(0, dtype=np.int64))
+                rest = np.intersect1d(pending, brute)
+                if rest.size:
+                    qi, ci, d = self.within_window([queries[i] for i in rest.tolist()], None)
+                    bound = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+                    settle(rest[qi], ci, d, bound, rest)
         q = np.concatenate(res_q) if res_q else np.zeros(0, np.int64)
         c = np.concatenate(res_c) if res_c else np.zeros(0, np.int64)
         d = np.concatenate(res_d) if res_d else np.zeros(0, np.int64)

@@ -114,5 +114,8 @@ def licensed_files(name: str, path: str | Path, fmt: str) -> list[str]:
         raise ValueError(f"unknown licensed format {fmt!r}")
     files = sorted({str(f) for pat in pats for f in root.rglob(pat) if "Delta" not in f.parts})
     if not files:
-        raise SourceNotFoundError(f"terminology {name!r} ({fmt}): no {' or '.join(pats)} files under {root}")
+        raise SourceNotFoundError(
+            f"terminology {name!r} ({fmt}): no {' or '.join(pats)} files under {root}. "
+            f"Set `terminologies.{name}.path` in your config to the folder holding them."
+        )
     return files

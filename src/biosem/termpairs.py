@@ -330,6 +330,10 @@ class _Pool:
         return np.searchsorted(self.lower, lower)
 
 
+def _lower_pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
 def _pair_code(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     lo = np.minimum(a, b).astype(np.int64)
     hi = np.maximum(a, b).astype(np.int64)
@@ -396,6 +400,7 @@ def sample_random_negatives(
             counts["redrawn"] += acc.size
         pending = pending[partner[pending] < 0]
     source_pool: _Pool | None = None
+    used_lower: set[tuple[str, str]] = set()
     partner_from_source = np.zeros(n, dtype=bool)
     for i in pending.tolist():
         a = int(a_idx[i])
@@ -409,16 +414,17 @@ def sample_random_negatives(
             continue
         if source_pool is None:
             source_pool = _Pool.from_terms(source_terms, comp)
+            used_lower = {_lower_pair(pool.lower[c // npool], pool.lower[c % npool]) for c in used}
         a_low = pool.lower[a]
         sa = int(source_pool.find(np.array([a_low], dtype=object))[0])
         svalid = np.flatnonzero(source_pool.component != source_pool.component[sa])
-        taken = {pool.lower[int(c) % npool] for c in used if int(c) // npool == a} | {
-            pool.lower[int(c) // npool] for c in used if int(c) % npool == a
-        }
-        svalid = np.array([v for v in svalid.tolist() if source_pool.lower[v] not in taken], dtype=np.int64)
+        svalid = np.array(
+            [v for v in svalid.tolist() if _lower_pair(a_low, source_pool.lower[v]) not in used_lower], dtype=np.int64
+        )
         if svalid.size == 0:
             raise ValueError(f"no valid random negative for {positives['term1'].iloc[i]!r} in the whole source")
         v = int(svalid[rng.integers(0, svalid.size)])
+        used_lower.add(_lower_pair(a_low, source_pool.lower[v]))
         partner[i] = v
         partner_from_source[i] = True
         counts["fallback"] += 1
@@ -460,7 +466,7 @@ def sample_levenshtein_negatives(
     q_in_pool = pool.find(qkeys)
     counts["queries"] = int(qkeys.size)
     index = LevenshteinIndex(list(pool.lower), workers=workers)
-    chosen = _assign_nearest(index, qkeys, q_in_pool, k, pool.component, pool.component[q_in_pool], rng, counts)
+    chosen, used = _assign_nearest(index, qkeys, q_in_pool, k, pool.component, pool.component[q_in_pool], rng, counts)
 
     # Queries still short of partners: search the source's whole term pool.
     short = np.flatnonzero(np.array([len(c) for c in chosen]) < k)
@@ -468,14 +474,24 @@ def sample_levenshtein_negatives(
     if short.size:
         spool = _Pool.from_terms(source_terms, comp)
         sindex = LevenshteinIndex(list(spool.lower), workers=workers)
-        taken = [set(pool.lower[c] for c in chosen[q]) for q in short.tolist()]
+        npool = len(pool)
+        used_lower = {_lower_pair(pool.lower[c // npool], pool.lower[c % npool]) for c in used}
+        # Partners a first term may not take: those already paired with it in either direction.
+        taken = [{y if x == qkeys[q] else x for x, y in used_lower if qkeys[q] in (x, y)} for q in short.tolist()]
         need = k[short] - np.array([len(chosen[q]) for q in short.tolist()])
         res = sindex.nearest(list(qkeys[short]), need + np.array([len(t) for t in taken]),
                              comp.reindex(qkeys[short]).to_numpy().astype(np.int64), spool.component, rng)
         bounds = np.searchsorted(res.query, np.arange(short.size + 1))
         for pos, q in enumerate(short.tolist()):
-            picks = [spool.original[c] for c in res.candidate[bounds[pos]:bounds[pos + 1]].tolist()
-                     if spool.lower[c] not in taken[pos]][: int(need[pos])]
+            picks = []
+            for c in res.candidate[bounds[pos]:bounds[pos + 1]].tolist():
+                pair = _lower_pair(qkeys[q], spool.lower[c])
+                if spool.lower[c] in taken[pos] or pair in used_lower:
+                    continue
+                used_lower.add(pair)
+                picks.append(spool.original[c])
+                if len(picks) == need[pos]:
+                    break
             if len(picks) < need[pos]:
                 raise ValueError(f"no valid Levenshtein negative for {qkeys[q]!r} in the whole source")
             source_choice[q] = picks
@@ -500,8 +516,11 @@ def _assign_nearest(
     q_comp: np.ndarray,
     rng: np.random.Generator,
     counts: dict[str, int],
-) -> list[list[int]]:
-    """Sequentially assign nearest partners, skipping pairs already used in reverse; requery if short."""
+) -> tuple[list[list[int]], set[int]]:
+    """Sequentially assign nearest partners, skipping pairs already used in reverse; requery if short.
+
+    Returns the partners (pool ids) per query and the used unordered pairs (codes lo * npool + hi).
+    """
     nq = qkeys.size
     npool = pool_comp.size
     # Ask for some slack up front: nearest partners are often taken in reverse by earlier queries.
@@ -538,7 +557,7 @@ def _assign_nearest(
             chosen[q] = picked
         counts["requeried"] += len(again)
         todo = np.asarray(again, dtype=np.int64)
-    return chosen
+    return chosen, used
 
 
 def _negative_frame(term1: list[str], term2: list[str]) -> pd.DataFrame:

@@ -6,7 +6,6 @@ from snakemake.utils import validate
 from biosem.sources import licensed_files
 from biosem.termpairs import DIFFICULTIES, POSITIVE_KINDS, STRATEGIES
 
-
 validate(config, schema="../schemas/config.schema.yaml")
 
 TERMINOLOGIES = config["terminologies"]

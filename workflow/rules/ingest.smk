@@ -11,16 +11,18 @@ rule ingest_snomed:
         licensed_inputs,
     output:
         **INGEST_OUTPUT,
-    params:
-        spec=terminology_spec,
-    wildcard_constraints:
-        terminology=name_pattern(terminologies_of("rf2")),
     log:
         "logs/ingest_snomed/{terminology}.log",
     benchmark:
         "benchmarks/ingest_snomed/{terminology}.tsv"
+    wildcard_constraints:
+        terminology=name_pattern(terminologies_of("rf2")),
+    conda:
+        "../envs/biosem.yaml"
     resources:
         mem_mb=6000,
+    params:
+        spec=terminology_spec,
     script:
         "../scripts/ingest_snomed.py"
 
@@ -30,16 +32,18 @@ rule ingest_umls:
         licensed_inputs,
     output:
         **INGEST_OUTPUT,
-    params:
-        spec=terminology_spec,
-    wildcard_constraints:
-        terminology=name_pattern(terminologies_of("rrf")),
     log:
         "logs/ingest_umls/{terminology}.log",
     benchmark:
         "benchmarks/ingest_umls/{terminology}.tsv"
+    wildcard_constraints:
+        terminology=name_pattern(terminologies_of("rrf")),
+    conda:
+        "../envs/biosem.yaml"
     resources:
         mem_mb=16000,
+    params:
+        spec=terminology_spec,
     script:
         "../scripts/ingest_umls.py"
 
@@ -49,13 +53,15 @@ rule ingest_obo:
         obo_input,
     output:
         **INGEST_OUTPUT,
-    params:
-        spec=terminology_spec,
-    wildcard_constraints:
-        terminology=name_pattern(terminologies_of("obo")),
     log:
         "logs/ingest_obo/{terminology}.log",
+    wildcard_constraints:
+        terminology=name_pattern(terminologies_of("obo")),
+    conda:
+        "../envs/biosem.yaml"
     resources:
         mem_mb=2000,
+    params:
+        spec=terminology_spec,
     script:
         "../scripts/ingest_obo.py"

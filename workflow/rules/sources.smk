@@ -4,11 +4,13 @@
 rule fetch_source:
     output:
         "resources/{source}/{filename}",
-    params:
-        spec=source_spec,
-        mirror_dirs=config["mirror_dirs"],
     log:
         "logs/fetch_source/{source}/{filename}.log",
     localrule: True
+    conda:
+        "../envs/biosem.yaml"
+    params:
+        spec=source_spec,
+        mirror_dirs=config["mirror_dirs"],
     script:
         "../scripts/fetch_source.py"

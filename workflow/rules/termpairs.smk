@@ -9,15 +9,17 @@ rule build_termpair_positives:
     output:
         positives="results/datasets/termpairs/{terminology}/positives.parquet",
         components="results/datasets/termpairs/{terminology}/components.parquet",
-    params:
-        termpairs=config["termpairs"],
     log:
         "logs/build_termpair_positives/{terminology}.log",
     benchmark:
         "benchmarks/build_termpair_positives/{terminology}.tsv"
+    conda:
+        "../envs/biosem.yaml"
     threads: 2
     resources:
         mem_mb=4000,
+    params:
+        termpairs=config["termpairs"],
     script:
         "../scripts/build_termpair_positives.py"
 
@@ -30,16 +32,18 @@ rule sample_termpair_negatives:
         parquet="results/datasets/termpairs/{terminology}/{kind}_{difficulty}_{strategy}.parquet",
         tsv="results/datasets/termpairs/{terminology}/{kind}_{difficulty}_{strategy}.tsv",
         stats="results/datasets/termpairs/{terminology}/stats/{kind}_{difficulty}_{strategy}.json",
-    params:
-        seed=config["seed"],
-        random_rounds=config["termpairs"].get("random_rounds", 30),
     log:
         "logs/sample_termpair_negatives/{terminology}/{kind}_{difficulty}_{strategy}.log",
     benchmark:
         "benchmarks/sample_termpair_negatives/{terminology}/{kind}_{difficulty}_{strategy}.tsv"
+    conda:
+        "../envs/biosem.yaml"
     threads: 2
     resources:
         mem_mb=4000,
+    params:
+        seed=config["seed"],
+        random_rounds=config["termpairs"].get("random_rounds", 30),
     script:
         "../scripts/sample_termpair_negatives.py"
 
@@ -62,5 +66,7 @@ rule summarise_termpairs:
     log:
         "logs/summarise_termpairs/{terminology}.log",
     localrule: True
+    conda:
+        "../envs/biosem.yaml"
     script:
         "../scripts/summarise_termpairs.py"

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Benchmark: all 20 term-pair datasets at SNOMED CT scale, and exact search vs brute force.
+
+1. Reads a synthetic SNOMED-scale RF2 release (``bench/generate_snomed.py``), builds the positives and
+   the 20 datasets exactly as the workflow does (``biosem.termpairs.build_dataset``), and reports wall
+   time per step and the peak RSS of the process.
+2. On a 20,000-term subset of the FSN-SYN hard pool, compares ``biosem.nearest.LevenshteinIndex`` with
+   brute-force ``rapidfuzz.process.cdist`` over all pairs: the nearest valid distances must be equal;
+   the figure reported is the ratio of wall times (brute / biosem).
+
+Usage::
+
+    python bench/generate_snomed.py --out /tmp/snomed_scale
+    python bench/bench_termpairs.py --release /tmp/snomed_scale [--workers 2] [--out bench/out/termpairs.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from biosem.nearest import LevenshteinIndex, brute_force_nearest
+from biosem.readers.rf2 import read_rf2
+from biosem.seeds import generator
+from biosem.termpairs import (
+    DIFFICULTIES, POSITIVE_KINDS, STRATEGIES, TermPairParams, build_dataset, build_positive_pairs,
+    similarity_components,
+)
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far, in MB (Linux ru_maxrss is in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def subset_ratio(positives: pd.DataFrame, components: pd.DataFrame, n_terms: int, n_queries: int, workers: int) -> dict[str, float]:
+    """Exact nearest search vs brute-force cdist on a subset; asserts identical minimum distances."""
+    sel = positives[(positives["kind"] == "fsn_syn") & (positives["difficulty"] == "hard")]
+    lower = np.unique(np.concatenate([sel["term1"].str.lower(), sel["term2"].str.lower()]))
+    rng = np.random.default_rng(0)
+    pool = sorted(rng.choice(lower, size=min(n_terms, lower.size), replace=False).tolist())
+    comp = components.set_index("term_lower")["component"].reindex(pool).to_numpy()
+    qi = np.sort(rng.choice(len(pool), size=min(n_queries, len(pool)), replace=False))
+    queries = [pool[i] for i in qi]
+    t0 = time.perf_counter()
+    index = LevenshteinIndex(pool, workers=workers)
+    res = index.nearest(queries, np.ones(len(queries), dtype=np.int64), comp[qi], comp, np.random.default_rng(1))
+    t_biosem = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    best, _ = brute_force_nearest(queries, pool, comp[qi], comp, workers=workers)
+    t_brute = time.perf_counter() - t0
+    first = np.searchsorted(res.query, np.arange(len(queries)))
+    got = np.where(first < res.query.size, res.distance[np.minimum(first, res.query.size - 1)], -1)
+    if not np.array_equal(got, best):
+        raise AssertionError("exact search disagrees with brute force")
+    return {
+        "subset_terms": len(pool), "subset_queries": len(queries), "biosem_s": round(t_biosem, 2),
+        "brute_cdist_s": round(t_brute, 2), "speedup_brute_over_biosem": round(t_brute / t_biosem, 2),
+        "pairs_verified": int(res.pairs_verified), "pairs_brute": len(pool) * len(queries),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--release", required=True, help="folder of the generated RF2 release")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--subset-terms", type=int, default=20_000)
+    ap.add_argument("--subset-queries", type=int, default=20_000)
+    ap.add_argument("--out", default="bench/out/termpairs.json")
+    args = ap.parse_args(argv)
+    report: dict[str, object] = {"release": args.release, "workers": args.workers}
+    t_all = time.perf_counter()
+    t0 = time.perf_counter()
+    tables = read_rf2(args.release, "snomed_scale")
+    concepts, terms, assoc = (tables[k].to_pandas() for k in ("concepts", "terms", "associations"))
+    report["ingest_s"] = round(time.perf_counter() - t0, 1)
+    report["concepts"], report["descriptions"] = len(concepts), len(terms)
+    t0 = time.perf_counter()
+    positives, _ = build_positive_pairs(concepts, terms, assoc, TermPairParams(synonym_scopes=None))
+    components = similarity_components(positives)
+    report["positives_s"] = round(time.perf_counter() - t0, 1)
+    report["positives"] = positives.groupby(["kind", "difficulty"]).size().rename(lambda x: x).to_dict()
+    report["positives"] = {f"{k}_{d}": int(v) for (k, d), v in report["positives"].items()}
+    print(json.dumps(report, indent=1), flush=True)
+    datasets = {}
+    for kind in POSITIVE_KINDS:
+        for difficulty in DIFFICULTIES:
+            for strategy in STRATEGIES:
+                name = f"{kind}_{difficulty}_{strategy}"
+                t0 = time.perf_counter()
+                rng = generator(0, "bench", name)
+                dataset, stats = build_dataset(positives, components, kind, difficulty, strategy, rng, workers=args.workers)
+                stats["seconds"] = round(time.perf_counter() - t0, 1)
+                datasets[name] = stats
+                print(name, json.dumps(stats), flush=True)
+    report["datasets"] = datasets
+    report["datasets_total_s"] = round(sum(s["seconds"] for s in datasets.values()), 1)
+    report["total_s"] = round(time.perf_counter() - t_all, 1)
+    report["peak_rss_mb"] = round(peak_rss_mb(), 0)
+    report["subset"] = subset_ratio(positives, components, args.subset_terms, args.subset_queries, args.workers)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in report.items() if k != "datasets"}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

