@@ -1329,7 +1329,7 @@ class Editor:
                         new.insert(0, word)
                 elif ofs and self.rr.random() < 0.75:
                     i = self._choice(ofs) + 1
-                    if toks[i].lower() in self.contrast:
+                    if toks[i].lower() in self.contrast or toks[i].lower() in LATERALITY:
                         continue
                     pool = "LAT" if self.rr.random() < 0.6 else "POS"
                     new.insert(i, self.v.pools[pool].draw1(self.rr))
@@ -1438,7 +1438,8 @@ class Editor:
         toks = name.split(" ")
         r = self.rr.random()
         if r < 0.3:
-            ofs = [i for i, t in enumerate(toks) if t == "of"]
+            ofs = [i for i, t in enumerate(toks[:-1]) if t == "of"
+                   and toks[i + 1].lower() not in self.contrast]
             if not ofs:
                 return None
             toks.insert(self._choice(ofs) + 1, self.v.pools["LAT" if r < 0.15 else "POS"]
@@ -1449,6 +1450,8 @@ class Editor:
         elif r < 0.8:
             suffix = {"disorder": "disorder", "finding": "finding", "procedure": "procedure",
                       "body structure": "structure", "substance": "substance"}.get(tag, "type")
+            if suffix in name.lower():
+                return None
             toks.append(suffix)
         else:
             toks.append(self._choice(["NOS", "unspecified", "- finding", "nos", "type",
