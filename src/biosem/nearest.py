@@ -27,7 +27,7 @@ All distances are Levenshtein (unit costs) on the strings as given: callers pass
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -227,21 +227,17 @@ class LevenshteinIndex:
         self.pairs_verified += qrow.size
         return d
 
-    def within(self, queries: list[str], r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every (query index, pool index, distance) with distance <= r: exact, all of them."""
+    @staticmethod
+    def _per_length(
+        queries: list[str], search: Callable[[list[str], int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Run ``search(group, qlen)`` on the queries of each length; concatenate its (row, pool id,
+        distance) results with rows mapped back to indices into ``queries``."""
         qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
         out_q, out_c, out_d = [], [], []
         for qlen in np.unique(qlens).tolist():
             members = np.flatnonzero(qlens == qlen)
-            group = [queries[i] for i in members]
-            if qlen // (r + 1) >= MIN_GRAM:
-                codes = np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32).reshape(len(group), qlen)
-                qrow, cand = self._filter_candidates(codes, qlen, r)
-                d = self._verify(group, qrow, cand, r)
-                keep = d <= r
-                qrow, cand, d = qrow[keep], cand[keep], d[keep]
-            else:
-                qrow, cand, d = self._within_brute(group, qlen, r)
+            qrow, cand, d = search([queries[i] for i in members], qlen)
             out_q.append(members[qrow])
             out_c.append(cand)
             out_d.append(d.astype(np.int64))
@@ -249,22 +245,30 @@ class LevenshteinIndex:
             return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
         return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
 
+    def within(self, queries: list[str], r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every (query index, pool index, distance) with distance <= r: exact, all of them."""
+
+        def search(group: list[str], qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            if qlen // (r + 1) < MIN_GRAM:
+                return self._within_brute(group, qlen, r)
+            codes = np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32).reshape(len(group), qlen)
+            qrow, cand = self._filter_candidates(codes, qlen, r)
+            d = self._verify(group, qrow, cand, r)
+            keep = d <= r
+            return qrow[keep], cand[keep], d[keep]
+
+        return self._per_length(queries, search)
+
     def within_window(self, queries: list[str], window: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Exact distances from each query to every pool string whose length is within ``window``
         of the query's (all pool strings when ``window`` is None): blocked SIMD ``cdist``."""
-        qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
-        out_q, out_c, out_d = [], [], []
-        for qlen in np.unique(qlens).tolist():
-            members = np.flatnonzero(qlens == qlen)
-            group = [queries[i] for i in members]
-            r = window if window is not None else int(max(qlen, self.lengths.max(initial=0)))
-            qrow, cand, d = self._within_brute(group, qlen, r, cutoff=False)
-            out_q.append(members[qrow])
-            out_c.append(cand)
-            out_d.append(d.astype(np.int64))
-        if not out_q:
-            return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
-        return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
+        max_len = int(self.lengths.max(initial=0))
+
+        def search(group: list[str], qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            r = window if window is not None else max(qlen, max_len)
+            return self._within_brute(group, qlen, r, cutoff=False)
+
+        return self._per_length(queries, search)
 
     # -- k nearest --------------------------------------------------------------------------------
     def nearest(
