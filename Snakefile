@@ -14,7 +14,14 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/sources.smk"
 include: "workflow/rules/ingest.smk"
+include: "workflow/rules/corpora.smk"
 include: "workflow/rules/termpairs.smk"
+include: "workflow/rules/wic.smk"
+include: "workflow/rules/analogies.smk"
+include: "workflow/rules/simlex.smk"
+include: "workflow/rules/agreement.smk"
+include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/release.smk"
 
 
 rule all:

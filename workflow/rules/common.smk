@@ -79,4 +79,15 @@ def all_targets():
     for name in config["termpairs"]["terminologies"]:
         targets += termpair_datasets(name)
         targets.append(f"results/datasets/termpairs/{name}/counts.tsv")
+    # Each stage file defines <stage>_targets(); they are included after this file.
+    for stage_targets in (
+        corpora_targets,
+        wic_targets,
+        analogies_targets,
+        simlex_targets,
+        agreement_targets,
+        evaluate_targets,
+        release_targets,
+    ):
+        targets += stage_targets()
     return targets
