@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 
 MIN_GRAM = 3
 MAX_GRAM = 5
+# Multi-match pigeonhole: up to MAX_MATCHES segments must match while segments keep STRONG_GRAM chars.
+STRONG_GRAM = 4
+MAX_MATCHES = 3
 _HASH_BASE = np.uint64(1_000_003)
 RADII = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024)
 
@@ -51,6 +54,11 @@ def splitmix64(x: np.ndarray) -> np.ndarray:
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         z = z ^ (z >> np.uint64(31))
     return z
+
+
+def _fold32(h: np.ndarray) -> np.ndarray:
+    """Gram hash folded to 32 bits (top bits of splitmix64), as uint64 values below 2**32."""
+    return splitmix64(h) >> np.uint64(32)
 
 
 def _codepoints(strings: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -67,10 +75,12 @@ def _gram_hashes(codes: np.ndarray, g: int) -> np.ndarray:
     n = codes.size - g + 1
     if n <= 0:
         return np.zeros(0, dtype=np.uint64)
-    h = np.zeros(n, dtype=np.uint64)
+    c = codes.astype(np.uint64)
+    h = c[:n].copy()
     with np.errstate(over="ignore"):
-        for i in range(g):
-            h = h * _HASH_BASE + codes[i : i + n].astype(np.uint64)
+        for i in range(1, g):
+            h *= _HASH_BASE
+            h += c[i : i + n]
     return h
 
 
@@ -78,27 +88,38 @@ def _gram_hashes(codes: np.ndarray, g: int) -> np.ndarray:
 class _GramIndex:
     """Inverted index: q-gram hash -> sorted ids of pool strings containing it (CSR layout)."""
 
-    hashes: np.ndarray  # unique gram hashes, sorted
+    hashes: np.ndarray  # distinct folded (32-bit) gram hashes, sorted
     offsets: np.ndarray  # len(hashes) + 1
     postings: np.ndarray  # pool ids (int32), grouped by hash, each group sorted
 
     @classmethod
     def build(cls, codes: np.ndarray, starts: np.ndarray, g: int) -> _GramIndex:
         h = _gram_hashes(codes, g)
-        sid = (np.searchsorted(starts, np.arange(h.size), side="right") - 1).astype(np.int32)
-        ok = np.arange(h.size) + g <= starts[sid + 1]
-        h, sid = h[ok], sid[ok]
-        order = np.lexsort((sid, h))
-        h, sid = h[order], sid[order]
-        keep = np.ones(h.size, dtype=bool)
-        keep[1:] = (h[1:] != h[:-1]) | (sid[1:] != sid[:-1])
-        h, sid = h[keep], sid[keep]
-        uniq, first = np.unique(h, return_index=True)
-        offsets = np.append(first, h.size).astype(np.int64)
-        return cls(uniq, offsets, sid)
+        # Windows lying inside one string: string k owns positions starts[k] .. starts[k+1] - g.
+        count = np.maximum(np.diff(starts) - g + 1, 0)
+        total = int(count.sum())
+        sid = np.repeat(np.arange(count.size, dtype=np.uint64), count)
+        first_of = np.repeat(starts[:-1] - (np.cumsum(count) - count), count)
+        h = h[first_of + np.arange(total)] if total else np.zeros(0, dtype=np.uint64)
+        # One packed key per (gram, string): 32-bit folded gram hash above the string id. A plain
+        # (SIMD) sort then groups postings by gram, each sorted by string id; equal keys are one
+        # string holding a gram twice. Folding can merge two grams' lists: a superset, still exact.
+        key = (_fold32(h) << np.uint64(32)) | sid
+        key.sort()
+        keep = np.ones(key.size, dtype=bool)
+        keep[1:] = key[1:] != key[:-1]
+        key = key[keep]
+        gram = key >> np.uint64(32)
+        new_gram = np.ones(key.size, dtype=bool)
+        new_gram[1:] = gram[1:] != gram[:-1]
+        first = np.flatnonzero(new_gram)
+        offsets = np.append(first, key.size).astype(np.int64)
+        postings = (key & np.uint64(0xFFFFFFFF)).astype(np.int32)
+        return cls(gram[first], offsets, postings)
 
     def lookup(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return (posting start, document frequency) for each hash; df 0 where absent."""
+        """Return (posting start, document frequency) for each gram hash; df 0 where absent."""
+        h = _fold32(h)
         idx = np.searchsorted(self.hashes, h)
         idx_c = np.minimum(idx, max(self.hashes.size - 1, 0))
         present = (self.hashes.size > 0) & (self.hashes[idx_c] == h) if self.hashes.size else np.zeros(h.shape, bool)
@@ -134,6 +155,8 @@ class LevenshteinIndex:
 
     def __init__(self, pool: Sequence[str], workers: int = 1) -> None:
         self.pool = list(pool)
+        self._pool_array = np.empty(len(self.pool), dtype=object)
+        self._pool_array[:] = self.pool
         self.workers = workers
         self.lengths = np.fromiter((len(s) for s in self.pool), dtype=np.int64, count=len(self.pool))
         self._codes, self._starts = _codepoints(self.pool)
@@ -141,6 +164,7 @@ class LevenshteinIndex:
         order = np.argsort(self.lengths, kind="stable")
         self._by_length = order
         self._sorted_lengths = self.lengths[order]
+        self._pool_by_length = self._pool_array[order]
         self.pairs_verified = 0
 
     def _index(self, g: int) -> _GramIndex:
@@ -160,7 +184,7 @@ class LevenshteinIndex:
         out_q, out_c, out_d = [], [], []
         if ids.size == 0:
             return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
-        choices = [self.pool[i] for i in ids]
+        choices = self._pool_by_length[lo:hi]
         block = max(1, 20_000_000 // max(1, len(choices)))
         for b in range(0, len(queries), block):
             m = process.cdist(
@@ -174,9 +198,27 @@ class LevenshteinIndex:
             out_d.append(m[qi, ci])
         return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
 
+    @staticmethod
+    def matches_for(qlen: int, r: int) -> int:
+        """Segments that must match exactly (``m``) when a query of length ``qlen`` is split into
+        ``r + m`` segments: the largest ``m <= MAX_MATCHES`` keeping segments of at least
+        ``STRONG_GRAM`` characters, else 1 (segments of at least ``MIN_GRAM``)."""
+        for m in range(MAX_MATCHES, 1, -1):
+            if qlen // (r + m) >= STRONG_GRAM:
+                return m
+        return 1
+
     def _filter_candidates(self, qcodes: np.ndarray, qlen: int, r: int) -> tuple[np.ndarray, np.ndarray]:
-        """Candidate (query row, pool id) pairs for same-length queries by the pigeonhole filter."""
-        nseg = r + 1
+        """Candidate (query row, pool id) pairs for same-length queries by the pigeonhole filter.
+
+        Multi-match pigeonhole: ``r`` edits touch at most ``r`` of ``r + m`` disjoint segments of the
+        query, so a string within distance ``r`` contains at least ``m`` segments unchanged, hence the
+        chosen (rarest) q-gram of at least ``m`` distinct segments. Candidates are the pool strings in
+        at least ``m`` of the chosen posting lists (a superset of the answer; ``m = 1`` is the classic
+        filter).
+        """
+        m = self.matches_for(qlen, r)
+        nseg = r + m
         seglen = qlen // nseg
         g = min(seglen, MAX_GRAM)
         index = self._index(g)
@@ -190,10 +232,10 @@ class LevenshteinIndex:
         bounds = [(k * qlen) // nseg for k in range(nseg + 1)]
         sel_start = np.empty((nq, nseg), dtype=np.int64)
         sel_df = np.empty((nq, nseg), dtype=np.int64)
+        rows = np.arange(nq)
         for k in range(nseg):
             a, b = bounds[k], bounds[k + 1] - g + 1  # gram positions fully inside segment k
             j = np.argmin(df[:, a:b], axis=1) + a
-            rows = np.arange(nq)
             sel_start[:, k] = start[rows, j]
             sel_df[:, k] = df[rows, j]
         counts = sel_df.ravel()
@@ -206,8 +248,14 @@ class LevenshteinIndex:
         cand = index.postings[pos].astype(np.int64)
         ok = np.abs(self.lengths[cand] - qlen) <= r
         qrow, cand = qrow[ok], cand[ok]
-        key = np.unique(qrow * np.int64(len(self.pool)) + cand)
-        return key // len(self.pool), key % len(self.pool)
+        npool = np.int64(len(self.pool))
+        key = np.sort(qrow * npool + cand)
+        if key.size:
+            # Run-length over the sorted keys: distinct (query, candidate) pairs and their hits.
+            start = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+            hits = np.diff(np.append(start, key.size))
+            key = key[start[hits >= m]]
+        return key // npool, key % npool
 
     def _verify(self, queries: list[str], qrow: np.ndarray, cand: np.ndarray, r: int) -> np.ndarray:
         """Levenshtein distance (capped at r + 1) for candidate pairs grouped by query row."""
@@ -217,9 +265,9 @@ class LevenshteinIndex:
         bounds = np.flatnonzero(np.diff(qrow)) + 1
         starts = np.concatenate(([0], bounds))
         ends = np.concatenate((bounds, [qrow.size]))
-        pool = self.pool
+        pool = self._pool_array
         for s, e in zip(starts.tolist(), ends.tolist()):
-            choices = [pool[i] for i in cand[s:e].tolist()]
+            choices = pool[cand[s:e]]
             d[s:e] = process.cdist(
                 [queries[int(qrow[s])]], choices, scorer=Levenshtein.distance,
                 score_cutoff=r, dtype=np.int32, workers=1,

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy.sparse import coo_matrix
@@ -102,6 +104,24 @@ def strip_markers(terms: pd.Series, prefixes: tuple[str, ...] = ("obsolete ",)) 
     return s.str.strip()
 
 
+def isin(values: pd.Series, members: object) -> pd.Series:
+    """Boolean Series: is each value among ``members`` (null never matches).
+
+    Hash-based (``pyarrow.compute.is_in``): pandas' ``Series.isin`` on Arrow-backed strings converts
+    every member to a Python scalar, which dominates the run time at SNOMED CT scale.
+    """
+    if isinstance(members, (set, frozenset)):
+        members = sorted(members, key=str)
+    arr = pa.array(values.to_numpy(dtype=object), from_pandas=True)
+    value_set = pa.array(pd.Series(members, dtype=object).to_numpy(dtype=object), from_pandas=True)
+    if arr.type == pa.null() or value_set.type == pa.null() or len(value_set) == 0:
+        return pd.Series(np.zeros(len(values), dtype=bool), index=values.index)
+    if value_set.type != arr.type:
+        value_set = value_set.cast(arr.type)
+    hit = pc.fill_null(pc.is_in(arr, value_set=value_set, skip_nulls=True), False)
+    return pd.Series(hit.to_numpy(zero_copy_only=False), index=values.index)
+
+
 def levenshtein_lower(a: pd.Series | list[str], b: pd.Series | list[str]) -> np.ndarray:
     """Levenshtein distance between lowercased strings, element-wise (int64 array, characters)."""
     la = [x.lower() for x in a]
@@ -121,7 +141,7 @@ def head_terms(concepts: pd.DataFrame, terms: pd.DataFrame, params: TermPairPara
     Among several candidates the order is: active before inactive, FSN before preferred, language
     ``en`` first, SNOMED acceptability ``preferred`` first, then term_id.
     """
-    t = terms[terms["term_type"].isin(["fsn", "preferred"])].copy()
+    t = terms[isin(terms["term_type"], ["fsn", "preferred"])].copy()
     # Active terms first (an inactive concept keeps its last name: OBO marks an obsolete term's name
     # inactive, SNOMED CT usually keeps the FSN active), then FSN before preferred term.
     t["_inactive"] = ~t["active"].astype(bool)
@@ -133,15 +153,14 @@ def head_terms(concepts: pd.DataFrame, terms: pd.DataFrame, params: TermPairPara
     cleaned = t["term"].where(t["term_type"] != "fsn", strip_semantic_tag(t["term"]))
     t["head"] = strip_markers(cleaned, params.strip_prefixes)
     t = t[t["head"].str.len() > 0]
-    known = set(concepts["concept_id"])
-    t = t[t["concept_id"].isin(known)]
+    t = t[isin(t["concept_id"], concepts["concept_id"])]
     return t[["concept_id", "term_id", "head"]].reset_index(drop=True)
 
 
 def _usable_concepts(concepts: pd.DataFrame, params: TermPairParams, active: bool) -> pd.Series:
     mask = concepts["active"] == active
     if params.exclude_modules:
-        mask &= ~concepts["module"].isin(list(params.exclude_modules))
+        mask &= ~isin(concepts["module"], list(params.exclude_modules))
     return concepts.loc[mask, "concept_id"]
 
 
@@ -178,23 +197,23 @@ def build_positive_pairs(
     """
     counts: dict[str, int] = {}
     if params.languages is not None:
-        terms = terms[terms["language"].isin(list(params.languages)) | terms["language"].isna()]
+        terms = terms[isin(terms["language"], list(params.languages)) | terms["language"].isna()]
     heads = head_terms(concepts, terms, params)
     active_ids = _usable_concepts(concepts, params, active=True)
     counts["active_concepts"] = len(active_ids)
 
     syn = terms[
         terms["active"]
-        & terms["term_type"].isin(list(params.synonym_term_types))
-        & terms["concept_id"].isin(set(active_ids))
+        & isin(terms["term_type"], list(params.synonym_term_types))
+        & isin(terms["concept_id"], active_ids)
     ]
     if params.synonym_scopes is not None:
-        syn = syn[syn["scope"].isna() | syn["scope"].isin(list(params.synonym_scopes))]
-    syn = syn[~syn["term_id"].isin(set(heads["term_id"]))]
+        syn = syn[syn["scope"].isna() | isin(syn["scope"], list(params.synonym_scopes))]
+    syn = syn[~isin(syn["term_id"], heads["term_id"])]
     syn = syn.assign(term=syn["term"].str.strip())
     syn = syn[syn["term"].str.len() > 0]
 
-    active_heads = heads[heads["concept_id"].isin(set(active_ids))]
+    active_heads = heads[isin(heads["concept_id"], active_ids)]
     counts["concepts_with_head"] = len(active_heads)
     members = pd.concat(
         [
@@ -206,7 +225,7 @@ def build_positive_pairs(
     members["lower"] = members["term"].str.lower()
     # A synonym equal (case-insensitively) to the head, or to an earlier synonym, adds nothing.
     members = members.drop_duplicates(["concept_id", "lower"], keep="first")
-    members = members[members["concept_id"].isin(set(active_heads["concept_id"]))]
+    members = members[isin(members["concept_id"], active_heads["concept_id"])]
     members["rank"] = members.groupby("concept_id", sort=False).cumcount()
     counts["synonyms"] = int((members["rank"] > 0).sum())
 
@@ -225,13 +244,13 @@ def build_positive_pairs(
     parts = {"fsn_syn": fsn_syn, "syn_syn": syn_syn}
     syn_syn_keys = _pair_keys(syn_syn["term1"], syn_syn["term2"])
 
-    inactive_ids = set(_usable_concepts(concepts, params, active=False))
-    target_ok = set(active_ids) if params.require_active_target else set(concepts["concept_id"])
+    inactive_ids = _usable_concepts(concepts, params, active=False)
+    target_ok = active_ids if params.require_active_target else concepts["concept_id"]
     head_of = heads.set_index("concept_id")["head"]
     assoc = associations[
-        associations["inactive_id"].isin(inactive_ids) & associations["target_id"].isin(target_ok)
+        isin(associations["inactive_id"], inactive_ids) & isin(associations["target_id"], target_ok)
     ]
-    assoc = assoc[assoc["inactive_id"].isin(head_of.index) & assoc["target_id"].isin(head_of.index)]
+    assoc = assoc[isin(assoc["inactive_id"], head_of.index) & isin(assoc["target_id"], head_of.index)]
     counts["associations_usable"] = len(assoc)
     for kind in ASSOCIATION_KINDS:
         a = assoc[assoc["kind"] == kind].sort_values(["inactive_id", "target_id"], kind="stable")
@@ -244,7 +263,7 @@ def build_positive_pairs(
             }
         )
         if params.drop_associations_in_syn_syn and len(pairs):
-            in_syn = _pair_keys(pairs["term1"], pairs["term2"]).isin(set(syn_syn_keys))
+            in_syn = isin(_pair_keys(pairs["term1"], pairs["term2"]), syn_syn_keys)
             counts[f"{kind}_in_syn_syn"] = int(in_syn.sum())
             pairs = pairs[~in_syn.to_numpy()]
         parts[kind] = pairs
@@ -286,13 +305,18 @@ def similarity_components(positives: pd.DataFrame) -> pd.DataFrame:
     Returns columns ``term_lower`` (sorted, unique) and ``component`` (int64, numbered by first
     appearance in sorted term order), via ``scipy.sparse.csgraph.connected_components``.
     """
-    l1 = positives["term1"].str.lower().to_numpy(dtype=object)
-    l2 = positives["term2"].str.lower().to_numpy(dtype=object)
-    nodes = np.unique(np.concatenate([l1, l2])) if len(l1) else np.zeros(0, dtype=object)
-    if nodes.size == 0:
+    n = len(positives)
+    if n == 0:
         return pd.DataFrame({"term_lower": pd.Series([], dtype=object), "component": pd.Series([], dtype="int64")})
-    i = np.searchsorted(nodes, l1)
-    j = np.searchsorted(nodes, l2)
+    lowered = pd.concat([positives["term1"], positives["term2"]], ignore_index=True).str.lower()
+    codes, uniques = pd.factorize(lowered.to_numpy(dtype=object))
+    # Sort the distinct terms (UTF-8 byte order = code point order, as Python sorts str).
+    order = pc.sort_indices(pa.array(uniques, type=pa.large_string())).to_numpy()
+    rank_of = np.empty(order.size, dtype=np.int64)
+    rank_of[order] = np.arange(order.size)
+    nodes = uniques[order]
+    i = rank_of[codes[:n]]
+    j = rank_of[codes[n:]]
     graph = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)), shape=(nodes.size, nodes.size))
     _, labels = connected_components(graph, directed=False)
     # Renumber by first occurrence so ids do not depend on scipy's traversal.
