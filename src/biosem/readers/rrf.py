@@ -17,23 +17,38 @@ needed downstream are kept.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import gzip
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import queue
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
-from biosem.io import to_arrow
-from biosem.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMS
+from biosem.io import atomic_path, to_arrow
+from biosem.schemas import (
+    ASSOCIATIONS,
+    CONCEPTS,
+    MAPPINGS,
+    RELATIONS,
+    TERMINOLOGY_TABLES,
+    TERMS,
+    TableSpec,
+)
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Column layouts, UMLS Reference Manual §3.3.
 MRCONSO_COLUMNS: tuple[str, ...] = (
@@ -94,6 +109,10 @@ _MRSAB_REQUIRED = MRSAB_COLUMNS.index("CURVER") + 1
 # Streaming reader
 
 
+class _SerialPassNeeded(Exception):
+    """A threaded pass met a row it had to skip, whose line number only a serial pass knows."""
+
+
 @dataclass
 class _Problem:
     line: int
@@ -108,7 +127,7 @@ def iter_rrf(
     include: Sequence[str] | None = None,
     required: int | None = None,
     patterns: Mapping[str, str] | None = None,
-    block_size: int = 64 << 20,
+    block_size: int = 8 << 20,
 ) -> Iterator[pa.RecordBatch]:
     """Stream a pipe-delimited RRF file (plain or ``.gz``) as record batches of string columns.
 
@@ -189,8 +208,8 @@ class _RrfStream:
         self.unnumbered = False
 
     def _on_invalid_row(self, row: pacsv.InvalidRow) -> str:
-        # pyarrow knows row numbers only when parsing serially, which we do (use_threads=False).
-        # An exception raised here would be swallowed by pyarrow, so a missing number is noted.
+        # pyarrow knows row numbers only when parsing serially (use_threads=False). An exception
+        # raised here would be swallowed by pyarrow, so a missing number is noted.
         if row.number is None:
             self.unnumbered = True
             return "skip"
@@ -214,9 +233,30 @@ class _RrfStream:
         p = self.problem
         return SourceFormatError(self.path, p.line, p.expected, p.found)
 
+    def _reset(self) -> None:
+        self.pending = []
+        self.valid_before_skipped = []
+        self.n_valid = 0
+        self.n_padded = 0
+        self.problem = None
+        self.unnumbered = False
+
     def batches(self) -> Iterator[pa.RecordBatch]:
+        """Parse with pyarrow's threads; a skipped row (a short row) has no line number then, so
+        the file is parsed again serially, without the rows already given."""
+        given: list[int] = [0]
+        try:
+            yield from self._pass(threads=True, given=given)
+        except _SerialPassNeeded:
+            self._reset()
+            yield from self._pass(threads=False, given=given)
+
+    def _pass(self, *, threads: bool, given: list[int]) -> Iterator[pa.RecordBatch]:
+        """One pass over the file; ``given[0]`` counts the well-formed rows yielded, across passes
+        (a serial pass after a threaded one skips them)."""
+        skip = given[0]
         read_options = pacsv.ReadOptions(
-            column_names=self.names, block_size=self.block_size, use_threads=False
+            column_names=self.names, block_size=self.block_size, use_threads=threads
         )
         parse_options = pacsv.ParseOptions(
             delimiter="|",
@@ -241,8 +281,10 @@ class _RrfStream:
                 parse_options=parse_options,
                 convert_options=convert_options,
             )
-            for batch in reader:
+            for batch in _prefetch(reader):
                 if self.unnumbered:
+                    if threads:
+                        raise _SerialPassNeeded
                     raise RuntimeError("pyarrow did not report the line number of a skipped row")
                 padded = self._take_pending()
                 if batch.num_rows:
@@ -256,9 +298,13 @@ class _RrfStream:
                     continue  # a row before the problem may still be malformed: keep checking
                 if padded is not None and padded.num_rows:
                     yield padded
-                if batch.num_rows:
-                    yield batch.drop_columns([_TRAILING])
+                new = batch.slice(max(0, skip - (self.n_valid - batch.num_rows)))
+                if new.num_rows:
+                    given[0] += new.num_rows
+                    yield new.drop_columns([_TRAILING])
         if self.unnumbered:
+            if threads:
+                raise _SerialPassNeeded
             raise RuntimeError("pyarrow did not report the line number of a skipped row")
         padded = self._take_pending()
         if self.problem is not None:
@@ -348,6 +394,67 @@ class _RrfStream:
         return _Problem(line_of(i), expected, what)
 
 
+def _string_buffers(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets rebased to 0, data bytes) of a non-null string array."""
+    n = len(values)
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32)[
+        values.offset : values.offset + n + 1
+    ]
+    data_buffer = values.buffers()[2]
+    data = (
+        np.frombuffer(data_buffer, dtype=np.uint8)
+        if data_buffer is not None
+        else np.zeros(0, np.uint8)
+    )
+    return offsets - offsets[0], data[offsets[0] : offsets[-1]]
+
+
+_DONE = object()
+
+
+def _prefetch(items: Iterable[T], depth: int = 2) -> Iterator[T]:
+    """Iterate ``items`` in a background thread, up to ``depth`` items ahead.
+
+    Parsing the next block of a file (pyarrow releases the GIL) then overlaps the checks and
+    conversions of the current one. Exceptions of the iteration are re-raised in the consumer;
+    closing the generator stops the thread.
+    """
+    buffer: queue.Queue[tuple[object, BaseException | None]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(entry: tuple[object, BaseException | None]) -> bool:
+        while not stop.is_set():
+            try:
+                buffer.put(entry, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def run() -> None:
+        try:
+            for item in items:
+                if not put((item, None)):
+                    return
+            put((_DONE, None))
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the consumer
+            put((_DONE, exc))
+
+    thread = threading.Thread(target=run, name="rrf-prefetch", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item, exc = buffer.get()
+            if item is _DONE:
+                if exc is not None:
+                    raise exc
+                return
+            yield item  # type: ignore[misc]
+    finally:
+        stop.set()
+        thread.join()
+
+
 def _diagnose(path: Path, exc: pa.ArrowInvalid) -> SourceFormatError:
     """Turn a pyarrow parse failure into a located SourceFormatError."""
     with pa.input_stream(str(path), compression="detect") as stream:
@@ -368,6 +475,10 @@ def _diagnose(path: Path, exc: pa.ArrowInvalid) -> SourceFormatError:
 # --------------------------------------------------------------------------------------------------
 # The Metathesaurus
 
+_ROW_GROUP = 1 << 20
+"""Rows per written chunk: the default row group of :func:`pyarrow.parquet.write_table`, so the files
+:func:`write_rrf` streams are byte-identical to ``write_table`` of the whole table."""
+
 
 def read_rrf(
     meta_dir: str | Path,
@@ -375,7 +486,7 @@ def read_rrf(
     *,
     languages: Sequence[str] | None = ("ENG",),
     sabs: Sequence[str] | None = None,
-    block_size: int = 64 << 20,
+    block_size: int = 8 << 20,
 ) -> dict[str, pa.Table]:
     """Read a UMLS ``META`` directory into the five terminology tables.
 
@@ -409,6 +520,9 @@ def read_rrf(
         * mappings: the distinct (CUI, SAB, CODE) of kept MRCONSO rows, CODE not "" nor "NOCODE";
           ``code_system`` = SAB.
 
+        A full release gives tables of several GB (relations: tens of millions of rows); to write
+        the intermediates of one, use :func:`write_rrf`, which streams them.
+
     Raises:
         SourceNotFoundError: ``meta_dir`` or its MRCONSO is missing.
         SourceFormatError: a malformed file (see :func:`iter_rrf`; CUIs must match ``C\\d{7}``,
@@ -417,6 +531,110 @@ def read_rrf(
         ValueError: empty ``languages`` or ``sabs``.
 
     Source: UMLS Reference Manual §3.3 (MRCONSO, MRREL, MRSTY, MRSAB).
+    """
+    tables = {}
+    for group in _rrf_tables(meta_dir, source, languages, sabs, block_size):
+        for name, chunks in group.items():
+            spec = TERMINOLOGY_TABLES[name]
+            parts = list(chunks)
+            tables[name] = pa.concat_tables(parts) if parts else spec.schema.empty_table()
+    _log_counts(meta_dir, {name: t.num_rows for name, t in tables.items()})
+    return {name: tables[name] for name in TERMINOLOGY_TABLES}
+
+
+def write_rrf(
+    meta_dir: str | Path,
+    source: str,
+    outputs: Mapping[str, str | Path],
+    *,
+    languages: Sequence[str] | None = ("ENG",),
+    sabs: Sequence[str] | None = None,
+    block_size: int = 8 << 20,
+) -> dict[str, int]:
+    """Read a UMLS ``META`` directory and write the five terminology intermediates, streaming.
+
+    The files (``outputs[table]`` for each table of :data:`biosem.schemas.TERMINOLOGY_TABLES`)
+    are byte-identical to ``biosem.ingest.write_terminology(read_rrf(...), outputs, source)``, but
+    no table is held whole: MRCONSO and MRREL are kept as integer codes (CUI numbers, dictionary
+    codes of SAB, TTY, LAT, REL, RELA) plus the AUI, STR and CODE strings, sorted and deduplicated
+    on those, and written in row groups of 2**20 rows. A full release (MRCONSO ~16 M rows, MRREL
+    ~60 M rows) is ingested in under 4 GB (``bench/bench_ingest_umls.py``). Every file is written
+    to a temporary name and renamed only when all five are complete.
+
+    Returns:
+        Rows written per table.
+
+    Raises:
+        As :func:`read_rrf`; KeyError: a table missing from ``outputs``.
+
+    Source: UMLS Reference Manual §3.3; the table contents are documented in :func:`read_rrf`.
+    """
+    missing = sorted(set(TERMINOLOGY_TABLES) - set(outputs))
+    if missing:
+        raise KeyError(f"no output path for {missing}")
+    counts: dict[str, int] = {}
+    with contextlib.ExitStack() as stack:
+        for group in _rrf_tables(meta_dir, source, languages, sabs, block_size):
+            # The tables of a group are built from the same codes, each in its own thread.
+            with ThreadPoolExecutor(len(group), thread_name_prefix="rrf-table") as pool:
+                written = {
+                    name: pool.submit(
+                        _write_chunks,
+                        chunks,
+                        stack.enter_context(atomic_path(outputs[name])),
+                        TERMINOLOGY_TABLES[name],
+                    )
+                    for name, chunks in group.items()
+                }
+                for name, future in written.items():
+                    counts[name] = future.result()
+                    log.info("%s: %s %d rows", source, name, counts[name])
+            del group, written
+    _log_counts(meta_dir, counts)
+    return {name: counts[name] for name in TERMINOLOGY_TABLES}
+
+
+def _write_chunks(chunks: Iterable[pa.Table], path: Path, spec: TableSpec) -> int:
+    """Write sorted, schema-checked chunks as one Parquet file with the options of
+    :func:`biosem.io.write_parquet` (zstd, no schema metadata); return the row count."""
+    n = 0
+    # A chunk is written (pyarrow releases the GIL) while the next one is built.
+    with (
+        pq.ParquetWriter(path, spec.schema, compression="zstd") as writer,
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="rrf-write") as pool,
+    ):
+        pending = None
+        for chunk in chunks:
+            if pending is not None:
+                pending.result()
+            pending = pool.submit(writer.write_table, chunk)
+            n += chunk.num_rows
+        if pending is not None:
+            pending.result()
+    return n
+
+
+def _log_counts(meta_dir: str | Path, counts: Mapping[str, int]) -> None:
+    log.info(
+        "%s: %s",
+        meta_dir,
+        ", ".join(f"{counts[n]} {n}" for n in ("concepts", "terms", "relations", "mappings")),
+    )
+
+
+def _rrf_tables(
+    meta_dir: str | Path,
+    source: str,
+    languages: Sequence[str] | None,
+    sabs: Sequence[str] | None,
+    block_size: int,
+) -> Iterator[dict[str, Iterator[pa.Table]]]:
+    """The five tables in two groups, as table name -> its chunks.
+
+    Each table is an iterator of chunks of at most :data:`_ROW_GROUP` rows, cast to its schema and
+    in its final sort order. The tables of a group may be consumed concurrently; a group must be
+    consumed before the next is asked for, which is when the codes it needed are released: first
+    what MRCONSO (and MRSTY) give, then what MRREL gives.
     """
     meta = Path(meta_dir)
     if not meta.is_dir():
@@ -431,36 +649,19 @@ def read_rrf(
     mrsab = _find(meta, "MRSAB")
     if mrsab is not None:
         _log_mrsab(mrsab, sabs, block_size)
+    mrsty, mrrel = _find(meta, "MRSTY"), _find(meta, "MRREL")
 
-    # Each table is cast (and its unsorted form released) as soon as it is built: for a full release
-    # the peak is the largest table (relations) about twice over, during its cast and sort.
-    rows = _read_mrconso(mrconso, languages, sabs, block_size)
-    tables = {"mappings": to_arrow(_mappings(rows, source), MAPPINGS)}
-    tables["terms"] = to_arrow(_terms(rows, source), TERMS)
-    del rows
-    terms = tables["terms"]
-    cuis = terms.filter(pc.equal(terms.column("term_type"), "preferred")).column("concept_id")
-    mrsty = _find(meta, "MRSTY")
-    modules = _read_mrsty(mrsty, cuis, block_size) if mrsty is not None else None
-    tables["concepts"] = to_arrow(_concepts(cuis, modules, source), CONCEPTS)
-    mrrel = _find(meta, "MRREL")
-    relations = RELATIONS.schema.empty_table()
-    if mrrel is not None:
-        relations = _read_mrrel(mrrel, sabs, block_size, source)
-    tables["relations"] = to_arrow(relations, RELATIONS)
-    del relations
-    tables["associations"] = to_arrow(ASSOCIATIONS.schema.empty_table(), ASSOCIATIONS)
-    log.info(
-        "%s: %s",
-        meta,
-        ", ".join(
-            f"{tables[name].num_rows} {name}"
-            for name in ("concepts", "terms", "relations", "mappings")
-        ),
-    )
-    return {
-        name: tables[name]
-        for name in ("concepts", "terms", "relations", "associations", "mappings")
+    atoms = _read_mrconso(mrconso, languages, sabs, block_size)
+    yield {
+        "concepts": _concept_chunks(np.unique(atoms.cui), mrsty, block_size, source),
+        "terms": _term_chunks(atoms, source),
+        "mappings": _mapping_chunks(atoms, source),
+    }
+    del atoms
+    relations = _read_mrrel(mrrel, sabs, block_size) if mrrel is not None else None
+    yield {
+        "relations": _relation_chunks(relations, source),
+        "associations": iter([to_arrow(ASSOCIATIONS.schema.empty_table(), ASSOCIATIONS)]),
     }
 
 
@@ -479,27 +680,132 @@ def _and(a: pa.Array | None, b: pa.Array | None) -> pa.Array | None:
     return b if a is None else a if b is None else pc.and_(a, b)
 
 
-_MRCONSO_KEPT = pa.schema(
-    [
-        ("CUI", pa.string()),
-        ("AUI", pa.string()),
-        ("STR", pa.string()),
-        ("SAB", pa.string()),
-        ("TTY", pa.string()),
-        ("CODE", pa.string()),
-        ("language", pa.string()),
-        ("active", pa.bool_()),
-        ("rank", pa.int8()),
-    ]
-)
+# --------------------------------------------------------------------------------------------------
+# Compact columns: CUI numbers and dictionary codes
+
+
+class _Codes:
+    """A growing dictionary of strings: ``encode`` maps a string array to stable integer codes."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+
+    def encode(self, values: pa.Array) -> np.ndarray:
+        encoded = pc.dictionary_encode(values)
+        local = np.array(
+            [self.index.setdefault(v, len(self.index)) for v in encoded.dictionary.to_pylist()],
+            dtype=np.int32,
+        )
+        if len(self.index) > np.iinfo(np.uint16).max:
+            raise ValueError(
+                f"more than {np.iinfo(np.uint16).max} distinct values in a code column"
+            )
+        indices = encoded.indices.to_numpy(zero_copy_only=False)
+        return local[indices].astype(np.uint16) if local.size else np.zeros(0, np.uint16)
+
+    def values(self) -> list[str]:
+        """The strings in code order."""
+        return list(self.index)
+
+    def ranks(self, *, empty_last: bool = False) -> np.ndarray:
+        """Code -> rank of its string in ascending (byte) order; "" last if ``empty_last``."""
+        values = self.values()
+        order = sorted(
+            range(len(values)), key=lambda i: (empty_last and values[i] == "", values[i].encode())
+        )
+        ranks = np.empty(len(values), dtype=np.int64)
+        ranks[order] = np.arange(len(values))
+        return ranks
+
+
+_CUI_WIDTH = 8  # "C" and 7 digits
+_POWERS = 10 ** np.arange(_CUI_WIDTH - 2, -1, -1, dtype=np.int32)
+
+
+def _cui_numbers(cui: pa.Array) -> np.ndarray:
+    """``C\\d{7}`` strings (validated by :data:`CUI_PATTERN`, none empty) -> int32 numbers.
+
+    Reads the digits straight from the Arrow buffers: every value is 8 bytes.
+    """
+    n = len(cui)
+    if n == 0:
+        return np.zeros(0, dtype=np.int32)
+    if isinstance(cui, pa.ChunkedArray):
+        cui = cui.combine_chunks()
+    offsets = np.frombuffer(cui.buffers()[1], dtype=np.int32)[cui.offset : cui.offset + n + 1]
+    if cui.null_count or offsets[-1] - offsets[0] != _CUI_WIDTH * n:
+        raise ValueError("CUIs must be non-null 'C' + 7 digits")
+    data = np.frombuffer(cui.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
+    digits = data.reshape(n, _CUI_WIDTH)[:, 1:].astype(np.int32) - ord("0")
+    return digits @ _POWERS
+
+
+def _cui_strings(numbers: np.ndarray) -> pa.Array:
+    """int CUI numbers (0 <= x < 10**7) -> ``C\\d{7}`` strings, built as Arrow buffers."""
+    n = len(numbers)
+    data = np.empty((n, _CUI_WIDTH), dtype=np.uint8)
+    data[:, 0] = ord("C")
+    rest = np.asarray(numbers, dtype=np.int64)
+    for i in range(_CUI_WIDTH - 1, 0, -1):
+        data[:, i] = rest % 10 + ord("0")
+        rest //= 10
+    offsets = np.arange(0, _CUI_WIDTH * n + 1, _CUI_WIDTH, dtype=np.int32)
+    return pa.Array.from_buffers(
+        pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data.reshape(-1))]
+    )
+
+
+def _concat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+
+def _chunk_bounds(n: int) -> Iterator[tuple[int, int]]:
+    """Row ranges of at most :data:`_ROW_GROUP` rows; one empty range for an empty table (as
+    ``write_table`` writes one empty row group for it)."""
+    if n == 0:
+        yield 0, 0
+    for lo in range(0, n, _ROW_GROUP):
+        yield lo, min(lo + _ROW_GROUP, n)
+
+
+def _lookup(values: Sequence[str | None], codes: np.ndarray) -> pa.Array:
+    return pa.array(values, type=pa.string()).take(pa.array(codes))
+
+
+# --------------------------------------------------------------------------------------------------
+# MRCONSO: terms, mappings, the kept CUIs
+
+
+@dataclass
+class _Atoms:
+    """Kept MRCONSO rows, compact: one entry per row in file order (short rows last)."""
+
+    path: Path
+    cui: np.ndarray  # int32 CUI numbers
+    aui: pa.Array  # AUI strings
+    aui_key: np.ndarray | None  # :func:`_aui_order_keys`; None if an AUI has > 10 digits
+    string: pa.Array  # STR
+    code: pa.Array  # CODE
+    sab: np.ndarray  # codes into sab_values
+    tty: np.ndarray
+    lat: np.ndarray
+    active: np.ndarray  # SUPPRESS in {"N", ""}
+    rank: np.ndarray  # int8: 4 (TS != P) + 2 (STT != PF) + (ISPREF != Y); 0 = best
+    sab_codes: _Codes
+    tty_codes: _Codes
+    lat_codes: _Codes
 
 
 def _read_mrconso(
     path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, block_size: int
-) -> pa.Table:
-    """Kept MRCONSO rows as :data:`_MRCONSO_KEPT`; ``rank`` orders a CUI's rows (0 = best)."""
-    kept: list[pa.RecordBatch] = []
+) -> _Atoms:
+    cols: dict[str, list] = {
+        k: []
+        for k in ("cui", "aui", "aui_key", "str", "code", "sab", "tty", "lat", "active", "rank")
+    }
+    sab_codes, tty_codes, lat_codes = _Codes(), _Codes(), _Codes()
     n_read = 0
+    fast_keys = True
     for batch in iter_rrf(
         path,
         MRCONSO_COLUMNS,
@@ -514,91 +820,201 @@ def _read_mrconso(
             batch = batch.filter(mask)
         if not batch.num_rows:
             continue
-        rank = pc.add(
-            pc.add(
-                pc.multiply(pc.cast(pc.not_equal(batch.column("TS"), "P"), pa.int8()), 4),
-                pc.multiply(pc.cast(pc.not_equal(batch.column("STT"), "PF"), pa.int8()), 2),
-            ),
-            pc.cast(pc.not_equal(batch.column("ISPREF"), "Y"), pa.int8()),
-        )
+        rank = (
+            4 * pc.not_equal(batch.column("TS"), "P").to_numpy(zero_copy_only=False)
+            + 2 * pc.not_equal(batch.column("STT"), "PF").to_numpy(zero_copy_only=False)
+            + pc.not_equal(batch.column("ISPREF"), "Y").to_numpy(zero_copy_only=False)
+        ).astype(np.int8)
         active = pc.is_in(batch.column("SUPPRESS"), value_set=pa.array(["N", ""]))
-        kept.append(
-            pa.RecordBatch.from_arrays(
-                [
-                    batch.column("CUI"),
-                    batch.column("AUI"),
-                    batch.column("STR"),
-                    batch.column("SAB"),
-                    batch.column("TTY"),
-                    batch.column("CODE"),
-                    _iso639_1(batch.column("LAT")),
-                    active,
-                    pc.cast(rank, pa.int8()),
-                ],
-                schema=_MRCONSO_KEPT,
-            )
-        )
-    table = pa.Table.from_batches(kept, schema=_MRCONSO_KEPT)
+        cols["cui"].append(_cui_numbers(batch.column("CUI")))
+        cols["aui"].append(batch.column("AUI"))
+        if fast_keys:
+            keys = _aui_order_keys(batch.column("AUI"))
+            fast_keys = keys is not None
+            cols["aui_key"].append(keys)
+        cols["str"].append(batch.column("STR"))
+        cols["code"].append(batch.column("CODE"))
+        cols["sab"].append(sab_codes.encode(batch.column("SAB")))
+        cols["tty"].append(tty_codes.encode(batch.column("TTY")))
+        cols["lat"].append(lat_codes.encode(batch.column("LAT")))
+        cols["active"].append(active.to_numpy(zero_copy_only=False))
+        cols["rank"].append(rank)
+    strings = {}
+    for key in ("aui", "str", "code"):
+        strings[key] = pa.chunked_array(cols.pop(key), type=pa.string()).combine_chunks()
+    atoms = _Atoms(
+        path=path,
+        cui=_concat(cols.pop("cui"), np.int32),
+        aui=strings["aui"],
+        aui_key=_concat(cols.pop("aui_key"), np.int64) if fast_keys else None,
+        string=strings["str"],
+        code=strings["code"],
+        sab=_concat(cols.pop("sab"), np.uint16),
+        tty=_concat(cols.pop("tty"), np.uint16),
+        lat=_concat(cols.pop("lat"), np.uint16),
+        active=_concat(cols.pop("active"), np.bool_),
+        rank=_concat(cols.pop("rank"), np.int8),
+        sab_codes=sab_codes,
+        tty_codes=tty_codes,
+        lat_codes=lat_codes,
+    )
     log.info(
         "%s: %d rows kept of %d (LAT in %s, SAB in %s)",
         path.name,
-        table.num_rows,
+        len(atoms.cui),
         n_read,
         "any" if languages is None else list(languages),
         "any" if sabs is None else list(sabs),
     )
-    n_aui = pc.count_distinct(table.column("AUI")).as_py() if table.num_rows else 0
-    if n_aui != table.num_rows:
-        counts = table.group_by("AUI").aggregate([("AUI", "count")])
-        dup = counts.filter(pc.greater(counts.column("AUI_count"), 1)).column("AUI")[0].as_py()
-        raise SourceFormatError(path, None, "one MRCONSO row per AUI", f"AUI {dup} repeated")
-    return table
+    return atoms
 
 
-def _iso639_1(lat: pa.Array) -> pa.Array:
-    encoded = pc.dictionary_encode(lat)
-    codes = [LAT_TO_ISO639_1.get(v, v.lower()) or None for v in encoded.dictionary.to_pylist()]
-    return pc.take(pa.array(codes, type=pa.string()), encoded.indices)
+_AUI_DIGITS = 10  # 11**10 < 2**35: a key packs with a CUI number (< 2**24) into 64 bits
 
 
-def _terms(rows: pa.Table, source: str) -> pa.Table:
-    """MRCONSO rows -> terms columns, with the preferred-name rule of :func:`read_rrf`."""
-    ordered = rows.sort_by([("CUI", "ascending"), ("rank", "ascending"), ("AUI", "ascending")])
-    n = ordered.num_rows
-    cui = ordered.column("CUI").combine_chunks()
-    first = np.ones(n, dtype=bool)
-    if n > 1:
-        first[1:] = pc.not_equal(cui.slice(1), cui.slice(0, n - 1)).to_numpy(zero_copy_only=False)
-    tty = ordered.column("TTY")
-    term_type = pc.if_else(
-        pa.array(first),
-        "preferred",
-        pc.if_else(
-            pc.is_in(tty, value_set=pa.array(sorted(ABBREVIATION_TTYS))), "abbreviation", "synonym"
-        ),
+def _aui_order_keys(aui: pa.Array) -> np.ndarray | None:
+    """int64 keys ordered as the AUI strings ("A" + digits, validated), or None when an AUI has
+    more than :data:`_AUI_DIGITS` digits. The digits read as a base-11 numeral (digit + 1, padded
+    on the right with 0), so a prefix sorts first, as in string order ("A12" < "A120" < "A13")."""
+    offsets, data = _string_buffers(aui)
+    n_digits = np.diff(offsets) - 1
+    if int(n_digits.max(initial=0)) > _AUI_DIGITS:
+        return None
+    keys = np.zeros(len(aui), dtype=np.int64)
+    last = max(len(data) - 1, 0)
+    for j in range(_AUI_DIGITS):
+        digit = data[np.minimum(offsets[:-1] + 1 + j, last)].astype(np.int64) - ord("0") + 1
+        keys = keys * 11 + np.where(n_digits > j, digit, 0)
+    return keys
+
+
+def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
+    """(a key per atom ordered as its AUI string, the key's bits); SourceFormatError if an AUI
+    is repeated."""
+    n = len(atoms.cui)
+    if atoms.aui_key is not None:
+        keys = atoms.aui_key
+        by_aui = np.argsort(keys, kind="stable")
+        same = np.flatnonzero(keys[by_aui[1:]] == keys[by_aui[:-1]])
+        bits = 35
+    else:  # an AUI with more digits than the keys hold: rank the strings
+        by_aui = pc.sort_indices(atoms.aui).to_numpy()
+        ordered = atoms.aui.take(pa.array(by_aui))
+        same = np.flatnonzero(
+            pc.equal(ordered.slice(1), ordered.slice(0, max(n - 1, 0))).to_numpy(
+                zero_copy_only=False
+            )
+        )
+        keys = np.empty(n, dtype=np.int64)
+        keys[by_aui] = np.arange(n)
+        bits = max(n - 1, 1).bit_length()
+    if same.size:
+        dup = atoms.aui[int(by_aui[same[0]])].as_py()
+        raise SourceFormatError(atoms.path, None, "one MRCONSO row per AUI", f"AUI {dup} repeated")
+    return keys, bits
+
+
+def _iso639_1(lat: str) -> str | None:
+    return LAT_TO_ISO639_1.get(lat, lat.lower()) or None
+
+
+def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
+    """Terms in (concept_id, term_id) order; the preferred-name rule of :func:`read_rrf`."""
+    n = len(atoms.cui)
+    # The output order, (concept_id, term_id), as one uint64 key: CUI number, then AUI.
+    aui_keys, bits = _aui_ranks(atoms)
+    order = np.argsort(
+        (atoms.cui.astype(np.uint64) << np.uint64(bits)) | aui_keys.astype(np.uint64),
+        kind="stable",
     )
-    nulls = pa.nulls(n, type=pa.string())
-    return pa.table(
-        {
-            "source": pa.repeat(source, n),
-            "concept_id": cui,
-            "term_id": ordered.column("AUI"),
-            "term": ordered.column("STR"),
-            "term_type": term_type,
-            "language": ordered.column("language"),
-            "active": ordered.column("active"),
-            "scope": nulls,
-            "acceptability": nulls,
-            "sab": ordered.column("SAB"),
-            "tty": tty,
-        }
-    )
+    del aui_keys
+    # Preferred: per CUI (contiguous in this order) the first row of the smallest rank.
+    cui_sorted = atoms.cui[order]
+    rank = atoms.rank[order]
+    preferred = np.zeros(n, dtype=bool)
+    if n:
+        starts = np.flatnonzero(np.r_[True, cui_sorted[1:] != cui_sorted[:-1]])
+        lengths = np.diff(np.r_[starts, n])
+        best = np.repeat(np.minimum.reduceat(rank, starts), lengths)
+        candidates = np.flatnonzero(rank == best)
+        group = np.repeat(np.arange(len(starts)), lengths)[candidates]
+        preferred[candidates[np.r_[True, group[1:] != group[:-1]]]] = True
+        del starts, lengths, best, candidates, group
+    del rank
+    tty_values = atoms.tty_codes.values()
+    abbreviation = np.array([v in ABBREVIATION_TTYS for v in tty_values], dtype=bool)
+    language = [_iso639_1(v) for v in atoms.lat_codes.values()]
+    sab_values, types = atoms.sab_codes.values(), pa.array(["preferred", "abbreviation", "synonym"])
+    for lo, hi in _chunk_bounds(n):
+        rows = order[lo:hi]
+        m = hi - lo
+        tty = atoms.tty[rows]
+        kind = np.where(
+            preferred[lo:hi], 0, np.where(abbreviation[tty] if tty.size else False, 1, 2)
+        )
+        nulls = pa.nulls(m, type=pa.string())
+        index = pa.array(rows)
+        chunk = pa.table(
+            {
+                "source": pa.repeat(source, m),
+                "concept_id": _cui_strings(cui_sorted[lo:hi]),
+                "term_id": atoms.aui.take(index),
+                "term": atoms.string.take(index),
+                "term_type": types.take(pa.array(kind)),
+                "language": _lookup(language, atoms.lat[rows]),
+                "active": pa.array(atoms.active[rows]),
+                "scope": nulls,
+                "acceptability": nulls,
+                "sab": _lookup(sab_values, atoms.sab[rows]),
+                "tty": _lookup(tty_values, tty),
+            }
+        )
+        yield to_arrow(chunk, _UNSORTED[TERMS.name])
 
 
-def _read_mrsty(path: Path, cuis: pa.ChunkedArray, block_size: int) -> pa.Table:
-    """(concept_id, module): the smallest TUI of each CUI in ``cuis`` that MRSTY lists."""
-    value_set = cuis.combine_chunks() if cuis.num_chunks else pa.array([], type=pa.string())
-    kept: list[pa.RecordBatch] = []
+def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
+    """Distinct (CUI, SAB, CODE), CODE not "" nor NOCODE, in (code_system, code, concept_id) order.
+
+    CODE strings are dictionary-encoded and the dictionary sorted once, so rows are sorted and
+    deduplicated on integers (SAB rank, CODE rank, CUI number).
+    """
+    coded = pc.invert(pc.is_in(atoms.code, value_set=pa.array(["", _NOCODE])))
+    rows = np.flatnonzero(coded.to_numpy(zero_copy_only=False))
+    encoded = pc.dictionary_encode(atoms.code.take(pa.array(rows)))
+    by_code = pc.sort_indices(encoded.dictionary).to_numpy()
+    code_rank = np.empty(len(by_code), dtype=np.int32)
+    code_rank[by_code] = np.arange(len(by_code), dtype=np.int32)
+    sorted_codes = encoded.dictionary.take(pa.array(by_code))
+    fields = [
+        atoms.sab_codes.ranks()[atoms.sab[rows]] if rows.size else np.zeros(0, np.int64),
+        code_rank[encoded.indices.to_numpy(zero_copy_only=False)],
+        atoms.cui[rows],
+    ]
+    del coded, rows, encoded, by_code, code_rank
+    sizes = [len(atoms.sab_codes.index), len(sorted_codes), int(atoms.cui.max(initial=0)) + 1]
+    rows = _sort_distinct(fields, sizes)
+    by_rank = sorted(atoms.sab_codes.values(), key=str.encode)
+    for lo, hi in _chunk_bounds(len(rows)):
+        sab, code, cui = rows.fields(lo, hi)
+        chunk = pa.table(
+            {
+                "source": pa.repeat(source, hi - lo),
+                "concept_id": _cui_strings(cui),
+                "code_system": _lookup(by_rank, sab),
+                "code": sorted_codes.take(pa.array(code)),
+            }
+        )
+        yield to_arrow(chunk, _UNSORTED[MAPPINGS.name])
+
+
+# --------------------------------------------------------------------------------------------------
+# MRSTY: concepts
+
+
+def _read_mrsty(path: Path, cuis: np.ndarray, block_size: int) -> np.ndarray:
+    """The smallest TUI number of each CUI of ``cuis`` (sorted) in MRSTY; -1 where MRSTY has none."""
+    smallest = np.full(len(cuis), np.iinfo(np.int32).max, dtype=np.int32)
+    n_rows = 0
     for batch in iter_rrf(
         path,
         MRSTY_COLUMNS,
@@ -607,43 +1023,65 @@ def _read_mrsty(path: Path, cuis: pa.ChunkedArray, block_size: int) -> pa.Table:
         patterns={"CUI": CUI_PATTERN, "TUI": TUI_PATTERN},
         block_size=block_size,
     ):
-        batch = batch.filter(pc.is_in(batch.column("CUI"), value_set=value_set))
-        if batch.num_rows:
-            kept.append(batch)
-    schema = pa.schema([("CUI", pa.string()), ("TUI", pa.string())])
-    table = pa.Table.from_batches(kept, schema=schema)
-    smallest = table.group_by("CUI").aggregate([("TUI", "min")])
-    log.info("%s: %d rows for %d kept CUIs", path.name, table.num_rows, smallest.num_rows)
-    return smallest.rename_columns({"CUI": "concept_id", "TUI_min": "module"})
+        cui = _cui_numbers(batch.column("CUI"))
+        pos = np.searchsorted(cuis, cui)
+        known = pos < len(cuis)
+        known[known] = cuis[pos[known]] == cui[known]
+        if not known.any():
+            continue
+        tui = pc.cast(pc.utf8_slice_codeunits(batch.column("TUI"), 1), pa.int32()).to_numpy()
+        np.minimum.at(smallest, pos[known], tui[known])
+        n_rows += int(known.sum())
+    found = smallest != np.iinfo(np.int32).max
+    log.info("%s: %d rows for %d kept CUIs", path.name, n_rows, int(found.sum()))
+    return np.where(found, smallest, -1)
 
 
-def _concepts(cuis: pa.ChunkedArray, modules: pa.Table | None, source: str) -> pa.Table:
-    n = len(cuis)
-    concepts = pa.table(
-        {"source": pa.repeat(source, n), "concept_id": cuis, "active": pa.repeat(True, n)}
-    )
-    if modules is None:
-        return concepts.append_column("module", pa.nulls(n, type=pa.string()))
-    return concepts.join(modules, keys="concept_id", join_type="left outer")
+def _concept_chunks(
+    cuis: np.ndarray, mrsty: Path | None, block_size: int, source: str
+) -> Iterator[pa.Table]:
+    """Concepts of the kept CUIs (sorted); ``module`` = smallest TUI in MRSTY (read here)."""
+    modules = _read_mrsty(mrsty, cuis, block_size) if mrsty is not None else None
+    for lo, hi in _chunk_bounds(len(cuis)):
+        m = hi - lo
+        if modules is None:
+            module = pa.nulls(m, type=pa.string())
+        else:
+            tui = modules[lo:hi]
+            text = pc.utf8_lpad(pc.cast(pa.array(tui), pa.string()), width=3, padding="0")
+            module = pc.if_else(
+                pa.array(tui < 0),
+                pa.scalar(None, pa.string()),
+                pc.binary_join_element_wise("T", text, ""),
+            )
+        chunk = pa.table(
+            {
+                "source": pa.repeat(source, m),
+                "concept_id": _cui_strings(cuis[lo:hi]),
+                "active": pa.repeat(True, m),
+                "module": module,
+            }
+        )
+        yield to_arrow(chunk, _UNSORTED[CONCEPTS.name])
 
 
-def _mappings(rows: pa.Table, source: str) -> pa.Table:
-    code = rows.column("CODE")
-    coded = rows.filter(pc.invert(pc.is_in(code, value_set=pa.array(["", _NOCODE]))))
-    distinct = coded.select(["CUI", "SAB", "CODE"]).group_by(["CUI", "SAB", "CODE"]).aggregate([])
-    return pa.table(
-        {
-            "source": pa.repeat(source, distinct.num_rows),
-            "concept_id": distinct.column("CUI"),
-            "code_system": distinct.column("SAB"),
-            "code": distinct.column("CODE"),
-        }
-    )
+# --------------------------------------------------------------------------------------------------
+# MRREL: relations
 
 
-def _read_mrrel(path: Path, sabs: Sequence[str] | None, block_size: int, source: str) -> pa.Table:
-    """Distinct CUI-level MRREL triples as relations columns (see :func:`read_rrf`)."""
-    kept: list[pa.RecordBatch] = []
+@dataclass
+class _Relations:
+    """Distinct CUI-level MRREL rows in output order, as (CUI2, REL, RELA, CUI1, SAB) codes."""
+
+    rows: _PackedRows  # fields: CUI2 number, rel_rela index, CUI1 number, sab index
+    rel_rela_values: list[tuple[str, str | None]]  # (REL, RELA or None) in sort order
+    sab_values: list[str | None]  # SAB or None, in sort order
+
+
+def _read_mrrel(path: Path, sabs: Sequence[str] | None, block_size: int) -> _Relations:
+    """Distinct CUI-level MRREL triples, sorted as the relations table (see :func:`read_rrf`)."""
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("cui1", "cui2", "rel", "rela", "sab")}
+    codes = {k: _Codes() for k in ("rel", "rela", "sab")}
     n_read = n_sab = 0
     optional_cui = f"(?:{CUI_PATTERN})?"
     for batch in iter_rrf(
@@ -662,31 +1100,151 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, block_size: int, source:
         batch = batch.filter(
             pc.and_(pc.not_equal(batch.column("CUI1"), ""), pc.not_equal(batch.column("CUI2"), ""))
         )
-        if batch.num_rows:
-            kept.append(batch)
-    schema = pa.schema([(name, pa.string()) for name in _MRREL_READ])
-    table = pa.Table.from_batches(kept, schema=schema)
-    distinct = table.group_by(list(_MRREL_READ)).aggregate([])
+        if not batch.num_rows:
+            continue
+        parts["cui1"].append(_cui_numbers(batch.column("CUI1")))
+        parts["cui2"].append(_cui_numbers(batch.column("CUI2")))
+        for key, column in (("rel", "REL"), ("rela", "RELA"), ("sab", "SAB")):
+            parts[key].append(codes[key].encode(batch.column(column)))
+    cui1, cui2 = (_concat(parts.pop(k), np.int32) for k in ("cui1", "cui2"))
+    rel, rela, sab = (_concat(parts.pop(k), np.uint16) for k in ("rel", "rela", "sab"))
+    n_both = len(cui1)
+    # Sort keys: REL then RELA (null last) combined into one rank; SAB (null last).
+    rel_rank = codes["rel"].ranks()
+    rela_rank = codes["rela"].ranks(empty_last=True)
+    n_rela = max(len(rela_rank), 1)
+    pair = (rel_rank * n_rela).astype(np.int32)[rel] + rela_rank.astype(np.int32)[rela]
+    del rel, rela
+    # Dense ranks of the (REL, RELA) pairs present: a full release has ~1,000 of them.
+    present = np.flatnonzero(np.bincount(pair, minlength=max(len(rel_rank), 1) * n_rela))
+    dense = np.zeros(max(len(rel_rank), 1) * n_rela, dtype=np.int32)
+    dense[present] = np.arange(len(present), dtype=np.int32)
+    rel_rela = dense[pair]
+    del pair, dense
+    sab_rank = codes["sab"].ranks(empty_last=True).astype(np.int32)[sab]
+    del sab
+    cuis = max(int(cui1.max(initial=0)), int(cui2.max(initial=0))) + 1
+    sizes = [cuis, max(len(present), 1), cuis, max(len(codes["sab"].index), 1)]
+    fields = [cui2, rel_rela, cui1, sab_rank]
+    del cui1, cui2, rel_rela, sab_rank
+    rows = _sort_distinct(fields, sizes)
     log.info(
         "%s: %d rows read, %d kept by SAB, %d with both CUIs, %d distinct at CUI level",
         path.name,
         n_read,
         n_sab,
-        table.num_rows,
-        distinct.num_rows,
+        n_both,
+        len(rows),
     )
-    rela = distinct.column("RELA")
-    sab = distinct.column("SAB")
-    return pa.table(
-        {
-            "source": pa.repeat(source, distinct.num_rows),
-            "subject_id": distinct.column("CUI2"),
-            "rel": distinct.column("REL"),
-            "rela": pc.if_else(pc.equal(rela, ""), pa.scalar(None, pa.string()), rela),
-            "object_id": distinct.column("CUI1"),
-            "sab": pc.if_else(pc.equal(sab, ""), pa.scalar(None, pa.string()), sab),
-        }
+    rel_values = sorted(codes["rel"].values(), key=str.encode)
+    rela_values = sorted(codes["rela"].values(), key=lambda v: (v == "", v.encode()))
+    sab_values = sorted(codes["sab"].values(), key=lambda v: (v == "", v.encode()))
+    return _Relations(
+        rows=rows,
+        rel_rela_values=[
+            (rel_values[c // n_rela], rela_values[c % n_rela] or None) for c in present
+        ]
+        or [("", None)],
+        sab_values=[v or None for v in sab_values] or [None],
     )
+
+
+@dataclass
+class _PackedRows:
+    """Rows of small non-negative integer fields packed into uint64 words, sorted and distinct;
+    :meth:`fields` unpacks a slice (so the whole table is never unpacked at once)."""
+
+    words: list[np.ndarray]
+    groups: list[list[int]]  # field indices per word, most significant first
+    bits: list[int]  # width of each field
+
+    def __len__(self) -> int:
+        return len(self.words[0])
+
+    def fields(self, lo: int, hi: int) -> list[np.ndarray]:
+        out: list[np.ndarray] = [np.zeros(0)] * len(self.bits)
+        for group, word in zip(self.groups, self.words, strict=True):
+            key = word[lo:hi]
+            shift = sum(self.bits[i] for i in group)
+            for i in group:
+                shift -= self.bits[i]
+                value = (key >> np.uint64(shift)) & np.uint64((1 << self.bits[i]) - 1)
+                out[i] = value.astype(np.int32 if self.bits[i] < 32 else np.int64)
+        return out
+
+
+def _sort_distinct(fields: list[np.ndarray], sizes: Sequence[int]) -> _PackedRows:
+    """Sort rows of non-negative integer fields (``fields[i] < sizes[i]``; the first is the most
+    significant) and drop repeated rows.
+
+    Fields are packed into as few uint64 words as fit (a full release: one word for relations,
+    CUI numbers < 2**23, ~1,000 REL/RELA pairs, ~150 SABs), which one ``sort`` (else ``lexsort``)
+    orders. The arrays in ``fields`` are released (the list emptied) as they are packed.
+    """
+    bits = [max(int(size) - 1, 1).bit_length() for size in sizes]
+    if max(bits, default=0) > 64:
+        raise ValueError(f"a field needs more than 64 bits: {bits}")
+    groups: list[list[int]] = [[]]
+    used = 0
+    for i, width in enumerate(bits):
+        if used + width > 64:
+            groups.append([])
+            used = 0
+        groups[-1].append(i)
+        used += width
+    words = []
+    for group in groups:
+        key = np.zeros(len(fields[group[0]]), dtype=np.uint64)
+        for i in group:
+            key <<= np.uint64(bits[i])
+            key |= fields[i].astype(np.uint64)
+            fields[i] = None  # type: ignore[call-overload]
+        words.append(key)
+    fields.clear()
+    n = len(words[0])
+    if len(words) == 1:
+        words[0].sort()
+        changed = words[0][1:] != words[0][:-1]
+    else:
+        order = np.lexsort(words[::-1])
+        words = [w[order] for w in words]
+        del order
+        changed = np.zeros(max(n - 1, 0), dtype=bool)
+        for w in words:
+            changed |= w[1:] != w[:-1]
+    if not changed.all():
+        distinct = np.r_[True, changed] if n else np.zeros(0, dtype=bool)
+        words = [w[distinct] for w in words]
+    return _PackedRows(words, groups, bits)
+
+
+def _relation_chunks(relations: _Relations | None, source: str) -> Iterator[pa.Table]:
+    if relations is None:
+        yield to_arrow(RELATIONS.schema.empty_table(), RELATIONS)
+        return
+    rel = [r for r, _ in relations.rel_rela_values]
+    rela = [a for _, a in relations.rel_rela_values]
+    for lo, hi in _chunk_bounds(len(relations.rows)):
+        subject, rr, object_, sab = relations.rows.fields(lo, hi)
+        chunk = pa.table(
+            {
+                "source": pa.repeat(source, hi - lo),
+                "subject_id": _cui_strings(subject),
+                "rel": _lookup(rel, rr),
+                "rela": _lookup(rela, rr),
+                "object_id": _cui_strings(object_),
+                "sab": _lookup(relations.sab_values, sab),
+            }
+        )
+        yield to_arrow(chunk, _UNSORTED[RELATIONS.name])
+
+
+_UNSORTED = {name: TableSpec(name, spec.schema, ()) for name, spec in TERMINOLOGY_TABLES.items()}
+"""The specs with no sort key: chunks arrive sorted, :func:`biosem.io.to_arrow` only checks them."""
+
+
+# --------------------------------------------------------------------------------------------------
+# MRSAB
 
 
 def _log_mrsab(path: Path, sabs: Sequence[str] | None, block_size: int) -> None:

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Benchmark: UMLS ingestion (``biosem.readers.rrf.write_rrf``) against a plain pyarrow CSV read.
+
+For MRCONSO and MRREL of a release (e.g. the full-size one from ``bench/generate_umls.py``), in the
+same run and each in a fresh subprocess (peak RSS is the subprocess's ``ru_maxrss``):
+
+* **plain**: ``pyarrow.csv.open_csv`` over the whole file with the RRF dialect (``|``, no quoting,
+  every column a string) and otherwise pyarrow's defaults (multi-threaded), every batch read and
+  dropped: the cost of just parsing the file;
+* **biosem**: what the ``ingest_umls`` rule does with the file: ``write_rrf`` on a META folder that
+  holds only that file (for MRREL, plus a one-row MRCONSO, which ``write_rrf`` requires), writing
+  the Parquet intermediates: parsing, validation (field counts, CUI/AUI patterns, UTF-8), LAT/SAB
+  filters, the preferred-term rule, deduplication, sorting and zstd Parquet.
+
+The figure is the throughput ratio biosem / plain (MB of RRF per second of wall time); the targets
+are a ratio >= 0.5 and a peak RSS <= 4 GB. A last run ingests the whole release as the rule does.
+Optionally (``--table-path``) the same is measured for ``read_rrf`` + ``write_terminology``, which
+hold the tables whole.
+
+Usage::
+
+    python bench/generate_umls.py --out /tmp/umls_scale/META
+    python bench/bench_ingest_umls.py --release /tmp/umls_scale/META [--out bench/out/ingest_umls.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RRF_LAYOUTS = {"MRCONSO": 18, "MRREL": 16, "MRSTY": 6, "MRSAB": 25}
+ONE_MRCONSO_ROW = (
+    "C0000001|ENG|P|L0000001|PF|S0000001|Y|A0000001|||D000001|MSH|MH|D000001|x|0|N||\n"
+)
+
+
+def find(meta: Path, name: str) -> Path | None:
+    for candidate in (meta / f"{name}.RRF", meta / f"{name}.RRF.gz"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Tasks (run in a subprocess each)
+
+
+def task_plain(path: Path) -> dict:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    name = path.name.split(".")[0]
+    columns = [f"c{i}" for i in range(RRF_LAYOUTS[name] + 1)]  # + the empty field after the last |
+    rows = 0
+    t0 = time.perf_counter()
+    with pa.input_stream(str(path), compression="detect") as stream:
+        reader = pacsv.open_csv(
+            stream,
+            read_options=pacsv.ReadOptions(column_names=columns),
+            parse_options=pacsv.ParseOptions(delimiter="|", quote_char=False),
+            convert_options=pacsv.ConvertOptions(column_types=dict.fromkeys(columns, pa.string())),
+        )
+        for batch in reader:
+            rows += batch.num_rows
+    return {"seconds": time.perf_counter() - t0, "rows": rows}
+
+
+def task_read(path: Path) -> dict:
+    """biosem's streaming reader (``iter_rrf``) with the columns and checks the ingestion uses."""
+    from biosem.readers.rrf import (
+        AUI_PATTERN,
+        CUI_PATTERN,
+        MRCONSO_COLUMNS,
+        MRREL_COLUMNS,
+        iter_rrf,
+    )
+
+    if path.name.startswith("MRCONSO"):
+        layout, required = MRCONSO_COLUMNS, MRCONSO_COLUMNS.index("STR") + 1
+        include = [
+            "CUI",
+            "LAT",
+            "TS",
+            "STT",
+            "ISPREF",
+            "AUI",
+            "SAB",
+            "TTY",
+            "CODE",
+            "STR",
+            "SUPPRESS",
+        ]
+        patterns = {"CUI": CUI_PATTERN, "AUI": AUI_PATTERN}
+    else:
+        layout, required = MRREL_COLUMNS, MRREL_COLUMNS.index("SAB") + 1
+        include = ["CUI1", "REL", "CUI2", "RELA", "SAB"]
+        patterns = {"CUI1": f"(?:{CUI_PATTERN})?", "CUI2": f"(?:{CUI_PATTERN})?"}
+    rows = 0
+    t0 = time.perf_counter()
+    for batch in iter_rrf(path, layout, include=include, required=required, patterns=patterns):
+        rows += batch.num_rows
+    return {"seconds": time.perf_counter() - t0, "rows": rows}
+
+
+def task_biosem(meta: Path, out: Path, languages: list[str] | None, table_path: bool) -> dict:
+    from biosem.schemas import TERMINOLOGY_TABLES
+
+    outputs = {t: str(out / f"{t}.parquet") for t in TERMINOLOGY_TABLES}
+    t0 = time.perf_counter()
+    if table_path:
+        from biosem.ingest import write_terminology
+        from biosem.readers.rrf import read_rrf
+
+        counts = write_terminology(read_rrf(meta, "umls", languages=languages), outputs, "umls")
+    else:
+        from biosem.readers.rrf import write_rrf
+
+        counts = write_rrf(meta, "umls", outputs, languages=languages)
+    return {"seconds": time.perf_counter() - t0, "tables": counts}
+
+
+def run_task(args: list[str]) -> dict:
+    """Run this script with ``--task ...`` in a subprocess; its JSON result plus its peak RSS."""
+    proc = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    output = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"task {args} failed with exit code {proc.returncode}")
+    result = json.loads(output.strip().splitlines()[-1])
+    result["peak_rss_mb"] = round(usage.ru_maxrss / 1024)  # Linux: KiB
+    result["cpu_s"] = round(usage.ru_utime + usage.ru_stime, 1)
+    return result
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def view(folder: Path, files: dict[str, Path | str]) -> Path:
+    """A META folder of symbolic links (or small files given as text)."""
+    folder.mkdir(parents=True)
+    for name, target in files.items():
+        if isinstance(target, Path):
+            (folder / target.name).symlink_to(target.resolve())
+        else:
+            (folder / name).write_text(target, encoding="utf-8")
+    return folder
+
+
+def measure(meta: Path, tmp: Path, languages: list[str] | None, table_path: bool) -> dict:
+    report: dict = {
+        "release": str(meta),
+        "languages": languages,
+        "cpus": os.cpu_count(),
+        "files": {},
+    }
+    lang_args = ["--languages", *languages] if languages else ["--languages"]
+    mode = ["--table-path"] if table_path else []
+    mrconso, mrrel, mrsty, mrsab = (find(meta, n) for n in ("MRCONSO", "MRREL", "MRSTY", "MRSAB"))
+    if mrconso is None:
+        raise SystemExit(f"no MRCONSO in {meta}")
+    views = {"MRCONSO": {"MRCONSO": mrconso}}
+    if mrrel is not None:
+        views["MRREL"] = {"MRCONSO.RRF": ONE_MRCONSO_ROW, "MRREL": mrrel}
+    for name, files in views.items():
+        path = files[name]
+        assert isinstance(path, Path)
+        size_mb = path.stat().st_size / 1e6
+        plain = run_task(["--task", "plain", str(path)])
+        read = run_task(["--task", "read", str(path)])
+        folder = view(tmp / f"view-{name}", files)
+        out = tmp / f"out-{name}"
+        biosem = run_task(["--task", "biosem", str(folder), str(out), *lang_args, *mode])
+        entry = {
+            "file": path.name, "size_mb": round(size_mb), "rows": plain["rows"],
+            "plain_s": round(plain["seconds"], 1), "plain_mb_s": round(size_mb / plain["seconds"], 1),
+            "plain_peak_rss_mb": plain["peak_rss_mb"], "plain_cpu_s": plain["cpu_s"],
+            "read_s": round(read["seconds"], 1), "read_mb_s": round(size_mb / read["seconds"], 1),
+            "read_peak_rss_mb": read["peak_rss_mb"], "read_cpu_s": read["cpu_s"],
+            "biosem_s": round(biosem["seconds"], 1), "biosem_mb_s": round(size_mb / biosem["seconds"], 1),
+            "biosem_peak_rss_mb": biosem["peak_rss_mb"], "biosem_cpu_s": biosem["cpu_s"],
+            "tables": biosem["tables"],
+        }  # fmt: skip
+        entry["read_ratio"] = round(plain["seconds"] / read["seconds"], 2)
+        entry["throughput_ratio"] = round(plain["seconds"] / biosem["seconds"], 2)
+        entry["cpu_ratio"] = round(plain["cpu_s"] / biosem["cpu_s"], 2)
+        report["files"][name] = entry
+        print(json.dumps({name: entry}), flush=True)
+    whole = {
+        k: v
+        for k, v in {"MRCONSO": mrconso, "MRREL": mrrel, "MRSTY": mrsty, "MRSAB": mrsab}.items()
+        if v
+    }
+    folder = view(tmp / "view-release", whole)
+    size_mb = sum(p.stat().st_size for p in whole.values()) / 1e6
+    biosem = run_task(
+        ["--task", "biosem", str(folder), str(tmp / "out-release"), *lang_args, *mode]
+    )
+    report["release_ingestion"] = {
+        "size_mb": round(size_mb), "seconds": round(biosem["seconds"], 1),
+        "mb_s": round(size_mb / biosem["seconds"], 1), "peak_rss_mb": biosem["peak_rss_mb"],
+        "cpu_s": biosem["cpu_s"], "tables": biosem["tables"],
+    }  # fmt: skip
+    print(json.dumps({"release": report["release_ingestion"]}), flush=True)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--release", type=Path, help="META folder of the release")
+    ap.add_argument("--out", type=Path, default=Path("bench/out/ingest_umls.json"))
+    ap.add_argument("--languages", nargs="*", default=["ENG"], help="LAT filter (none given: all)")
+    ap.add_argument(
+        "--table-path", action="store_true", help="measure read_rrf + write_terminology"
+    )
+    ap.add_argument(
+        "--tmp", type=Path, default=None, help="scratch folder (default: a temporary one)"
+    )
+    ap.add_argument("--task", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    languages = args.languages or None
+    if args.task:
+        kind, *paths = args.task
+        if kind == "plain":
+            result = task_plain(Path(paths[0]))
+        elif kind == "read":
+            result = task_read(Path(paths[0]))
+        else:
+            result = task_biosem(Path(paths[0]), Path(paths[1]), languages, args.table_path)
+        print(json.dumps(result))
+        return 0
+    if args.release is None:
+        ap.error("--release is required")
+    with tempfile.TemporaryDirectory(prefix="bench-umls-", dir=args.tmp) as tmp:
+        report = measure(args.release, Path(tmp), languages, args.table_path)
+    report["path"] = "read_rrf + write_terminology" if args.table_path else "write_rrf"
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1) + "\n")
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

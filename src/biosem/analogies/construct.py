@@ -1,0 +1,446 @@
+"""BMASS analogy construction from terminology relations (Newman-Griffis, Lai & Fosler-Lussier 2017).
+
+The paper's construction code was never published; biosem states each rule (DESIGN.md § analogies):
+
+1. **Relations** (:func:`relation_instances`): the ``relations`` intermediate of any format, one relation
+   per (REL, RELA): UMLS MRREL REL/RELA (``RO/has_finding_site``), SNOMED CT attribute type id and its
+   FSN (``116676008/Associated morphology``), OBO ``is_a`` and relationship ids (``part_of/part of``).
+   A relation's *label* is REL, or ``REL/RELA`` when RELA is given and differs from REL. Instances
+   are distinct (subject, object) pairs with subject != object (SAB ignored). Directions are distinct
+   relations *as stored*: UMLS stores both directions of each relationship (``has_tradename`` and
+   ``tradename_of``), SNOMED CT and OBO one. With ``inverse=True`` (config ``add_inverses`` lists the
+   formats) every stored relation also yields its reverse as a distinct relation labelled
+   ``inverse(REL)/inverse(RELA)`` (OBO ``is_a`` -> ``inverse(is_a)``, i.e. "has subclass").
+2. **Usable concepts** (:func:`concept_terms`): a concept is usable when it is active, outside the
+   excluded modules (default: the SNOMED CT model component, whose metadata concepts are named "Is a",
+   "Some", "Attribute"), and one of its eligible terms (active; configured languages; OBO synonyms of
+   the configured scopes) occurs at least ``min_frequency`` times in the corpus (paper: 25 in
+   PubMed; counting rules in :mod:`biosem.analogies.frequency`). Its one frequent term is the most
+   frequent normalised form (ties: string order); the string shown is the surface form of that
+   normalised form (preferred term first, then FSN, synonym, abbreviation; then string order).
+3. **One-to-one instances**: among a relation's instances between usable concepts, those whose subject
+   has no other object and whose object has no other subject in the relation. Relations with at
+   least ``min_one_to_one`` of them are kept (paper: 50), then the allow-list (paper: the 25 relations of
+   Table 2, standing in for the manual Informativity review; ``None`` keeps all). A kept relation also
+   needs ``pairs_per_relation`` subjects, so that every relation has exactly n x (n - 1) analogies.
+4. **Sampling and bundling**: ``pairs_per_relation`` subjects (paper: 50) are drawn without replacement
+   from all subjects with a usable object (one-to-one or not), with ``biosem.seeds.generator(seed,
+   "analogies", terminology, label)``; each subject is bundled with every usable object (its *answers*),
+   ordered by the objects' term frequency (descending), then term, then id. The first is its
+   *primary* object.
+5. **Analogies**: every ordered pair (a, c) of distinct sampled subjects: n x (n - 1) per relation (paper:
+   50 x 49 = 2,450). The paper's three settings:
+
+   * **Single-Answer**: b = a's primary object, d = c's primary object (one correct answer).
+   * **Multi-Answer**: b = a's primary object, d = every object of c (any of them is correct).
+   * **All-Info**: b = every object of a, d = every object of c.
+
+   The unigram subset of each setting keeps the analogies whose every term (a, c, each b and d) is a
+   single token after normalisation. "Amb" (Table 2) = mean number of answers per Multi-Answer analogy.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from biosem.analogies.schemas import ANALOGY_COLUMNS
+from biosem.seeds import generator
+
+log = logging.getLogger(__name__)
+
+SETTINGS = ("single_answer", "multi_answer", "all_info")
+DATASETS = SETTINGS + tuple(f"unigram_{s}" for s in SETTINGS)
+"""The six datasets per terminology: three settings and their unigram subsets."""
+
+TERM_TYPE_ORDER = {"preferred": 0, "fsn": 1, "synonym": 2, "abbreviation": 3}
+
+STATUS_KEPT = "kept"
+STATUS_NO_USABLE = "no_usable_instances"
+STATUS_FEW_ONE_TO_ONE = "below_min_one_to_one"
+STATUS_NOT_ALLOWED = "not_in_allow_list"
+STATUS_FEW_SUBJECTS = "too_few_subjects"
+
+COUNT_COLUMNS = (
+    "relation", "rel", "rela", "instances", "usable_instances", "subjects", "objects", "one_to_one",
+    "status", "sampled_pairs", "amb", *DATASETS,
+)  # fmt: skip
+"""Columns of ``counts.tsv``: one row per stored relation plus a final ``(all)`` row."""
+
+
+@dataclass(frozen=True)
+class AnalogyParams:
+    """Construction parameters (config ``analogies``; defaults = the BMASS paper)."""
+
+    min_frequency: int = 25
+    min_one_to_one: int = 50
+    pairs_per_relation: int = 50
+    relations: tuple[str, ...] | None = None  # allow-list: labels, RELs or RELAs; None = all
+    inverse: bool = False  # add the reverse of every stored relation
+    languages: tuple[str, ...] | None = ("en",)
+    synonym_scopes: tuple[str, ...] | None = ("EXACT",)
+    exclude_modules: tuple[str, ...] = ()  # concept modules never usable (SNOMED CT model component)
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.pairs_per_relation < 2:
+            raise ValueError("pairs_per_relation must be at least 2 (an analogy needs two subjects)")
+        if self.min_frequency < 1 or self.min_one_to_one < 0:
+            raise ValueError("min_frequency must be >= 1 and min_one_to_one >= 0")
+
+
+def params_from_config(section: Mapping[str, object], terminology: str, fmt: str, seed: int) -> AnalogyParams:
+    """Parameters for one terminology: the ``analogies`` config section with its ``overrides`` entry.
+
+    ``fmt`` (rf2, rrf, obo) decides ``inverse`` through ``add_inverses``.
+    """
+    merged = dict(section)
+    merged.update((section.get("overrides") or {}).get(terminology, {}))  # type: ignore[union-attr]
+
+    def tup(key: str) -> tuple[str, ...] | None:
+        value = merged.get(key)
+        return None if value is None else tuple(str(v) for v in value)  # type: ignore[union-attr]
+
+    return AnalogyParams(
+        min_frequency=int(merged["min_frequency"]),  # type: ignore[arg-type]
+        min_one_to_one=int(merged["min_one_to_one"]),  # type: ignore[arg-type]
+        pairs_per_relation=int(merged["pairs_per_relation"]),  # type: ignore[arg-type]
+        relations=tup("relations"),
+        inverse=fmt in (merged.get("add_inverses") or ()),  # type: ignore[operator]
+        languages=tup("languages"),
+        synonym_scopes=tup("synonym_scopes"),
+        exclude_modules=tup("exclude_modules") or (),
+        seed=int(seed),
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Concepts and their frequent term
+# --------------------------------------------------------------------------------------------------
+def concept_terms(
+    term_counts: pd.DataFrame, params: AnalogyParams, concepts: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """The one frequent term of every concept with an eligible term, and whether the concept is usable.
+
+    Args:
+        term_counts: the ``term_counts`` intermediate (:data:`~biosem.analogies.schemas.TERM_COUNTS`).
+        concepts: the ``concepts`` intermediate; when given, only active concepts outside
+            ``params.exclude_modules`` are considered.
+
+    Returns:
+        One row per concept, sorted by concept_id: ``concept_id, term`` (surface form),
+        ``normalised, tokens, count`` (occurrences of the normalised form), ``usable`` (count >=
+        ``min_frequency``).
+    """
+    t = term_counts[term_counts["normalised"] != ""]
+    if concepts is not None:
+        ok = concepts["active"].astype(bool) & ~concepts["module"].isin(list(params.exclude_modules))
+        t = t[t["concept_id"].isin(concepts.loc[ok, "concept_id"])]
+    if params.languages is not None:
+        t = t[t["language"].isna() | t["language"].isin(list(params.languages))]
+    if params.synonym_scopes is not None:
+        t = t[t["scope"].isna() | t["scope"].isin(list(params.synonym_scopes))]
+    t = t.assign(_type=t["term_type"].map(TERM_TYPE_ORDER).fillna(len(TERM_TYPE_ORDER)).astype(int))
+    # Most frequent normalised form; ties by the normalised string; then the surface form to show.
+    t = t.sort_values(
+        ["concept_id", "count", "normalised", "_type", "term", "term_id"],
+        ascending=[True, False, True, True, True, True],
+        kind="stable",
+    )
+    best = t.drop_duplicates("concept_id", keep="first")
+    out = best[["concept_id", "term", "normalised", "tokens", "count"]].reset_index(drop=True)
+    out["usable"] = out["count"] >= params.min_frequency
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Relations
+# --------------------------------------------------------------------------------------------------
+def relation_label(rel: str, rela: str | None) -> str:
+    """``REL`` or ``REL/RELA`` (when RELA is given and differs from REL)."""
+    return rel if rela is None or rela == "" or rela == rel else f"{rel}/{rela}"
+
+
+def relation_instances(relations: pa.Table | pd.DataFrame, inverse: bool = False) -> pa.Table:
+    """Distinct (rel, rela, subject_id, object_id) instances with subject != object (SAB ignored).
+
+    Args:
+        relations: the ``relations`` intermediate (columns subject_id, rel, rela, object_id).
+        inverse: also add every instance reversed, under ``inverse(REL)`` / ``inverse(RELA)``.
+
+    Returns:
+        Arrow table ``rel, rela, subject_id, object_id`` (rela null where the source gives none).
+    """
+    table = relations if isinstance(relations, pa.Table) else pa.Table.from_pandas(relations, preserve_index=False)
+    columns = ["rel", "rela", "subject_id", "object_id"]
+    table = table.select(columns).cast(pa.schema([(c, pa.string()) for c in columns]))
+    rela = table["rela"]
+    table = table.set_column(1, "rela", pc.if_else(pc.equal(rela, ""), pa.scalar(None, pa.string()), rela))
+    table = table.filter(pc.not_equal(table["subject_id"], table["object_id"]))
+    if inverse:
+        reverse = pa.table(
+            {
+                "rel": pc.binary_join_element_wise("inverse(", table["rel"], ")", ""),
+                "rela": pc.binary_join_element_wise("inverse(", table["rela"], ")", ""),
+                "subject_id": table["object_id"],
+                "object_id": table["subject_id"],
+            }
+        )
+        table = pa.concat_tables([table, reverse.cast(table.schema)])
+    return table.group_by(["rel", "rela", "subject_id", "object_id"], use_threads=False).aggregate([])
+
+
+def _allowed(labels: pd.DataFrame, allow: tuple[str, ...] | None) -> np.ndarray:
+    if allow is None:
+        return np.ones(len(labels), dtype=bool)
+    wanted = set(allow)
+    return np.array(
+        [lab in wanted or rel in wanted or (rela is not None and rela in wanted)
+         for lab, rel, rela in zip(labels["relation"], labels["rel"], labels["rela"])],
+        dtype=bool,
+    )  # fmt: skip
+
+
+def relation_labels(rel: pa.ChunkedArray | pa.Array, rela: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
+    """:func:`relation_label` over Arrow string arrays."""
+    plain = pc.or_kleene(pc.is_null(rela), pc.equal(rela, rel))
+    return pc.if_else(plain, rel, pc.binary_join_element_wise(rel, rela, "/"))
+
+
+def relation_statistics(
+    instances: pa.Table, concepts: pd.DataFrame, params: AnalogyParams
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-relation counts and decisions, and the usable instances.
+
+    Args:
+        instances: :func:`relation_instances`.
+        concepts: :func:`concept_terms` (column ``usable``).
+        params: thresholds and allow-list.
+
+    Returns:
+        (stats, usable): ``stats`` has one row per relation (sorted by label) with ``relation, rel,
+        rela, instances, usable_instances, subjects, objects, one_to_one, status`` (rela None where
+        the source gives none); ``usable`` holds the instances between usable concepts
+        (``relation, subject_id, object_id``, sorted).
+
+    Raises:
+        ValueError: two (REL, RELA) pairs share a label.
+    """
+    instances = instances.append_column("relation", relation_labels(instances["rel"], instances["rela"]))
+    keys = instances.group_by(["relation", "rel", "rela"], use_threads=False).aggregate(
+        [("subject_id", "count", pc.CountOptions("all"))]
+    )
+    stats = pd.DataFrame(
+        {
+            "relation": pd.Series(keys["relation"].to_pylist(), dtype=object),
+            "rel": pd.Series(keys["rel"].to_pylist(), dtype=object),
+            "rela": pd.Series(keys["rela"].to_pylist(), dtype=object),
+            "instances": np.asarray(keys["subject_id_count"].to_numpy(), dtype=np.int64),
+        }
+    )
+    if stats["relation"].duplicated().any():
+        dup = sorted(stats.loc[stats["relation"].duplicated(), "relation"])
+        raise ValueError(f"relation labels are ambiguous (two REL/RELA pairs give {dup[:5]})")
+
+    ok_ids = pa.array(sorted(concepts.loc[concepts["usable"], "concept_id"]), pa.string())
+    mask = pc.and_(pc.is_in(instances["subject_id"], ok_ids), pc.is_in(instances["object_id"], ok_ids))
+    usable = instances.filter(mask).select(["relation", "subject_id", "object_id"])
+    usable = pd.DataFrame({c: pd.Series(usable[c].to_pylist(), dtype=object) for c in usable.column_names})
+    usable = usable.sort_values(["relation", "subject_id", "object_id"], kind="stable").reset_index(drop=True)
+
+    out_degree = usable.groupby(["relation", "subject_id"])["object_id"].transform("size")
+    in_degree = usable.groupby(["relation", "object_id"])["subject_id"].transform("size")
+    per = (
+        usable.assign(one_to_one=(out_degree == 1) & (in_degree == 1))
+        .groupby("relation")
+        .agg(
+            usable_instances=("subject_id", "size"),
+            subjects=("subject_id", "nunique"),
+            objects=("object_id", "nunique"),
+            one_to_one=("one_to_one", "sum"),
+        )
+    )
+    for col in ("usable_instances", "subjects", "objects", "one_to_one"):
+        stats[col] = stats["relation"].map(per[col]).fillna(0).astype(np.int64) if len(per) else np.int64(0)
+        stats[col] = stats[col].astype(np.int64)
+
+    allowed = _allowed(stats, params.relations)
+    status = np.full(len(stats), STATUS_KEPT, dtype=object)
+    status[stats["subjects"].to_numpy() < params.pairs_per_relation] = STATUS_FEW_SUBJECTS
+    status[~allowed] = STATUS_NOT_ALLOWED
+    status[stats["one_to_one"].to_numpy() < params.min_one_to_one] = STATUS_FEW_ONE_TO_ONE
+    status[stats["usable_instances"].to_numpy() == 0] = STATUS_NO_USABLE
+    stats["status"] = status
+    stats = stats.sort_values("relation", kind="stable").reset_index(drop=True)
+    cols = ["relation", "rel", "rela", "instances", "usable_instances", "subjects", "objects", "one_to_one", "status"]
+    return stats[cols], usable
+
+
+# --------------------------------------------------------------------------------------------------
+# Sampling, bundling, analogies
+# --------------------------------------------------------------------------------------------------
+def sample_subjects(subjects: Sequence[str], n: int, rng: np.random.Generator) -> list[str]:
+    """``n`` distinct subjects drawn without replacement from the sorted ``subjects``, returned sorted.
+
+    Raises:
+        ValueError: fewer than ``n`` subjects.
+    """
+    pool = sorted(subjects)
+    if len(pool) < n:
+        raise ValueError(f"cannot sample {n} subjects from {len(pool)}")
+    chosen = rng.choice(len(pool), size=n, replace=False)
+    return [pool[i] for i in sorted(chosen)]
+
+
+def bundles(usable: pd.DataFrame, concepts: pd.DataFrame) -> pd.DataFrame:
+    """Every usable object of each (relation, subject), ordered: term frequency descending, then
+    normalised term, then id. Columns ``relation, subject_id, object_ids, object_terms,
+    object_unigram`` (lists; the first object is the primary one)."""
+    info = concepts.set_index("concept_id")
+    frame = usable[["relation", "subject_id", "object_id"]].copy()
+    frame["count"] = info["count"].reindex(frame["object_id"]).to_numpy()
+    frame["normalised"] = info["normalised"].reindex(frame["object_id"]).to_numpy()
+    frame["term"] = info["term"].reindex(frame["object_id"]).to_numpy()
+    frame["unigram"] = info["tokens"].reindex(frame["object_id"]).to_numpy() == 1
+    frame = frame.sort_values(
+        ["relation", "subject_id", "count", "normalised", "object_id"],
+        ascending=[True, True, False, True, True],
+        kind="stable",
+    )
+    grouped = frame.groupby(["relation", "subject_id"], sort=True)
+    return pd.DataFrame(
+        {
+            "object_ids": grouped["object_id"].agg(list),
+            "object_terms": grouped["term"].agg(list),
+            "object_unigram": grouped["unigram"].agg(list),
+        }
+    ).reset_index()
+
+
+def _ordered_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices (i, j) of every ordered pair of distinct items, i-major: n x (n - 1) pairs."""
+    i, j = np.nonzero(~np.eye(n, dtype=bool))
+    return i, j
+
+
+def build_analogies(
+    relations: pa.Table | pd.DataFrame,
+    term_counts: pd.DataFrame,
+    params: AnalogyParams,
+    terminology: str,
+    concepts: pd.DataFrame | None = None,
+) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """Build the six analogy datasets and the counts table of one terminology.
+
+    Args:
+        relations: the ``relations`` intermediate (Arrow or pandas).
+        term_counts: the ``term_counts`` intermediate.
+        params: construction parameters.
+        terminology: the terminology name (a key of the seeded generator).
+        concepts: the ``concepts`` intermediate (inactive and excluded-module concepts are unusable).
+
+    Returns:
+        (datasets, counts): ``datasets`` maps each name of :data:`DATASETS` to a frame with
+        :data:`~biosem.analogies.schemas.ANALOGY_COLUMNS` (rows: relations by label, then a, then c;
+        empty frames when no relation is kept); ``counts`` has :data:`COUNT_COLUMNS`, one row per
+        relation and a final ``(all)`` row whose status is ``ok`` or ``empty``.
+    """
+    concepts = concept_terms(term_counts, params, concepts)
+    log.info(
+        "%s: %d concepts with an eligible term, %d usable (frequency >= %d)",
+        terminology, len(concepts), int(concepts["usable"].sum()), params.min_frequency,
+    )  # fmt: skip
+    instances = relation_instances(relations, inverse=params.inverse)
+    stats, usable = relation_statistics(instances, concepts, params)
+    kept = stats.loc[stats["status"] == STATUS_KEPT, "relation"].tolist()
+    bundle = bundles(usable[usable["relation"].isin(kept)], concepts).set_index(["relation", "subject_id"])
+    info = concepts.set_index("concept_id")
+
+    parts: dict[str, list[pd.DataFrame]] = {name: [] for name in SETTINGS}
+    unigram: dict[str, list[np.ndarray]] = {name: [] for name in SETTINGS}
+    n = params.pairs_per_relation
+    for relation in kept:
+        row = stats.loc[stats["relation"] == relation].iloc[0]
+        subjects = usable.loc[usable["relation"] == relation, "subject_id"].unique().tolist()
+        rng = generator(params.seed, "analogies", terminology, relation)
+        sampled = sample_subjects(subjects, n, rng)
+        b = bundle.loc[[(relation, s) for s in sampled]]
+        ids = b["object_ids"].tolist()
+        terms = b["object_terms"].tolist()
+        uni = [all(u) for u in b["object_unigram"]]
+        uni_first = [u[0] for u in b["object_unigram"]]
+        s_terms = info["term"].reindex(sampled).tolist()
+        s_uni = (info["tokens"].reindex(sampled).to_numpy() == 1)
+        i, j = _ordered_pairs(n)
+        base = {
+            "relation": relation,
+            "rel": row["rel"],
+            "rela": row["rela"],
+            "a_id": [sampled[k] for k in i],
+            "a_term": [s_terms[k] for k in i],
+            "c_id": [sampled[k] for k in j],
+            "c_term": [s_terms[k] for k in j],
+        }
+        first_ids = [[x[0]] for x in ids]
+        first_terms = [[x[0]] for x in terms]
+        choice = {
+            "single_answer": (first_ids, first_terms, uni_first, first_ids, first_terms, uni_first),
+            "multi_answer": (first_ids, first_terms, uni_first, ids, terms, uni),
+            "all_info": (ids, terms, uni, ids, terms, uni),
+        }
+        for name, (bi, bt, bu, di, dt, du) in choice.items():
+            frame = pd.DataFrame(
+                {
+                    **base,
+                    "b_ids": [bi[k] for k in i],
+                    "b_terms": [bt[k] for k in i],
+                    "d_ids": [di[k] for k in j],
+                    "d_terms": [dt[k] for k in j],
+                }
+            )[list(ANALOGY_COLUMNS)]
+            parts[name].append(frame)
+            unigram[name].append(s_uni[i] & s_uni[j] & np.asarray(bu)[i] & np.asarray(du)[j])
+
+    datasets: dict[str, pd.DataFrame] = {}
+    for name in SETTINGS:
+        frame = pd.concat(parts[name], ignore_index=True) if parts[name] else _empty()
+        mask = np.concatenate(unigram[name]) if unigram[name] else np.zeros(0, dtype=bool)
+        datasets[name] = frame
+        datasets[f"unigram_{name}"] = frame[mask].reset_index(drop=True)
+    counts = _counts(stats, datasets, n)
+    return datasets, counts
+
+
+def _empty() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=object) for c in ANALOGY_COLUMNS})
+
+
+def _counts(stats: pd.DataFrame, datasets: dict[str, pd.DataFrame], n: int) -> pd.DataFrame:
+    counts = stats.copy()
+    kept = counts["status"] == STATUS_KEPT
+    counts["sampled_pairs"] = np.where(kept, n, 0).astype(np.int64)
+    multi = datasets["multi_answer"]
+    answers = multi["d_ids"].map(len) if len(multi) else pd.Series(dtype=float)
+    amb = answers.groupby(multi["relation"]).mean() if len(multi) else pd.Series(dtype=float)
+    counts["amb"] = counts["relation"].map(amb).astype(float)
+    for name in DATASETS:
+        sizes = datasets[name].groupby("relation").size() if len(datasets[name]) else pd.Series(dtype=np.int64)
+        counts[name] = counts["relation"].map(sizes).fillna(0).astype(np.int64)
+    total = {
+        "relation": "(all)",
+        "rel": "",
+        "rela": None,
+        **{c: int(counts[c].sum()) for c in ("instances", "usable_instances", "one_to_one", "sampled_pairs", *DATASETS)},
+        "subjects": int(counts["subjects"].sum()),
+        "objects": int(counts["objects"].sum()),
+        "status": "ok" if kept.any() else "empty",
+        "amb": float(answers.mean()) if len(answers) else float("nan"),
+    }
+    counts = pd.concat([counts, pd.DataFrame([total])], ignore_index=True)
+    return counts[list(COUNT_COLUMNS)]

@@ -1,0 +1,18 @@
+"""Scoring word and term representations on every dataset biosem builds and on standard benchmarks.
+
+Modules (DESIGN.md § Evaluation):
+
+* :mod:`biosem.evaluate.models`: word vectors through gensim ``KeyedVectors`` (word2vec text/binary,
+  fastText, GloVe), deterministic word2vec training, phrase vectors (multi-word = mean of word
+  vectors), an optional sentence encoder.
+* :mod:`biosem.evaluate.stats`: Spearman with ties, BCa bootstrap intervals, AUC, the
+  accuracy-maximising threshold, McNemar's test.
+* :mod:`biosem.evaluate.rated`: rated word pairs (SimLex-style): cosine, Spearman, coverage, OOV
+  policy, frequency bands.
+* :mod:`biosem.evaluate.benchmarks`: readers of the external rated datasets.
+* :mod:`biosem.evaluate.termpairs`: term-pair similarity metrics (Schulz & Juric 2020), AUC,
+  threshold accuracy, category separation.
+* :mod:`biosem.evaluate.analogies`: 3CosAdd, PairwiseDistance, 3CosMul; AccR, MAP, MRR (BMASS).
+* :mod:`biosem.evaluate.wic`: word-in-context baselines (BioWiC).
+* :mod:`biosem.evaluate.results`: the tidy results table and the report plots.
+"""

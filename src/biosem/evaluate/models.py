@@ -1,0 +1,431 @@
+"""Representations to evaluate: word vectors through gensim, word2vec training, sentence encoders.
+
+Word vectors are read with gensim ``KeyedVectors`` in the formats people publish them in:
+
+* ``word2vec_binary`` / ``word2vec_text``: the word2vec C tool's formats (header line ``<n> <dim>``);
+  fastText ``.vec`` files are ``word2vec_text``;
+* ``glove``: GloVe text files (no header line; ``load_word2vec_format(no_header=True)``);
+* ``fasttext``: Facebook fastText ``.bin`` models (``load_facebook_vectors``): words outside the
+  vocabulary get vectors from their character n-grams.
+
+``max_vocab`` keeps the first N vectors of the file (word2vec and GloVe files list the most frequent
+words first). ``lowercase`` lowercases the model's keys, keeping the first (most frequent) vector
+when several keys collide, and lowercases every query.
+
+Phrases (multi-word terms) are the mean of their words' raw vectors (Schulz & Juric 2020; BMASS
+multi-word terms), unless the phrase itself is a key of the model (phrase embeddings). Words are
+the maximal runs of letters and digits (:data:`TOKEN_PATTERN`): the same tokeniser serves the
+training corpus, the datasets' terms and WiC contexts, so a term's words are the model's words.
+
+The embedded default trains small word2vec models (skip-gram and CBOW, several windows) with
+gensim on the default corpora, single-threaded with a fixed seed so the vectors are byte-identical
+across runs (gensim is deterministic only with ``workers=1``; string hashing goes through
+:func:`stable_hash`, not Python's salted ``hash``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pandas as pd
+from gensim.models import KeyedVectors, Word2Vec
+from gensim.models.fasttext import FastTextKeyedVectors, load_facebook_vectors
+from scipy import sparse
+
+from biosem.io import atomic_path
+
+log = logging.getLogger(__name__)
+
+TOKEN_PATTERN = re.compile(r"[^\W_]+")
+WORD_VECTOR_FORMATS = ("word2vec_binary", "word2vec_text", "glove", "fasttext")
+MODEL_FORMATS = ("train", *WORD_VECTOR_FORMATS, "sentence_transformers")
+
+
+def tokenize(text: str, lowercase: bool = True) -> list[str]:
+    """Words of ``text``: maximal runs of letters/digits (punctuation and ``_`` separate words)."""
+    return TOKEN_PATTERN.findall(text.lower() if lowercase else text)
+
+
+def stable_hash(text: str) -> int:
+    """A process-independent string hash (CRC-32) for gensim's ``hashfxn``."""
+    return zlib.crc32(text.encode("utf-8"))
+
+
+# --------------------------------------------------------------------------------------------------
+# Training
+# --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TrainingParams:
+    """word2vec hyper-parameters (gensim names). ``sg``: 1 skip-gram, 0 CBOW; ``window`` in words."""
+
+    sg: int
+    window: int
+    vector_size: int = 100
+    min_count: int = 5
+    epochs: int = 5
+    negative: int = 5
+    sample: float = 1e-3
+    alpha: float = 0.025
+    min_alpha: float = 0.0001
+    seed: int = 1
+
+
+def corpus_sentences(documents: pd.DataFrame, lowercase: bool = True) -> list[list[str]]:
+    """One token list per document (``text`` column), documents ordered by (corpus, document_id).
+
+    Empty documents are dropped. The order is fixed so training is reproducible whatever order the
+    corpus files were read in.
+    """
+    if documents.empty:
+        return []
+    docs = documents.sort_values(["corpus", "document_id"], kind="stable")
+    sentences = [tokenize(text, lowercase) for text in docs["text"].astype(str)]
+    return [s for s in sentences if s]
+
+
+def count_tokens(sentences: Iterable[Sequence[str]]) -> pd.DataFrame:
+    """Token frequencies: columns ``token, count, document_count``; most frequent first, then token."""
+    counts: Counter[str] = Counter()
+    docs: Counter[str] = Counter()
+    for sentence in sentences:
+        counts.update(sentence)
+        docs.update(set(sentence))
+    frame = pd.DataFrame(
+        {"token": list(counts), "count": list(counts.values()), "document_count": [docs[t] for t in counts]}
+    )
+    if frame.empty:
+        return frame.astype({"token": object, "count": np.int64, "document_count": np.int64})
+    return frame.sort_values(["count", "token"], ascending=[False, True], kind="stable").reset_index(drop=True)
+
+
+def train_word2vec(sentences: Sequence[Sequence[str]], params: TrainingParams) -> KeyedVectors:
+    """Train word2vec (gensim) deterministically and return its word vectors.
+
+    Single worker thread, seeded, vocabulary sorted by descending frequency (ties in first-seen
+    order), so identical input gives bit-identical vectors. Source: Mikolov et al. (2013).
+
+    Raises:
+        ValueError: no sentences, or no word reaches ``min_count``.
+    """
+    if not sentences:
+        raise ValueError("train_word2vec: empty corpus")
+    model = Word2Vec(
+        vector_size=params.vector_size,
+        window=params.window,
+        min_count=params.min_count,
+        sg=params.sg,
+        hs=0,
+        negative=params.negative,
+        sample=params.sample,
+        alpha=params.alpha,
+        min_alpha=params.min_alpha,
+        seed=params.seed,
+        workers=1,
+        epochs=params.epochs,
+        hashfxn=stable_hash,
+        sorted_vocab=1,
+    )
+    model.build_vocab(corpus_iterable=sentences)
+    if len(model.wv) == 0:
+        raise ValueError(f"train_word2vec: no word occurs at least min_count={params.min_count} times")
+    log.info("word2vec vocabulary: %d words (min_count %d)", len(model.wv), params.min_count)
+    model.train(corpus_iterable=sentences, total_examples=model.corpus_count, epochs=model.epochs)
+    return model.wv
+
+
+def save_word2vec_binary(kv: KeyedVectors, path: str | Path) -> None:
+    """Write vectors in the word2vec binary format, atomically."""
+    with atomic_path(path) as tmp:
+        kv.save_word2vec_format(str(tmp), binary=True)
+
+
+# --------------------------------------------------------------------------------------------------
+# Loading
+# --------------------------------------------------------------------------------------------------
+def lowercase_keys(kv: KeyedVectors) -> KeyedVectors:
+    """A copy of ``kv`` with lowercased keys; on collisions the first (most frequent) vector wins."""
+    lowered = [key.lower() for key in kv.index_to_key]
+    _, first = np.unique(np.asarray(lowered, dtype=object), return_index=True)
+    keep = np.sort(first)
+    out = KeyedVectors(kv.vector_size, count=0, dtype=kv.vectors.dtype)
+    out.add_vectors([lowered[i] for i in keep], kv.vectors[keep])
+    return out
+
+
+def load_keyed_vectors(path: str | Path, fmt: str, max_vocab: int | None = None) -> KeyedVectors:
+    """Read word vectors in ``fmt`` (see :data:`WORD_VECTOR_FORMATS`); keep the first ``max_vocab``.
+
+    Raises:
+        ValueError: unknown format, or ``max_vocab`` with a fastText ``.bin`` model.
+        FileNotFoundError: ``path`` does not exist.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"word vectors not found: {path}")
+    if fmt == "word2vec_binary":
+        return KeyedVectors.load_word2vec_format(str(path), binary=True, limit=max_vocab)
+    if fmt == "word2vec_text":
+        return KeyedVectors.load_word2vec_format(str(path), binary=False, limit=max_vocab)
+    if fmt == "glove":
+        return KeyedVectors.load_word2vec_format(str(path), binary=False, no_header=True, limit=max_vocab)
+    if fmt == "fasttext":
+        if max_vocab is not None:
+            raise ValueError("max_vocab does not apply to fastText .bin models (n-gram vectors cover every word)")
+        return load_facebook_vectors(str(path))
+    raise ValueError(f"unknown word-vector format {fmt!r}; expected one of {WORD_VECTOR_FORMATS}")
+
+
+class Representation(Protocol):
+    """What the evaluation families need from a model."""
+
+    name: str
+    word_level: bool
+
+    def phrase_vectors(self, phrases: Sequence[str], require_all: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """``(vectors float32 [n, dim], covered bool [n])``; uncovered rows are zero."""
+        ...
+
+
+class WordVectors:
+    """Word vectors with phrase lookup. ``vectors`` are the model's raw (unnormalised) vectors."""
+
+    word_level = True
+
+    def __init__(self, name: str, kv: KeyedVectors, lowercase: bool) -> None:
+        self.name = name
+        # fastText keys stay as they are (their n-grams were built from them); queries are lowercased.
+        self.subword = isinstance(kv, FastTextKeyedVectors)
+        self.kv = lowercase_keys(kv) if lowercase and not self.subword else kv
+        self.lowercase = lowercase
+        self.dim = int(self.kv.vector_size)
+        self._mean: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.kv.index_to_key)
+
+    def normalise(self, text: str) -> str:
+        return text.lower() if self.lowercase else text
+
+    def tokens(self, phrase: str) -> list[str]:
+        return tokenize(phrase, self.lowercase)
+
+    def mean_vector(self) -> np.ndarray:
+        """Mean of all the model's vectors (the ``mean`` OOV policy's stand-in)."""
+        if self._mean is None:
+            self._mean = np.asarray(self.kv.vectors, dtype=np.float64).mean(axis=0).astype(np.float32)
+        return self._mean
+
+    def word_matrix(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """``(vectors float32 [n, dim], known bool [n])`` for ``words`` (already normalised)."""
+        index = self.kv.key_to_index
+        idx = np.fromiter((index.get(w, -1) for w in words), dtype=np.int64, count=len(words))
+        known = idx >= 0
+        out = np.zeros((len(words), self.dim), dtype=np.float32)
+        if known.any():
+            out[known] = self.kv.vectors[idx[known]]
+        if self.subword and not known.all():
+            for i in np.flatnonzero(~known):
+                if words[i] in self.kv:
+                    out[i] = self.kv.get_vector(words[i])
+                    known[i] = True
+        return out, known
+
+    def phrase_word_index(self, phrases: Sequence[str]) -> tuple[list[str], list[list[int]]]:
+        """The distinct words of ``phrases`` and, per phrase, positions into that word list.
+
+        A phrase that is itself a key of the model (phrase embeddings) is one "word".
+        """
+        words: dict[str, int] = {}
+        per_phrase: list[list[int]] = []
+        index = self.kv.key_to_index
+        for phrase in phrases:
+            key = self.normalise(phrase)
+            toks = self.tokens(phrase)
+            if len(toks) > 1 and key in index:
+                toks = [key]
+            per_phrase.append([words.setdefault(t, len(words)) for t in toks])
+        return list(words), per_phrase
+
+    def phrase_vectors(self, phrases: Sequence[str], require_all: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Mean word vector of each phrase and whether it is covered.
+
+        ``require_all``: a phrase is covered only if every word is known (else: at least one, and
+        the unknown words are ignored). Uncovered rows are zero vectors.
+        """
+        words, per_phrase = self.phrase_word_index(phrases)
+        matrix, known = self.word_matrix(words)
+        n = len(phrases)
+        lengths = np.fromiter((len(p) for p in per_phrase), dtype=np.int64, count=n)
+        cols = np.fromiter((w for p in per_phrase for w in p), dtype=np.int64, count=int(lengths.sum()))
+        rows = np.repeat(np.arange(n), lengths)
+        ok = known[cols] if len(cols) else np.zeros(0, dtype=bool)
+        n_known = np.bincount(rows[ok], minlength=n)
+        covered = (n_known == lengths) & (lengths > 0) if require_all else n_known > 0
+        weights = np.zeros(len(cols), dtype=np.float64)
+        use = ok & covered[rows]
+        weights[use] = 1.0 / n_known[rows[use]]
+        mean = sparse.csr_matrix((weights, (rows, cols)), shape=(n, len(words))) @ matrix.astype(np.float64)
+        return np.asarray(mean, dtype=np.float32), covered
+
+    def phrase_words(self, phrases: Sequence[str]) -> PhraseWords:
+        """The known words of each phrase (unknown words left out), in CSR layout.
+
+        A phrase that is itself a key of the model (phrase embeddings) is one word.
+        """
+        words, per_phrase = self.phrase_word_index(phrases)
+        matrix, known = self.word_matrix(words)
+        remap = np.full(len(words), -1, dtype=np.int64)
+        remap[known] = np.arange(int(known.sum()))
+        lengths = np.fromiter((len(p) for p in per_phrase), dtype=np.int64, count=len(per_phrase))
+        flat = np.fromiter((w for p in per_phrase for w in p), dtype=np.int64, count=int(lengths.sum()))
+        rows = np.repeat(np.arange(len(per_phrase)), lengths)
+        ok = remap[flat] >= 0 if len(flat) else np.zeros(0, dtype=bool)
+        n_known = np.bincount(rows[ok], minlength=len(per_phrase))
+        offsets = np.concatenate([[0], np.cumsum(n_known)]).astype(np.int64)
+        return PhraseWords(matrix[known], offsets, remap[flat[ok]], (n_known == lengths) & (lengths > 0))
+
+
+@dataclass(frozen=True)
+class PhraseWords:
+    """Known word vectors of phrases: phrase i owns ``cols[offsets[i]:offsets[i + 1]]`` (rows of
+    ``matrix``, raw vectors). ``all_known[i]``: every word of phrase i is known."""
+
+    matrix: np.ndarray
+    offsets: np.ndarray
+    cols: np.ndarray
+    all_known: np.ndarray
+
+    @property
+    def counts(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def _incidence(self) -> sparse.csr_matrix:
+        n = len(self.offsets) - 1
+        counts = self.counts
+        weights = np.repeat(np.divide(1.0, counts, out=np.zeros(n), where=counts > 0), counts)
+        return sparse.csr_matrix((weights, self.cols, self.offsets), shape=(n, len(self.matrix)))
+
+    def mean(self, unit: bool = False) -> np.ndarray:
+        """Mean of each phrase's (unit, if ``unit``) word vectors, float64 [n, dim]; 0 if none."""
+        m = self.matrix.astype(np.float64)
+        if unit:
+            norms = np.linalg.norm(m, axis=1, keepdims=True)
+            m = np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
+        return np.asarray(self._incidence() @ m)
+
+    def max_pool(self) -> np.ndarray:
+        """Element-wise maximum over each phrase's word vectors, float64 [n, dim]; -inf if none."""
+        n = len(self.offsets) - 1
+        out = np.full((n, self.matrix.shape[1]), -np.inf)
+        has = self.counts > 0
+        if has.any():
+            occ = self.matrix[self.cols].astype(np.float64)
+            out[has] = np.maximum.reduceat(occ, self.offsets[:-1][has], axis=0)
+        return out
+
+    def padded(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Word vectors of the given phrase indices, padded: ``(float64 [m, K, dim], mask [m, K])``."""
+        counts = self.counts[phrases]
+        k = max(int(counts.max()) if len(counts) else 0, 1)
+        out = np.zeros((len(phrases), k, self.matrix.shape[1]), dtype=np.float64)
+        mask = np.arange(k)[None, :] < counts[:, None]
+        rows = np.repeat(np.arange(len(phrases)), counts)
+        starts = np.repeat(self.offsets[phrases], counts)
+        slots = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+        out[rows, slots] = self.matrix[self.cols[starts + slots]]
+        return out, mask
+
+
+class SentenceEncoder:
+    """A sentence-transformers model: one vector per phrase (no word-level metrics)."""
+
+    word_level = False
+
+    def __init__(self, name: str, model: Any, batch_size: int = 64) -> None:
+        self.name = name
+        self.model = model
+        self.batch_size = batch_size
+
+    def phrase_vectors(self, phrases: Sequence[str], require_all: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        if not phrases:
+            dim = int(self.model.get_sentence_embedding_dimension())
+            return np.zeros((0, dim), dtype=np.float32), np.zeros(0, dtype=bool)
+        vectors = self.model.encode(list(phrases), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32), np.ones(len(phrases), dtype=bool)
+
+
+def load_sentence_encoder(name: str, spec: Mapping[str, Any]) -> SentenceEncoder | None:
+    """Load a sentence-transformers model, or return None after logging why it is skipped.
+
+    Skipped (not an error) when the ``sentence-transformers`` package is not installed (install the
+    ``encoders`` extra: ``pip install 'biosem[encoders]'``) or its weights cannot be loaded (by
+    default only from the local cache: ``local_files_only: true``).
+    """
+    try:
+        module = importlib.import_module("sentence_transformers")
+    except ImportError:
+        log.warning(
+            "model %s skipped: the sentence-transformers package is not installed "
+            "(pip install 'biosem[encoders]' to evaluate sentence encoders)",
+            name,
+        )
+        return None
+    try:
+        model = module.SentenceTransformer(
+            spec["model"], device=spec.get("device", "cpu"), local_files_only=spec.get("local_files_only", True)
+        )
+    except Exception as exc:  # noqa: BLE001 - any failure to find/load weights means "skip"
+        log.warning("model %s skipped: weights of %r could not be loaded (%s)", name, spec["model"], exc)
+        return None
+    return SentenceEncoder(name, model, int(spec.get("batch_size", 64)))
+
+
+def load_representation(name: str, spec: Mapping[str, Any], path: str | Path | None = None) -> Representation | None:
+    """The model ``name`` described by its config ``spec`` (see config/README.md § evaluate).
+
+    ``path`` is the vector file (the trained file for ``format: train``). Returns None for a
+    sentence encoder that cannot be loaded (logged).
+    """
+    fmt = spec["format"]
+    if fmt == "sentence_transformers":
+        return load_sentence_encoder(name, spec)
+    if fmt == "train":
+        kv = load_keyed_vectors(path if path is not None else spec["path"], "word2vec_binary")
+        return WordVectors(name, kv, lowercase=True)
+    kv = load_keyed_vectors(path if path is not None else spec["path"], fmt, spec.get("max_vocab"))
+    return WordVectors(name, kv, lowercase=bool(spec.get("lowercase", False)))
+
+
+def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit L2 norm (zero rows stay zero), float32."""
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+
+
+def rowwise_cosine(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Cosine of corresponding rows (float64 [n]); 0 where a row is zero."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    den = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
+    num = np.einsum("ij,ij->i", x, y)
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+
+
+def load_rule_model(name: str, spec: Mapping[str, Any], path_input: Any) -> Representation | None:
+    """Load the model of a rule: ``path_input`` is the rule's ``model`` input (a path, or an empty
+    list for a sentence encoder). Returns None for an encoder that cannot be loaded (logged)."""
+    if isinstance(path_input, (str, Path)):
+        path: str | None = str(path_input)
+    else:
+        path = str(path_input[0]) if len(path_input) else None
+    return load_representation(name, spec, path)

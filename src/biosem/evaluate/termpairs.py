@@ -1,0 +1,424 @@
+"""Term-pair similarity evaluation (Schulz & Juric, AAAI 2020) and category separation.
+
+Similarity of two terms from their word vectors (OOV words ignored by default, as the reference
+sentence-similarity code does; a term with no known word is not covered):
+
+* ``avg_cos``: cosine of the mean word vectors (``avg_cosine`` in babylonhealth/fuzzymax);
+* ``pair_cos``: mean cosine over all (word of term 1, word of term 2) pairs, which equals the dot
+  product of the two means of unit word vectors;
+* ``pearson`` / ``spearman`` / ``kendall``: correlation *across dimensions* of the two mean vectors
+  (Zhelezniak et al., NAACL 2019; babylonhealth/corrsim ``similarity/correlation.py``); Kendall is
+  tau-b (ties corrected), as ``scipy.stats.kendalltau``;
+* ``fuzzy_jaccard``: DynaMax-Jaccard (Zhelezniak et al., ICLR 2019; fuzzymax
+  ``dynamax_jaccard``): the universe U is the words of both terms, a term's membership vector is
+  ``max(0, max_w w . U)`` over its words, similarity = sum(min) / sum(max);
+* ``max_jaccard``: MaxPool-Jaccard (fuzzymax ``max_jaccard``): a term's max-pooled word vector,
+  clipped at 0, similarity = sum(min) / sum(max).
+
+Scores per dataset: ROC AUC (scikit-learn) on every covered pair; accuracy of the
+accuracy-maximising threshold chosen on a seeded half of the pairs (the same half for every
+model) and applied to the other half, reported with the threshold; McNemar's test between models on
+the shared held-out half. Category separation: overlap O of the within-category and
+between-category similarity distributions of three configured categories (see
+:func:`category_overlap`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import sparse, stats
+from scipy.sparse.csgraph import breadth_first_order
+
+from biosem.evaluate.models import Representation, WordVectors, rowwise_cosine, unit_rows
+from biosem.evaluate.results import result_row
+from biosem.evaluate.stats import auc, best_threshold, mcnemar_test, mean_ci, threshold_accuracy
+
+log = logging.getLogger(__name__)
+
+SIMILARITIES = ("avg_cos", "pair_cos", "pearson", "spearman", "kendall", "fuzzy_jaccard", "max_jaccard")
+ENCODER_SIMILARITIES = ("avg_cos",)
+
+
+@dataclass(frozen=True)
+class TermPairEvalParams:
+    """Config ``evaluate.termpairs`` (see config/README.md)."""
+
+    similarities: tuple[str, ...] = SIMILARITIES
+    require_all_words: bool = False
+    n_resamples: int = 1000
+    confidence_level: float = 0.95
+    chunk_pairs: int = 4096
+
+
+# --------------------------------------------------------------------------------------------------
+# Similarity functions on word-vector sets
+# --------------------------------------------------------------------------------------------------
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    return np.divide(num, den, out=np.zeros_like(num, dtype=np.float64), where=den > 0)
+
+
+def rowwise_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Pearson r across dimensions of corresponding rows (0 where a row is constant)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    return rowwise_cosine(x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True))
+
+
+def rowwise_spearman(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Spearman rho across dimensions of corresponding rows (average ranks for ties)."""
+    return rowwise_pearson(stats.rankdata(x, axis=1), stats.rankdata(y, axis=1))
+
+
+def rowwise_kendall(x: np.ndarray, y: np.ndarray, max_cells: int = 2_000_000) -> np.ndarray:
+    """Kendall tau-b across dimensions of corresponding rows, vectorised over dimension pairs.
+
+    tau-b = sum(sign(dx) sign(dy)) / sqrt(#pairs with dx != 0 * #pairs with dy != 0), the
+    statistic of ``scipy.stats.kendalltau`` (default ``variant="b"``); 0 where undefined. Signs are
+    taken on float64 differences and summed as float32 (exact: integers below 2^24), in row blocks
+    of ``max_cells`` dimension pairs that stay in cache.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n, d = x.shape
+    iu, ju = np.triu_indices(d, 1)
+    out = np.zeros(n, dtype=np.float64)
+    step = max(1, max_cells // max(1, len(iu)))
+    for start in range(0, n, step):
+        xs, ys = x[start : start + step], y[start : start + step]
+        sx = np.sign(xs[:, iu] - xs[:, ju]).astype(np.float32)
+        sy = np.sign(ys[:, iu] - ys[:, ju]).astype(np.float32)
+        num = np.einsum("ij,ij->i", sx, sy).astype(np.float64)
+        den = np.sqrt(np.count_nonzero(sx, axis=1).astype(np.float64) * np.count_nonzero(sy, axis=1))
+        out[start : start + step] = _ratio(num, den)
+    return out
+
+
+def max_jaccard(words1: np.ndarray, mask1: np.ndarray, words2: np.ndarray, mask2: np.ndarray) -> np.ndarray:
+    """MaxPool-Jaccard of padded word-vector sets ``[n, K, d]`` with masks ``[n, K]`` (fuzzymax)."""
+    m1 = np.maximum(np.where(mask1[:, :, None], words1, -np.inf).max(axis=1), 0.0)
+    m2 = np.maximum(np.where(mask2[:, :, None], words2, -np.inf).max(axis=1), 0.0)
+    return _ratio(np.minimum(m1, m2).sum(axis=1, dtype=np.float64), np.maximum(m1, m2).sum(axis=1, dtype=np.float64))
+
+
+def fuzzy_jaccard(words1: np.ndarray, mask1: np.ndarray, words2: np.ndarray, mask2: np.ndarray) -> np.ndarray:
+    """DynaMax-Jaccard of padded word-vector sets (fuzzymax ``dynamax_jaccard``), vectorised.
+
+    The universe of a pair is the (known) words of both terms; padded universe slots have
+    membership 0 in both terms and so add nothing.
+    """
+    w1 = words1.astype(np.float64)
+    w2 = words2.astype(np.float64)
+    universe = np.concatenate([w1, w2], axis=1)  # [n, K1 + K2, d]
+    umask = np.concatenate([mask1, mask2], axis=1)
+    ut = universe.transpose(0, 2, 1)  # batched products: [n, K, d] @ [n, d, K1 + K2]
+    s1 = np.matmul(w1, ut)
+    s2 = np.matmul(w2, ut)
+    m1 = np.maximum(np.where(mask1[:, :, None], s1, -np.inf).max(axis=1), 0.0)
+    m2 = np.maximum(np.where(mask2[:, :, None], s2, -np.inf).max(axis=1), 0.0)
+    m1 = np.where(umask, m1, 0.0)
+    m2 = np.where(umask, m2, 0.0)
+    return _ratio(np.minimum(m1, m2).sum(axis=1), np.maximum(m1, m2).sum(axis=1))
+
+
+def term_similarities(
+    model: Representation,
+    terms1: Sequence[str],
+    terms2: Sequence[str],
+    similarities: Sequence[str] = SIMILARITIES,
+    require_all_words: bool = False,
+    chunk_pairs: int = 4096,
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Similarity of each (term1, term2) under every requested function.
+
+    Returns ``({similarity: float64 [n]}, covered bool [n])``; uncovered pairs (a term with no known
+    word, or with any unknown word when ``require_all_words``) have NaN scores. A sentence encoder
+    supports only ``avg_cos`` (cosine of the two encodings).
+
+    Raises:
+        ValueError: an unknown similarity, or a word-level similarity for a sentence encoder.
+    """
+    unknown = [s for s in similarities if s not in SIMILARITIES]
+    if unknown:
+        raise ValueError(f"unknown similarities {unknown}; expected some of {SIMILARITIES}")
+    n = len(terms1)
+    items = sorted(set(terms1) | set(terms2))
+    index = {t: i for i, t in enumerate(items)}
+    i1 = np.fromiter((index[t] for t in terms1), dtype=np.int64, count=n)
+    i2 = np.fromiter((index[t] for t in terms2), dtype=np.int64, count=n)
+    out: dict[str, np.ndarray] = {}
+    if not isinstance(model, WordVectors):
+        bad = [s for s in similarities if s not in ENCODER_SIMILARITIES]
+        if bad:
+            raise ValueError(f"{model.name} is not a word-vector model: {bad} need word vectors")
+        vectors, covered_items = model.phrase_vectors(items)
+        covered = covered_items[i1] & covered_items[i2]
+        out["avg_cos"] = np.where(covered, rowwise_cosine(vectors[i1], vectors[i2]), np.nan)
+        return out, covered
+    pw = model.phrase_words(items)
+    covered_items = (pw.counts > 0) & (pw.all_known if require_all_words else True)
+    covered = covered_items[i1] & covered_items[i2]
+    mean = pw.mean()
+    if "avg_cos" in similarities:
+        out["avg_cos"] = rowwise_cosine(mean[i1], mean[i2])
+    if "pair_cos" in similarities:
+        unit_mean = pw.mean(unit=True)
+        out["pair_cos"] = np.einsum("ij,ij->i", unit_mean[i1], unit_mean[i2])
+    if "pearson" in similarities:
+        out["pearson"] = rowwise_pearson(mean[i1], mean[i2])
+    if "spearman" in similarities:
+        ranks = stats.rankdata(mean, axis=1)
+        out["spearman"] = rowwise_pearson(ranks[i1], ranks[i2])
+    if "kendall" in similarities:
+        out["kendall"] = rowwise_kendall(mean[i1], mean[i2])
+    if "max_jaccard" in similarities:
+        pooled = np.maximum(pw.max_pool(), 0.0)
+        m1, m2 = pooled[i1], pooled[i2]
+        out["max_jaccard"] = _ratio(np.minimum(m1, m2).sum(axis=1), np.maximum(m1, m2).sum(axis=1))
+    if "fuzzy_jaccard" in similarities:
+        scores = np.zeros(n, dtype=np.float64)
+        for start in range(0, n, chunk_pairs):
+            sl = slice(start, start + chunk_pairs)
+            w1, k1 = pw.padded(i1[sl])
+            w2, k2 = pw.padded(i2[sl])
+            scores[sl] = fuzzy_jaccard(w1, k1, w2, k2)
+        out["fuzzy_jaccard"] = scores
+    out = {key: np.where(covered, value, np.nan) for key, value in out.items()}
+    return {s: out[s] for s in similarities}, covered
+
+
+# --------------------------------------------------------------------------------------------------
+# Dataset scores
+# --------------------------------------------------------------------------------------------------
+def tuning_half(n: int, rng: np.random.Generator) -> np.ndarray:
+    """Boolean mask of the ``n // 2`` items (seeded draw) that tune the threshold."""
+    mask = np.zeros(n, dtype=bool)
+    mask[rng.permutation(n)[: n // 2]] = True
+    return mask
+
+
+def evaluate_termpair_dataset(
+    model: Representation,
+    dataset: str,
+    pairs: pd.DataFrame,
+    tune: np.ndarray,
+    params: TermPairEvalParams,
+    rng: np.random.Generator,
+) -> tuple[list[dict[str, object]], pd.DataFrame]:
+    """Scores of one model on one term-pair dataset.
+
+    Args:
+        pairs: columns ``term1, term2, label`` (1 similar, 0 dissimilar), in the dataset's order.
+        tune: bool mask over ``pairs`` (:func:`tuning_half`): the half that chooses the threshold.
+        rng: generator for the bootstrap interval of the held-out accuracy.
+
+    Returns:
+        Result rows (per similarity: ``auc`` on all covered pairs; ``threshold`` chosen on the
+        covered tuning half; ``accuracy`` on the covered held-out half with a BCa interval) and the
+        per-pair held-out correctness (columns ``dataset, pair, similarity, correct``) for McNemar.
+    """
+    sims = [s for s in params.similarities if isinstance(model, WordVectors) or s in ENCODER_SIMILARITIES]
+    scores, covered = term_similarities(
+        model, list(pairs["term1"]), list(pairs["term2"]), sims, params.require_all_words, params.chunk_pairs
+    )
+    labels = pairs["label"].to_numpy(dtype=np.int64)
+    coverage = float(covered.mean()) if len(pairs) else float("nan")
+    rows: list[dict[str, object]] = []
+    predictions = []
+    tune_c = tune & covered
+    test_c = ~tune & covered
+    for sim in sims:
+        s = scores[sim]
+        rows.append(result_row(model.name, dataset, "all", f"{sim}:auc", auc(labels[covered], s[covered]), int(covered.sum()), coverage))
+        if tune_c.sum() == 0 or test_c.sum() == 0:
+            continue
+        th = best_threshold(labels[tune_c], s[tune_c])
+        correct = threshold_accuracy(labels[test_c], s[test_c], th.threshold)
+        low, high = mean_ci(correct, rng, params.n_resamples, params.confidence_level)
+        rows.append(result_row(model.name, dataset, "tune_half", f"{sim}:threshold", th.threshold, th.n, coverage))
+        rows.append(result_row(model.name, dataset, "tune_half", f"{sim}:accuracy", th.accuracy, th.n, coverage))
+        rows.append(result_row(model.name, dataset, "test_half", f"{sim}:accuracy", float(correct.mean()), len(correct), coverage, low, high))
+        predictions.append(
+            pd.DataFrame({"dataset": dataset, "pair": np.flatnonzero(test_c).astype(np.int64), "similarity": sim, "correct": correct})
+        )
+    pred = pd.concat(predictions, ignore_index=True) if predictions else empty_predictions()
+    return rows, pred
+
+
+def empty_predictions() -> pd.DataFrame:
+    return pd.DataFrame({"dataset": pd.Series(dtype=object), "pair": pd.Series(dtype=np.int64),
+                         "similarity": pd.Series(dtype=object), "correct": pd.Series(dtype=bool)})
+
+
+def mcnemar_rows(predictions: Mapping[str, pd.DataFrame]) -> list[dict[str, object]]:
+    """McNemar's test for every pair of models on each (dataset, similarity) both scored.
+
+    ``predictions``: model -> held-out correctness table (from :func:`evaluate_termpair_dataset`).
+    Only pairs covered by both models enter. Rows: model ``"<A> vs <B>"`` (A < B), subset
+    ``test_half``, metrics ``<similarity>:mcnemar_p`` and ``<similarity>:mcnemar_statistic``, n =
+    shared pairs.
+    """
+    rows = []
+    for a, b in itertools.combinations(sorted(predictions), 2):
+        joined = predictions[a].merge(predictions[b], on=["dataset", "similarity", "pair"], suffixes=("_a", "_b"))
+        for (dataset, sim), grp in joined.groupby(["dataset", "similarity"], sort=True):
+            test = mcnemar_test(grp["correct_a"].to_numpy(), grp["correct_b"].to_numpy())
+            label = f"{a} vs {b}"
+            rows.append(result_row(label, dataset, "test_half", f"{sim}:mcnemar_p", test.pvalue, len(grp), None))
+            rows.append(result_row(label, dataset, "test_half", f"{sim}:mcnemar_statistic", test.statistic, len(grp), None))
+    return rows
+
+
+# --------------------------------------------------------------------------------------------------
+# Category separation
+# --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CategoryParams:
+    """Config ``evaluate.termpairs.categories.<terminology>``."""
+
+    roots: Mapping[str, str]
+    parent_rels: tuple[str, ...] = ("is_a",)
+    sample_size: int = 200
+    bins: int = 50
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+
+def category_members(relations: pd.DataFrame, roots: Mapping[str, str], parent_rels: Sequence[str]) -> pd.DataFrame:
+    """Descendants of each category root over ``parent_rels`` (subject = child, object = parent).
+
+    Returns columns ``concept_id, category`` sorted by (category, concept_id). Roots themselves are
+    not members; a concept below two or more roots is dropped (it would blur the separation).
+
+    Raises:
+        ValueError: fewer than two roots, or a root absent from the relations.
+    """
+    if len(roots) < 2:
+        raise ValueError("category separation needs at least two categories")
+    rel = relations[relations["rel"].isin(list(parent_rels))]
+    nodes = pd.Index(sorted(set(rel["subject_id"]) | set(rel["object_id"])))
+    missing = [r for r in roots.values() if r not in nodes]
+    if missing:
+        raise ValueError(f"category roots not found in the relations ({list(parent_rels)}): {missing}")
+    parent = nodes.get_indexer(rel["object_id"])
+    child = nodes.get_indexer(rel["subject_id"])
+    graph = sparse.csr_matrix((np.ones(len(rel)), (parent, child)), shape=(len(nodes), len(nodes)))
+    frames = []
+    for name, root in sorted(roots.items()):
+        reached = breadth_first_order(graph, nodes.get_loc(root), directed=True, return_predecessors=False)
+        ids = nodes[np.sort(reached)]
+        frames.append(pd.DataFrame({"concept_id": [c for c in ids if c != root], "category": name}))
+    members = pd.concat(frames, ignore_index=True)
+    multi = members.groupby("concept_id")["category"].transform("size") > 1
+    return members[~multi].sort_values(["category", "concept_id"], kind="stable").reset_index(drop=True)
+
+
+def sample_members(members: pd.DataFrame, sample_size: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Up to ``sample_size`` members per category, drawn without replacement (seeded)."""
+    parts = []
+    for _, grp in members.groupby("category", sort=True):
+        take = rng.permutation(len(grp))[: min(sample_size, len(grp))]
+        parts.append(grp.iloc[np.sort(take)])
+    return pd.concat(parts, ignore_index=True) if parts else members.iloc[:0]
+
+
+def category_overlap(model: Representation, terms: pd.DataFrame, bins: int = 50) -> dict[str, float]:
+    """Separation of categories by ``avg_cos``: overlap O of within- vs between-category similarity.
+
+    ``terms``: columns ``term, category``. Every unordered pair of covered terms is scored (cosine of
+    mean word vectors); O = sum over ``bins`` equal-width bins on [-1, 1] of min(p_within,
+    p_between), the histogram overlap of the two normalised distributions (0: fully separated, 1:
+    identical). This operationalises Schulz & Juric's category analysis (Diagnostic Procedure,
+    Therapeutic Procedure, Organism); their paper gives no formula, so this definition is biosem's.
+
+    Returns ``overlap, within_mean, between_mean, n_terms, coverage, n_within, n_between``.
+    """
+    vectors, covered = model.phrase_vectors(list(terms["term"]), require_all=False)
+    unit = unit_rows(vectors[covered]).astype(np.float64)
+    cats = terms["category"].to_numpy()[covered]
+    sims = unit @ unit.T
+    iu, ju = np.triu_indices(len(unit), 1)
+    s = sims[iu, ju]
+    same = cats[iu] == cats[ju]
+    edges = np.linspace(-1.0, 1.0, bins + 1)
+    within, between = s[same], s[~same]
+    result = {
+        "n_terms": int(covered.sum()),
+        "coverage": float(covered.mean()) if len(terms) else float("nan"),
+        "n_within": len(within),
+        "n_between": len(between),
+        "within_mean": float(within.mean()) if len(within) else float("nan"),
+        "between_mean": float(between.mean()) if len(between) else float("nan"),
+        "overlap": float("nan"),
+    }
+    if len(within) and len(between):
+        pw = np.histogram(np.clip(within, -1, 1), edges)[0] / len(within)
+        pb = np.histogram(np.clip(between, -1, 1), edges)[0] / len(between)
+        result["overlap"] = float(np.minimum(pw, pb).sum())
+    return result
+
+
+def category_rows(model: Representation, dataset: str, terms: pd.DataFrame, bins: int) -> list[dict[str, object]]:
+    """Result rows of :func:`category_overlap` (metrics ``avg_cos:overlap``, ``..._mean``)."""
+    r = category_overlap(model, terms, bins)
+    log.info("%s %s: O = %.4f (within %.4f, between %.4f; %d terms)", model.name, dataset, r["overlap"], r["within_mean"], r["between_mean"], r["n_terms"])
+    return [
+        result_row(model.name, dataset, "all", "avg_cos:overlap", r["overlap"], r["n_terms"], r["coverage"]),
+        result_row(model.name, dataset, "within", "avg_cos:mean", r["within_mean"], r["n_within"], r["coverage"]),
+        result_row(model.name, dataset, "between", "avg_cos:mean", r["between_mean"], r["n_between"], r["coverage"]),
+    ]
+
+
+def evaluate_termpair_datasets(
+    model: Representation, datasets: Mapping[str, pd.DataFrame], params: TermPairEvalParams, seed: int
+) -> tuple[list[dict[str, object]], pd.DataFrame]:
+    """Scores of one model on every term-pair dataset (name -> pairs), in name order.
+
+    The tuning half of a dataset is drawn from (seed, "evaluate", "termpairs", "split", dataset),
+    the same for every model (so McNemar compares the same held-out pairs); empty datasets are
+    skipped. Returns result rows and the held-out correctness of every pair (for McNemar).
+    """
+    from biosem.seeds import generator
+
+    rows: list[dict[str, object]] = []
+    predictions = [empty_predictions()]
+    for name in sorted(datasets):
+        pairs = datasets[name]
+        if pairs.empty:
+            log.info("%s: empty dataset, not scored", name)
+            continue
+        tune = tuning_half(len(pairs), generator(seed, "evaluate", "termpairs", "split", name))
+        r, p = evaluate_termpair_dataset(model, name, pairs, tune, params, generator(seed, "evaluate", "termpairs", model.name, name))
+        rows += r
+        predictions.append(p)
+        auc_row = next((x for x in r if x["metric"] == f"{params.similarities[0]}:auc"), None)
+        if auc_row is not None:
+            log.info("%s on %s: %s AUC %s on %d pairs (coverage %.3f)", model.name, name, params.similarities[0], auc_row["value"], auc_row["n"], auc_row["coverage"] or 0.0)
+    return rows, pd.concat(predictions, ignore_index=True)
+
+
+def category_terms(
+    concepts: pd.DataFrame,
+    terms: pd.DataFrame,
+    relations: pd.DataFrame,
+    params: CategoryParams,
+    rng: np.random.Generator,
+    termpair_config: Mapping[str, object],
+) -> pd.DataFrame:
+    """Sampled member concepts of each category with their head term (columns ``concept_id,
+    category, term``); head terms as in the term-pair datasets (:func:`biosem.termpairs.head_terms`)."""
+    from biosem.termpairs import head_terms, params_from_config
+
+    active = concepts[concepts["active"].astype(bool)]
+    members = category_members(relations, params.roots, params.parent_rels)
+    members = members[members["concept_id"].isin(set(active["concept_id"]))]
+    heads = head_terms(concepts, terms, params_from_config(dict(termpair_config)))
+    members = members.merge(heads[["concept_id", "head"]], on="concept_id", how="inner")
+    sample = sample_members(members, params.sample_size, rng)
+    for category, n in sample.groupby("category").size().items():
+        log.info("category %s: %d of %d member concepts sampled", category, n, int((members["category"] == category).sum()))
+    return sample.rename(columns={"head": "term"})[["concept_id", "category", "term"]].reset_index(drop=True)

@@ -1,0 +1,238 @@
+"""Assemble one released dataset folder and the release manifest.
+
+A dataset folder (``results/release/<version>/<visibility>/<family>/<name>/``) holds the Parquet
+shards, ``README.md`` (card), ``croissant.json`` and ``SHA256SUMS``. The release folder
+(``results/release/<version>/<visibility>/``) adds ``RELEASE.md``, ``config.yaml`` and a
+``SHA256SUMS`` over every file below it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from biosem.io import write_text
+from biosem.release.card import FileChecksums, markdown_table, render_card
+from biosem.release.checksums import SUMS_NAME, format_sums, sha256_file
+from biosem.release.croissant import croissant_json, validate_croissant, write_croissant
+from biosem.release.licence import LicenceStatus, RestrictedLicenceError
+from biosem.release.provenance import Provenance, config_yaml
+from biosem.release.registry import ReleaseDataset
+from biosem.release.shards import ShardInfo, composition, write_shard
+
+log = logging.getLogger(__name__)
+
+VISIBILITIES = ("public", "private")
+
+
+def read_checksum_table(path: str | os.PathLike[str]) -> list[tuple[str, int, str]]:
+    """Rows ``(file, bytes, sha256)`` of a table written by :func:`checksum_table`."""
+    frame = pd.read_csv(path, sep="\t", dtype={"file": str, "bytes": "int64", "sha256": str}, keep_default_na=False)
+    return [(str(f), int(b), str(s)) for f, b, s in frame.itertuples(index=False)]
+
+
+def checksum_table(files: Sequence[str | os.PathLike[str]], root: str | os.PathLike[str]) -> pd.DataFrame:
+    """``file, bytes, sha256`` of ``files`` (paths relative to ``root``, sorted) — for a licensed
+    release folder whose files are too large to hash in every release build."""
+    rows = []
+    for path in files:
+        rel = Path(os.path.relpath(Path(path).absolute(), Path(root).absolute())).as_posix()
+        rows.append({"file": rel, "bytes": Path(path).stat().st_size, "sha256": sha256_file(path)})
+    return pd.DataFrame(rows, columns=["file", "bytes", "sha256"]).sort_values("file", kind="stable").reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class BuiltDataset:
+    """What :func:`build_dataset` wrote: the shards, the composition counts and the croissant warnings."""
+
+    shards: tuple[ShardInfo, ...]
+    composition: pd.DataFrame
+    croissant_warnings: tuple[str, ...]
+
+
+def build_dataset(
+    dataset: ReleaseDataset,
+    out_dir: str | os.PathLike[str],
+    status: LicenceStatus,
+    provenance: Provenance,
+    checksums: FileChecksums,
+) -> BuiltDataset:
+    """Write the dataset folder: shards, ``README.md``, ``croissant.json`` (validated), ``SHA256SUMS``.
+
+    Raises:
+        RestrictedLicenceError: the dataset is restricted and ``provenance.visibility`` is public.
+        CroissantValidationError: mlcroissant rejects the generated metadata.
+        ValueError: two splits of a config differ in schema.
+    """
+    if status.restricted and provenance.visibility == "public":
+        raise RestrictedLicenceError([(dataset.id, "; ".join(status.reasons))])
+    root = Path(out_dir)
+    written = []
+    for config, split, source, rel in dataset.shards():
+        info, table = write_shard(source, root / rel, config, split, rel)
+        log.info("%s %s/%s: %d rows -> %s (%d bytes)", dataset.id, config, split, info.rows, rel, info.file_bytes)
+        written.append((info, table))
+    shards = tuple(info for info, _ in written)
+    counts = composition(written, dataset.group_columns, dataset.label_column)
+    write_text(render_card(dataset, shards, counts, status, provenance, checksums), root / "README.md")
+    doc = croissant_json(dataset, shards, status, provenance)
+    write_croissant(doc, root / "croissant.json")
+    warnings = validate_croissant(root / "croissant.json")
+    for warning in warnings:
+        log.info("croissant warning: %s", warning)
+    expected = dataset_files(dataset)
+    for stale in sorted(p for p in (root / "data").rglob("*") if p.is_file()):
+        if stale.relative_to(root).as_posix() not in expected:
+            log.warning("removing %s: not a file of this dataset any more", stale)
+            stale.unlink()
+    entries = [(rel, sha256_file(root / rel)) for rel in expected if rel != SUMS_NAME]
+    write_text(format_sums(entries), root / SUMS_NAME)
+    log.info("%s: %d rows, %d files listed in %s", dataset.id, sum(s.rows for s in shards), len(entries), SUMS_NAME)
+    return BuiltDataset(shards, counts, tuple(warnings))
+
+
+def dataset_files(dataset: ReleaseDataset) -> list[str]:
+    """The files of a built dataset folder, relative to it: shards, card, Croissant, checksums."""
+    return [rel for *_, rel in dataset.shards()] + ["README.md", "croissant.json", SUMS_NAME]
+
+
+def dataset_rows(dataset: ReleaseDataset, folder: str | os.PathLike[str]) -> dict[tuple[str, str], int]:
+    """``{(config, split): rows}`` read from the Parquet footers of a built dataset folder."""
+    return {
+        (config, split): pq.read_metadata(Path(folder) / rel).num_rows
+        for config, split, _, rel in dataset.shards()
+    }
+
+
+def render_release(
+    datasets: Sequence[tuple[ReleaseDataset, LicenceStatus, Mapping[tuple[str, str], int]]],
+    withheld: Sequence[tuple[ReleaseDataset, LicenceStatus]],
+    provenance: Provenance,
+    versions: Mapping[str, str],
+    config_sha256: str,
+) -> str:
+    """``RELEASE.md``: every dataset with its counts and licence, how the release was made, versions.
+
+    Args:
+        datasets: ``(dataset, licence status, {(config, split): rows})`` of the released datasets.
+        withheld: restricted datasets left out of a public release.
+        versions: :func:`biosem.release.provenance.dependency_versions`.
+        config_sha256: SHA-256 of the ``config.yaml`` written beside ``RELEASE.md``.
+    """
+    rows = []
+    for dataset, status, counts in datasets:
+        splits: dict[str, int] = {}
+        for (config, split), n in counts.items():
+            splits[split] = splits.get(split, 0) + n
+        empty = sum(1 for n in counts.values() if n == 0)
+        rows.append(
+            {
+                "dataset": f"[`{dataset.id}`]({dataset.id}/README.md)",
+                "configs": len(dataset.configs),
+                "rows per split": ", ".join(f"{s} {n:,}" for s, n in splits.items()),
+                "rows": f"{sum(counts.values()):,}",
+                "empty files": empty,
+                "licence": "restricted" if status.restricted else "open",
+                "follows": dataset.paper.short,
+            }
+        )
+    table = markdown_table(pd.DataFrame(rows)) if rows else "No dataset."
+    detail = []
+    for dataset, _, counts in datasets:
+        frame = pd.DataFrame(
+            [{"config": c, "split": s, "rows": f"{n:,}"} for (c, s), n in counts.items()]
+        )
+        detail += [f"### `{dataset.id}`", "", markdown_table(frame), ""]
+    commit = provenance.git_commit + ("" if provenance.git_state in ("clean", "unknown") else " (working tree modified)")
+    lines = [
+        f"# biosem release {provenance.release_version} ({provenance.visibility})",
+        "",
+        (
+            "Open-source-derived datasets only: nothing here derives from UMLS or SNOMED CT."
+            if provenance.visibility == "public"
+            else "**Private release**: it contains datasets derived from UMLS and/or SNOMED CT "
+            "(marked restricted; their cards carry the licence notice). Share it only with licensees."
+        ),
+        "",
+        "## Datasets",
+        "",
+        table,
+        "",
+    ]
+    if withheld:
+        lines += [
+            "Withheld from this public release (restricted licence; build `release_private`):",
+            "",
+            *[f"* `{d.id}`: {'; '.join(s.reasons)}" for d, s in withheld],
+            "",
+        ]
+    lines += [
+        "## How it was made",
+        "",
+        f"* biosem {provenance.biosem_version}, git commit {commit}",
+        f"* release version {provenance.release_version}" + (f", published {provenance.date}" if provenance.date else ""),
+        "* command (any `--cores` value gives the same bytes):",
+        "",
+        "  ```",
+        f"  {provenance.command}",
+        "  ```",
+        "",
+        f"* configuration: `config.yaml` in this folder (the merged config of {', '.join(f'`{c}`' for c in provenance.config_files) or 'the defaults'}), sha256 `{config_sha256}`",
+        "* provenance report: `snakemake --report` of the same run (see the README, \"Cutting a release\");"
+        " it is kept beside this folder, not inside it, because Snakemake stamps it with run times.",
+        "",
+        "## Software",
+        "",
+        markdown_table(pd.DataFrame([{"package": k, "version": v} for k, v in versions.items()])),
+        "",
+        "## Counts per config and split",
+        "",
+        *detail,
+        "## Checksums",
+        "",
+        "`SHA256SUMS` lists every file below this folder (each dataset folder also has its own);"
+        " check with `sha256sum -c SHA256SUMS`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_release(
+    root: str | os.PathLike[str],
+    datasets: Sequence[tuple[ReleaseDataset, LicenceStatus]],
+    withheld: Sequence[tuple[ReleaseDataset, LicenceStatus]],
+    provenance: Provenance,
+    versions: Mapping[str, str],
+    config: Mapping[str, Any],
+) -> list[tuple[str, str]]:
+    """Write ``config.yaml``, ``RELEASE.md`` and the top-level ``SHA256SUMS`` of a release folder.
+
+    The dataset folders must already be built below ``root``. Returns the checksum entries.
+
+    Raises:
+        RestrictedLicenceError: a public release lists a restricted dataset.
+    """
+    base = Path(root)
+    if provenance.visibility == "public":
+        refused = [(d.id, "; ".join(s.reasons)) for d, s in datasets if s.restricted]
+        if refused:
+            raise RestrictedLicenceError(refused)
+    write_text(config_yaml(config), base / "config.yaml")
+    built = [(d, s, dataset_rows(d, base / d.id)) for d, s in datasets]
+    text = render_release(built, withheld, provenance, versions, sha256_file(base / "config.yaml"))
+    write_text(text, base / "RELEASE.md")
+    # Only the released datasets, RELEASE.md and config.yaml: a stale folder of a dataset dropped
+    # from the config must not slip into the checksums.
+    entries = [("RELEASE.md", sha256_file(base / "RELEASE.md")), ("config.yaml", sha256_file(base / "config.yaml"))]
+    for dataset, _ in datasets:
+        for rel in dataset_files(dataset):
+            entries.append((f"{dataset.id}/{rel}", sha256_file(base / dataset.id / rel)))
+    write_text(format_sums(entries), base / SUMS_NAME)
+    return entries

@@ -1,0 +1,342 @@
+"""Dataset cards: ``README.md`` with Hugging Face YAML metadata and datasheet sections.
+
+The YAML header follows the Hub's dataset-card specification (``configs`` with ``data_files`` per
+split, ``dataset_info`` with features and split sizes, ``license``, ``size_categories``,
+``source_datasets``, ``pretty_name``), rendered by ``huggingface_hub.DatasetCardData`` from
+``datasets.DatasetInfo`` objects, so ``datasets.load_dataset(<folder>, <config>)`` reads it. The body
+follows "Datasheets for Datasets" (Gebru et al., CACM 2021): motivation, composition (counts per
+config, split, group and label), collection process (the construction parameters actually used),
+sources with their releases and checksums, known limitations, licence, and the paper followed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import datasets
+import pandas as pd
+import pyarrow as pa
+import yaml
+from datasets.info import DatasetInfo, DatasetInfosDict
+from datasets.splits import SplitDict, SplitInfo
+from huggingface_hub import DatasetCardData
+
+from biosem.release.licence import LicenceStatus, hub_licence, restricted_notice
+from biosem.release.provenance import Provenance
+from biosem.release.registry import ReleaseDataset
+from biosem.release.shards import ShardInfo
+
+SIZE_CATEGORIES = (
+    (1_000, "n<1K"),
+    (10_000, "1K<n<10K"),
+    (100_000, "10K<n<100K"),
+    (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"),
+    (100_000_000, "10M<n<100M"),
+    (1_000_000_000, "100M<n<1B"),
+)
+
+FileChecksums = Mapping[str, Sequence[tuple[str, int, str]]]
+"""``{source name: [(file, bytes, sha256), ...]}`` for licensed release folders and local files."""
+
+
+def size_category(rows: int) -> str:
+    """The Hub's ``size_categories`` value for a dataset of ``rows`` rows (all configs and splits)."""
+    for bound, label in SIZE_CATEGORIES:
+        if rows < bound:
+            return label
+    return "n>1B"
+
+
+def config_schemas(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> dict[str, object]:
+    """``{config: Arrow schema}``; the splits of one config must share their schema.
+
+    Raises:
+        ValueError: two splits of a config have different schemas.
+    """
+    out: dict[str, object] = {}
+    for shard in shards:
+        known = out.setdefault(shard.config, shard.schema)
+        if not shard.schema.equals(known):  # type: ignore[attr-defined]
+            raise ValueError(f"{dataset.id}: splits of config {shard.config!r} differ in schema")
+    return out
+
+
+def loadable_splits(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> dict[str, list[str]]:
+    """``{config: [split, ...]}`` of the shards with rows, in the dataset's order.
+
+    The card declares only these: the Hugging Face loader cannot load a split without rows
+    ("Instruction ... corresponds to no data"), so an empty shard is released as a file (its config
+    is part of the construction) but not declared as a loadable config or split.
+    """
+    rows = {(s.config, s.split): s.rows for s in shards}
+    out: dict[str, list[str]] = {}
+    for config, splits in dataset.configs.items():
+        kept = [split for split in splits if rows.get((config, split), 0) > 0]
+        if kept:
+            out[config] = kept
+    return out
+
+
+def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: LicenceStatus) -> str:
+    """The YAML header (without the ``---`` fences)."""
+    schemas = config_schemas(dataset, shards)
+    loadable = loadable_splits(dataset, shards)
+    infos = {}
+    for config in loadable:
+        splits = SplitDict()
+        mine = [s for s in shards if s.config == config and s.split in loadable[config]]
+        for shard in mine:
+            splits.add(SplitInfo(name=shard.split, num_bytes=shard.arrow_bytes, num_examples=shard.rows))
+        infos[config] = DatasetInfo(
+            features=datasets.Features.from_arrow_schema(schemas[config]),
+            splits=splits,
+            download_size=sum(s.file_bytes for s in mine),
+            dataset_size=sum(s.arrow_bytes for s in mine),
+            config_name=config,
+        )
+    configs = []
+    for position, config in enumerate(loadable):
+        entry: dict[str, object] = {
+            "config_name": config,
+            "data_files": [{"split": split, "path": dataset.data_file(config, split)} for split in loadable[config]],
+        }
+        if position == 0 and not dataset.single_config:
+            entry["default"] = True
+        configs.append(entry)
+    extra: dict[str, object] = {}
+    if status.restricted:
+        extra["extra_gated_prompt"] = (
+            "This dataset is derived from a restricted terminology: "
+            + "; ".join(status.reasons)
+            + ". Confirm that you hold the required licence."
+        )
+    card = DatasetCardData(
+        pretty_name=dataset.pretty_name,
+        language=list(dataset.languages),
+        size_categories=[size_category(sum(s.rows for s in shards))],
+        source_datasets=sorted({s.name for s in dataset.sources}),
+        task_categories=list(dataset.task_categories) or None,
+        tags=["biomedical", "biosem", dataset.family],
+        configs=configs or None,
+        **hub_licence(status),
+        **extra,
+    )
+    DatasetInfosDict(infos).to_dataset_card_data(card)
+    return card.to_yaml()
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A GitHub-flavoured Markdown table of ``frame`` (cells escaped for ``|`` and newlines)."""
+
+    def cell(value: object) -> str:
+        text = "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    header = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([header, rule, *rows])
+
+
+def _composition_section(dataset: ReleaseDataset, composition: pd.DataFrame, shards: Sequence[ShardInfo]) -> str:
+    lines = []
+    totals = pd.DataFrame(
+        [{"config": s.config, "split": s.split, "rows": s.rows, "file": s.path} for s in shards]
+    )
+    lines.append(f"{sum(s.rows for s in shards):,} rows in {len(shards)} file(s).\n")
+    empty = [f"`{s.config}/{s.split}`" if not dataset.single_config else f"`{s.split}`" for s in shards if s.rows == 0]
+    if empty:
+        lines.append(
+            "Empty (0 rows): " + ", ".join(empty) + ". Their files are released so that every config of "
+            "the construction is present, but the card does not declare them as configs or splits: the "
+            "Hugging Face loader cannot load a split without rows.\n"
+        )
+    wide = composition
+    if "label" in composition.columns:
+        wide = (
+            composition[composition["rows"] > 0]
+            .pivot_table(index=[c for c in composition.columns if c not in ("label", "rows")], columns="label", values="rows", aggfunc="sum", fill_value=0, sort=True)
+            .reset_index()
+        )
+        wide.columns = [c if c in composition.columns else f"label {c}" for c in wide.columns]
+        order = {(s.config, s.split): i for i, s in enumerate(shards)}
+        wide = wide.assign(_o=[order[(c, s)] for c, s in zip(wide["config"], wide["split"])]).sort_values("_o", kind="stable").drop(columns="_o")
+    if dataset.single_config:
+        wide = wide.drop(columns="config")
+        totals = totals.drop(columns="config")
+    if dataset.group_columns or dataset.label_column:
+        by = " and ".join([*(f"`{g}`" for g in dataset.group_columns), *(["label"] if dataset.label_column else [])])
+        lines.append(f"Rows per config, split and {by}:\n")
+        lines.append(markdown_table(wide) + "\n")
+    lines.append("Files:\n")
+    lines.append(markdown_table(totals) + "\n")
+    return "\n".join(lines)
+
+
+def type_name(arrow_type: pa.DataType) -> str:
+    """A short Arrow type name for the card (``list<string>`` rather than the item field's spelling)."""
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        return f"list<{type_name(arrow_type.value_type)}>"
+    return str(arrow_type)
+
+
+def _features_table(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> str:
+    schemas = config_schemas(dataset, shards)
+    rows = []
+    seen: dict[str, list[str]] = {}
+    for config, schema in schemas.items():
+        for field in schema:  # type: ignore[attr-defined]
+            key = f"{field.name}\t{type_name(field.type)}"
+            seen.setdefault(key, []).append(config)
+    for key, configs in seen.items():
+        name, dtype = key.split("\t")
+        row = {"column": f"`{name}`", "type": dtype, "description": dataset.columns.get(name, "")}
+        if len(schemas) > 1 and len(configs) < len(schemas):
+            row["description"] += f" (configs: {', '.join(configs)})"
+        rows.append(row)
+    return markdown_table(pd.DataFrame(rows, columns=["column", "type", "description"]))
+
+
+def _sources_section(dataset: ReleaseDataset, checksums: FileChecksums) -> str:
+    rows = []
+    for s in dataset.sources:
+        if s.kind == "public":
+            check = f"content sha256 `{s.sha256}`" if s.sha256 else "not pinned"
+        else:
+            files = checksums.get(s.name if s.kind == "licensed" else (s.path or s.name), [])
+            check = f"{len(files)} file(s), sha256 below" if files else "not hashed"
+        rows.append(
+            {
+                "source": f"`{s.name}`",
+                "role": s.role,
+                "release / version": s.release or s.version or "",
+                "licence": s.licence or "none stated",
+                "url": s.url or "",
+                "checksum": check,
+            }
+        )
+    out = [markdown_table(pd.DataFrame(rows)) + "\n"]
+    for s in dataset.sources:
+        key = s.name if s.kind == "licensed" else (s.path or s.name)
+        files = checksums.get(key) if s.kind != "public" else None
+        if files:
+            what = f"release folder `{s.release}`" if s.kind == "licensed" else f"file `{s.name}`"
+            out.append(f"SHA-256 of {what} (`{s.name}`):\n")
+            out.append(markdown_table(pd.DataFrame(list(files), columns=["file", "bytes", "sha256"])) + "\n")
+    return "\n".join(out)
+
+
+def _usage(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> str:
+    loadable = loadable_splits(dataset, shards)
+    if not loadable:
+        return "Every file of this dataset is empty: there is nothing to load.\n"
+    first = next(iter(loadable))
+    data_dir = "data" if dataset.single_config else f"data/{first}"
+    name = "" if dataset.single_config else f', "{first}"'
+    return (
+        "```python\n"
+        "from datasets import load_dataset\n\n"
+        f'ds = load_dataset("path/to/{dataset.name}"{name})  # this folder; configs from the card\n'
+        f'ds = load_dataset("parquet", data_dir="path/to/{dataset.name}/{data_dir}")  # one config\n'
+        "```\n"
+    )
+
+
+def render_card(
+    dataset: ReleaseDataset,
+    shards: Sequence[ShardInfo],
+    composition: pd.DataFrame,
+    status: LicenceStatus,
+    provenance: Provenance,
+    checksums: FileChecksums,
+) -> str:
+    """The whole ``README.md``: YAML header, then the card and datasheet sections.
+
+    Args:
+        composition: :func:`biosem.release.shards.composition` of the dataset.
+        checksums: per-file SHA-256 of licensed release folders (by terminology name) and local
+            files (by configured path).
+    """
+    notice = restricted_notice(status)
+    commit = provenance.git_commit if provenance.git_state in ("clean", "unknown") else f"{provenance.git_commit} (modified working tree)"
+    parameters = yaml.safe_dump(dict(dataset.parameters), sort_keys=True, allow_unicode=True, width=100)
+    limitations = "\n".join(f"* {item}" for item in dataset.limitations) or "* None recorded."
+    licences = ", ".join(status.source_licences)
+    licence_text = (
+        "Restricted: see the notice at the top. "
+        if status.restricted
+        else "Open sources only (no UMLS or SNOMED CT content). "
+    ) + (
+        f"The rows derive from sources under: {licences}. Their terms apply to this derived dataset; "
+        "attribute every source listed above. biosem's code is Apache-2.0; that licence does not "
+        "cover the data."
+    )
+    body = [
+        "---",
+        card_metadata(dataset, shards, status).rstrip("\n"),
+        "---",
+        "",
+        f"# {dataset.pretty_name}",
+        "",
+        *([notice] if notice else []),
+        dataset.summary,
+        "",
+        f"Release `{provenance.release_version}` (`{provenance.visibility}`) of the `{dataset.id}` dataset, built by "
+        f"biosem {provenance.biosem_version} (git commit {commit}) following {dataset.paper.citation}",
+        "",
+        "## Dataset structure",
+        "",
+        _features_table(dataset, shards),
+        "",
+        _usage(dataset, shards),
+        "## Datasheet",
+        "",
+        "### Motivation",
+        "",
+        dataset.motivation,
+        "",
+        "### Composition",
+        "",
+        _composition_section(dataset, composition, shards),
+        "### Collection process",
+        "",
+        "Built automatically, without new annotation, by the biosem Snakemake workflow from the sources "
+        "below. The command and the complete configuration are in the release's `RELEASE.md` and "
+        "`config.yaml`:",
+        "",
+        "```",
+        provenance.command,
+        "```",
+        "",
+        "Construction parameters used (from the config):",
+        "",
+        "```yaml",
+        parameters.rstrip("\n"),
+        "```",
+        "",
+        "### Sources",
+        "",
+        _sources_section(dataset, checksums),
+        "### Known limitations",
+        "",
+        limitations,
+        "",
+        "### Licence",
+        "",
+        licence_text,
+        "",
+        "### Citation",
+        "",
+        f"The construction follows [{dataset.paper.citation}]({dataset.paper.url})",
+        "",
+        "```bibtex",
+        dataset.paper.bibtex,
+        "```",
+        "",
+        "## Checksums",
+        "",
+        "`SHA256SUMS` lists every file of this folder; check with `sha256sum -c SHA256SUMS`.",
+        "",
+    ]
+    return "\n".join(body)

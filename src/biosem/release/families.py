@@ -1,0 +1,425 @@
+"""The built-in release providers, one per dataset family (see :mod:`biosem.release.registry`).
+
+Each provider turns the config into :class:`~biosem.release.registry.ReleaseDataset` entries: the
+Parquet files the family's rules write (the contracts in DESIGN.md), the sources and their licences,
+the construction parameters actually used, and the paper. To add a family, write one more function
+here decorated with ``@provider("<family>", stage="<stage whose rules write the files>")``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from biosem.release.registry import (
+    DEFAULT_CONFIG,
+    Paper,
+    ReleaseDataset,
+    Source,
+    corpus_sources,
+    local_source,
+    provider,
+    public_source,
+    terminology_parameters,
+    terminology_sources,
+    without,
+)
+
+EVALUATION_SPLIT = "test"
+"""Split name of datasets meant for evaluation only (the papers release no training part)."""
+
+PAPERS = {
+    "termpairs": Paper(
+        short="Schulz & Juric 2020",
+        citation=(
+            "Claudia Schulz and Damir Juric. 2020. Can Embeddings Adequately Represent Medical "
+            "Terminology? New Large-Scale Medical Term Similarity Datasets Have the Answer! AAAI 2020."
+        ),
+        bibtex=(
+            "@inproceedings{schulz2020embeddings,\n"
+            "  title = {Can Embeddings Adequately Represent Medical Terminology? New Large-Scale Medical "
+            "Term Similarity Datasets Have the Answer!},\n"
+            "  author = {Schulz, Claudia and Juric, Damir},\n"
+            "  booktitle = {Proceedings of the AAAI Conference on Artificial Intelligence},\n"
+            "  volume = {34},\n  number = {05},\n  pages = {8775--8782},\n  year = {2020}\n}"
+        ),
+        url="https://arxiv.org/abs/2003.11082",
+    ),
+    "analogies": Paper(
+        short="BMASS, Newman-Griffis et al. 2017",
+        citation=(
+            "Denis Newman-Griffis, Albert M. Lai and Eric Fosler-Lussier. 2017. Insights into Analogy "
+            "Completion from the Biomedical Domain. BioNLP 2017."
+        ),
+        bibtex=(
+            "@inproceedings{newman-griffis2017insights,\n"
+            "  title = {Insights into Analogy Completion from the Biomedical Domain},\n"
+            "  author = {Newman-Griffis, Denis and Lai, Albert M. and Fosler-Lussier, Eric},\n"
+            "  booktitle = {BioNLP 2017},\n  pages = {19--28},\n  year = {2017}\n}"
+        ),
+        url="https://arxiv.org/abs/1706.02241",
+    ),
+    "wic": Paper(
+        short="BioWiC, Rouhizadeh et al. 2024",
+        citation=(
+            "Hossein Rouhizadeh et al. 2024. A Dataset for Evaluating Contextualized Representation of "
+            "Biomedical Concepts in Language Models. Scientific Data 11, 455."
+        ),
+        bibtex=(
+            "@article{rouhizadeh2024biowic,\n"
+            "  title = {A Dataset for Evaluating Contextualized Representation of Biomedical Concepts "
+            "in Language Models},\n"
+            "  author = {Rouhizadeh, Hossein and Nikishina, Irina and Yazdani, Anthony and Bornet, Alban "
+            "and Zhang, Boya and Ehrsam, Julien and Gaudet-Blavignac, Christophe and Naderi, Nona and "
+            "Teodoro, Douglas},\n"
+            "  journal = {Scientific Data},\n  volume = {11},\n  pages = {455},\n  year = {2024},\n"
+            "  doi = {10.1038/s41597-024-03317-w}\n}"
+        ),
+        url="https://doi.org/10.1038/s41597-024-03317-w",
+    ),
+    "simlex": Paper(
+        short="Bio-SimLex / Bio-SimVerb, Chiu et al. 2018",
+        citation=(
+            "Billy Chiu, Sampo Pyysalo, Ivan Vulić and Anna Korhonen. 2018. Bio-SimVerb and Bio-SimLex: "
+            "wide-coverage evaluation sets of word similarity in biomedicine. BMC Bioinformatics 19, 33."
+        ),
+        bibtex=(
+            "@article{chiu2018biosimverb,\n"
+            "  title = {Bio-SimVerb and Bio-SimLex: wide-coverage evaluation sets of word similarity in "
+            "biomedicine},\n"
+            "  author = {Chiu, Billy and Pyysalo, Sampo and Vuli{\\'c}, Ivan and Korhonen, Anna},\n"
+            "  journal = {BMC Bioinformatics},\n  volume = {19},\n  pages = {33},\n  year = {2018},\n"
+            "  doi = {10.1186/s12859-018-2039-z}\n}"
+        ),
+        url="https://doi.org/10.1186/s12859-018-2039-z",
+    ),
+}
+
+_SMALL_DEFAULT = (
+    "Built from the embedded default (open samples), counts are far below the paper's; run a preset "
+    "(config/presets/) on full releases for the paper's scale."
+)
+
+
+def _unique_sources(sources: list[Source]) -> tuple[Source, ...]:
+    seen: dict[tuple[str, str], Source] = {}
+    for s in sources:
+        seen.setdefault((s.kind, s.name), s)
+    return tuple(seen[k] for k in sorted(seen))
+
+
+# --- termpairs ------------------------------------------------------------------------------------
+
+TERMPAIR_COLUMNS = {
+    "term1": "First term: the head term (FSN without its semantic tag, or preferred name) or a synonym.",
+    "term2": "Second term: a synonym or association target of term1 (label 1), or a sampled negative (label 0).",
+    "label": "1 = similar (same concept, or the association of the dataset's kind), 0 = dissimilar.",
+    "concept_id1": "Concept of term1 (SNOMED CT id, UMLS CUI or OBO id).",
+    "concept_id2": "Concept of term2 (null where the construction does not record it).",
+    "levenshtein": "Levenshtein distance between the lowercased terms (edit operations).",
+}
+
+
+@provider("termpairs")
+def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
+    """One dataset per terminology of ``termpairs.terminologies``; 20 configs (kind × difficulty ×
+    negative strategy), split ``test``."""
+    from biosem.termpairs import DATASETS
+
+    section = config["termpairs"]
+    out = []
+    for terminology in section["terminologies"]:
+        configs = {
+            name: {EVALUATION_SPLIT: f"results/datasets/termpairs/{terminology}/{name}.parquet"}
+            for name in DATASETS
+        }
+        out.append(
+            ReleaseDataset(
+                family="termpairs",
+                name=terminology,
+                pretty_name=f"Medical term similarity pairs from {terminology} (after Schulz & Juric 2020)",
+                summary=(
+                    "Binary similar/dissimilar term pairs built from a terminology: FSN-SYN, SYN-SYN, "
+                    "POSSIBLY EQUIVALENT TO, REPLACED BY and SAME AS positives, each split into easy "
+                    "(Levenshtein distance of the lowercased terms at most `easy_max_distance`) and hard, "
+                    "each with one negative per positive drawn at random or as the Levenshtein-nearest "
+                    "term outside the positive's similarity component: 20 configs."
+                ),
+                motivation=(
+                    "Tests whether term embeddings place synonymous medical terms closer than unrelated "
+                    "or merely look-alike terms, at the scale of a whole terminology."
+                ),
+                configs=configs,
+                sources=_unique_sources(terminology_sources(config, terminology)),
+                parameters={
+                    "seed": config["seed"],
+                    **without(section, "terminologies"),
+                    "terminology": terminology_parameters(config, terminology),
+                },
+                paper=PAPERS["termpairs"],
+                columns=TERMPAIR_COLUMNS,
+                label_column="label",
+                limitations=(
+                    "A dataset whose source has no pairs of its kind and difficulty is released empty "
+                    "(0 rows); the card's composition table shows which.",
+                    "'Not similar indirectly' is the connected component of the similarity graph, "
+                    "stricter than the reference code's two hops.",
+                    "Negatives are sampled: a few may still be near-synonyms the terminology does not link.",
+                    _SMALL_DEFAULT,
+                ),
+                task_categories=("sentence-similarity",),
+            )
+        )
+    return out
+
+
+# --- analogies ------------------------------------------------------------------------------------
+
+ANALOGY_COLUMNS = {
+    "relation": "Relation label (UMLS REL/RELA, SNOMED CT attribute type id/FSN, OBO relation).",
+    "rel": "UMLS REL, SNOMED CT type id, or OBO relation.",
+    "rela": "UMLS RELA or relation name.",
+    "a_id": "Concept of a.",
+    "a_term": "Term of a (its most frequent term in the corpus).",
+    "b_ids": "Concepts of the valid b.",
+    "b_terms": "Terms of the valid b.",
+    "c_id": "Concept of c.",
+    "c_term": "Term of c.",
+    "d_ids": "Concepts of the valid answers d.",
+    "d_terms": "Terms of the valid answers d.",
+}
+
+
+@provider("analogies")
+def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
+    """One dataset per terminology of ``analogies.terminologies``; configs Single-Answer, Multi-Answer,
+    All-Info and their unigram subsets, split ``test``."""
+    from biosem.analogies.construct import DATASETS, params_from_config
+
+    section = config["analogies"]
+    corpora = list(section["corpora"])
+    out = []
+    for terminology in section["terminologies"]:
+        fmt = config["terminologies"][terminology]["format"]
+        params = params_from_config(section, terminology, fmt, config["seed"])
+        sources = terminology_sources(config, terminology)
+        for corpus in corpora:
+            sources += corpus_sources(config, corpus)
+        sources += [local_source(p, "frequency corpus (text file)") for p in section.get("text_files") or []]
+        out.append(
+            ReleaseDataset(
+                family="analogies",
+                name=terminology,
+                pretty_name=f"Biomedical analogies from {terminology} (after BMASS, Newman-Griffis et al. 2017)",
+                summary=(
+                    "a:b::c:?d analogies from the relations of a terminology: every ordered pair of "
+                    "sampled subjects of a relation, with all valid objects. Configs: single_answer, "
+                    "multi_answer, all_info and their unigram_* subsets (all four terms one word)."
+                ),
+                motivation=(
+                    "Measures how well embeddings recover biomedical relations by vector arithmetic "
+                    "(3CosAdd, 3CosMul, PairwiseDistance), per relation."
+                ),
+                configs={name: {EVALUATION_SPLIT: f"results/datasets/analogies/{terminology}/{name}.parquet"} for name in DATASETS},
+                sources=_unique_sources(sources),
+                parameters={
+                    **{k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(params).items()},
+                    "corpora": corpora,
+                    "text_files": [str(p) for p in section.get("text_files") or []],
+                    "terminology": terminology_parameters(config, terminology),
+                },
+                paper=PAPERS["analogies"],
+                columns=ANALOGY_COLUMNS,
+                group_columns=("relation",),
+                limitations=(
+                    "An allow-list (or none) stands in for the paper's manual informativity review of relations.",
+                    "Term frequencies come from the configured corpus, not the 2016 PubMed baseline.",
+                    _SMALL_DEFAULT,
+                ),
+                task_categories=("question-answering",),
+            )
+        )
+    return out
+
+
+# --- wic ------------------------------------------------------------------------------------------
+
+WIC_COLUMNS = {
+    "term1": "Target term in sentence1 (as written).",
+    "term2": "Target term in sentence2.",
+    "sentence1": "First sentence.",
+    "sentence2": "Second sentence.",
+    "start1": "Start offset of term1 in sentence1 (characters, 0-based).",
+    "end1": "End offset of term1 in sentence1 (exclusive).",
+    "start2": "Start offset of term2 in sentence2.",
+    "end2": "End offset of term2 in sentence2 (exclusive).",
+    "cat": "Group: term_identity, abbreviations, synonyms or label_similarity.",
+    "label": "1 = both mentions denote the same concept, 0 = different concepts.",
+    "concept_id1": "Concept of the first mention (CUI, or the corpus' namespaced id).",
+    "concept_id2": "Concept of the second mention.",
+    "corpus1": "Corpus of sentence1.",
+    "document_id1": "PMID of sentence1.",
+    "corpus2": "Corpus of sentence2.",
+    "document_id2": "PMID of sentence2.",
+}
+
+
+@provider("wic")
+def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
+    """The word-in-context pairs: one dataset, splits train/dev/test."""
+    section = config["wic"]
+    sources: list[Source] = []
+    for corpus in section["corpora"]:
+        sources += corpus_sources(config, corpus)
+    terminology = section.get("terminology")
+    if terminology:
+        sources += terminology_sources(config, terminology, role="concept normalisation")
+    parameters = {"seed": config["seed"], **section}
+    if terminology:
+        parameters["terminology_settings"] = terminology_parameters(config, terminology)
+    return [
+        ReleaseDataset(
+            family="wic",
+            name="biowic",
+            pretty_name="Biomedical word-in-context pairs (after BioWiC, Rouhizadeh et al. 2024)",
+            summary=(
+                "Pairs of sentences from PubTator corpora, each with one marked mention; label 1 when "
+                "both mentions denote the same concept. Four groups: term identity, abbreviations, "
+                "synonyms, label similarity. The first ten columns are the released BioWiC schema; the "
+                "rest record each side's concept, corpus and PMID."
+            ),
+            motivation=(
+                "Evaluates whether contextual representations separate the senses of biomedical terms "
+                "in context (the BioWiC task)."
+            ),
+            configs={DEFAULT_CONFIG: {s: f"results/datasets/wic/{s}.parquet" for s in ("train", "dev", "test")}},
+            sources=_unique_sources(sources),
+            parameters=parameters,
+            paper=PAPERS["wic"],
+            columns=WIC_COLUMNS,
+            group_columns=("cat",),
+            label_column="label",
+            limitations=(
+                "Without a UMLS release, concepts are the corpora's own MeSH/OMIM/UMLS ids and no "
+                "MRREL pruning applies, so some negatives are hierarchy neighbours.",
+                "Quotas are scaled to what the configured corpora can fill (see `quota_policy`).",
+                "Labels come from the corpora's normalisations, not from a new expert annotation.",
+            ),
+            task_categories=("text-classification",),
+        )
+    ]
+
+
+# --- simlex ---------------------------------------------------------------------------------------
+
+SIMLEX_PAIR_COLUMNS = {
+    "pair_id": "Pair identifier (N#### nouns, V#### verbs).",
+    "word1": "First word (lemma).",
+    "word2": "Second word (lemma).",
+    "pos": "Part of speech (noun or verb).",
+    "quarter": "Quarter: associated/unassociated × biomedical/general.",
+    "domain": "biomedical or general.",
+    "associated": "True when a resource links the two words.",
+    "sources": "Resources linking the words (e.g. hpo:sibling, wordnet:synonym, usf).",
+    "evidence": "The linking evidence (ontology id, synset, ...).",
+    "fsg": "USF forward association strength (word1 -> word2).",
+    "bsg": "USF backward association strength.",
+    "reviewed": "True when an expert review decision was applied.",
+}
+
+
+@provider("simlex")
+def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
+    """The candidate noun and verb pairs (before rating): one dataset, configs nouns and verbs."""
+    section = config["simlex"]
+    sources: list[Source] = []
+    for corpus in section["corpora"]:
+        sources += corpus_sources(config, corpus)
+    for terminology in section["resources"]["terminologies"]:
+        sources += terminology_sources(config, terminology, role="lexical resource")
+    sources.append(public_source(config, section["usf"]["source"], "association norms"))
+    sources += [local_source(p, "corpus (text file)") for p in section.get("text_files") or []]
+    for key in ("lrspl", "lragr", "lrnom"):
+        if section["specialist"].get(key):
+            sources.append(local_source(section["specialist"][key], f"SPECIALIST lexicon {key.upper()}"))
+    for key, path in sorted((section["resources"].get("synonym_tables") or {}).items()):
+        sources.append(local_source(path, f"synonym table {key}"))
+    for path, role in ((section["domain"].get("reviewed"), "domain review"), (section["pairs"].get("accepted"), "pair review")):
+        if path:
+            sources.append(local_source(path, role))
+    return [
+        ReleaseDataset(
+            family="simlex",
+            name="pairs",
+            pretty_name="Biomedical word-similarity candidate pairs (after Bio-SimLex / Bio-SimVerb)",
+            summary=(
+                "Candidate noun pairs (Bio-SimLex design) and verb pairs (Bio-SimVerb design) in four "
+                "quarters: associated and unassociated, biomedical and general; the input of the rating "
+                "survey. No similarity scores: rated datasets are released as `simlex/rated_<name>`."
+            ),
+            motivation="The pair selection of Bio-SimLex / Bio-SimVerb, rebuilt from open resources for a new rating study.",
+            configs={pos: {EVALUATION_SPLIT: f"results/datasets/simlex/{pos}/pairs.parquet"} for pos in ("nouns", "verbs")},
+            sources=_unique_sources(sources),
+            parameters={"seed": config["seed"], **section},
+            paper=PAPERS["simlex"],
+            columns=SIMLEX_PAIR_COLUMNS,
+            group_columns=("quarter",),
+            limitations=(
+                "Unrated: these are candidates, not a similarity benchmark, until rated.",
+                "On the open default the associated quarters stay short (marked `short` in the counts).",
+                "WordNet 3.0 (via NLTK) and wordfreq frequencies are used as tools, not as released content.",
+            ),
+            task_categories=("sentence-similarity",),
+        )
+    ]
+
+
+RATED_COLUMNS = {
+    "word1": "First word.",
+    "word2": "Second word.",
+    "score": "Mean rating of the retained raters after bias correction, rescaled to 0-10.",
+    "sd": "Standard deviation of those ratings (same scale).",
+    "n_ratings": "Number of ratings averaged.",
+    "mean_raw": "Mean rating on the survey's own scale, before correction.",
+    "sd_raw": "Standard deviation on the survey's scale.",
+}
+
+
+@provider("simlex", stage="agreement")
+def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
+    """One rated dataset per ``agreement.ratings`` entry (SimLex bias correction and rater exclusion)."""
+    ratings = config.get("agreement", {}).get("ratings") or {}
+    out = []
+    for name in sorted(ratings):
+        spec = ratings[name]
+        source = (
+            public_source(config, spec["source"], "ratings")
+            if "source" in spec
+            else local_source(spec["path"], "ratings", spec.get("licence"))
+        )
+        out.append(
+            ReleaseDataset(
+                family="simlex",
+                name=f"rated_{name}",
+                pretty_name=f"Rated word pairs: {name} (Bio-SimLex / SimLex-999 aggregation)",
+                summary=(
+                    "Word pairs with a similarity score 0-10: the mean of the retained raters' ratings "
+                    "after SimLex-999 bias correction and rater exclusion (IAA-1 more than the configured "
+                    "SDs below the mean), with its SD and number of ratings."
+                ),
+                motivation="Gold scores for word-similarity evaluation, aggregated reproducibly from raw ratings.",
+                configs={DEFAULT_CONFIG: {EVALUATION_SPLIT: f"results/datasets/simlex/rated/{name}.parquet"}},
+                sources=(source,),
+                parameters={"ratings": name, **spec},
+                paper=PAPERS["simlex"],
+                columns=RATED_COLUMNS,
+                limitations=(
+                    "Scores depend on the bias-correction and exclusion settings (in the parameters); "
+                    "they can differ from a published file aggregated without them.",
+                    "The licence of the ratings is that of their source; 'none stated' means the "
+                    "publisher gave none: check before redistributing.",
+                ),
+                task_categories=("sentence-similarity",),
+            )
+        )
+    return out

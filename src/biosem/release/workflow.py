@@ -1,0 +1,169 @@
+"""Target lists, input functions and parameters of the release rules (``workflow/rules/release.smk``).
+
+Kept in the library so the rule file holds only rules. A :class:`ReleasePlan` is made once per
+Snakemake invocation from the config; its methods taking ``wildcards`` are input or params functions.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from biosem import __version__
+from biosem.release import registry
+from biosem.release.licence import LicenceStatus, require_public
+from biosem.release.provenance import code_version, command_line
+
+VISIBILITIES = ("public", "private")
+CHECKSUMS_DIR = "results/release/checksums"
+
+
+def targets() -> list[str]:
+    """What `rule all` asks of the release stage: nothing (a release is cut explicitly with the
+    ``release_public`` / ``release_private`` targets; building it takes a minute on the default)."""
+    return []
+
+
+def provider_stages() -> list[str]:
+    """The workflow stages whose outputs registered providers release."""
+    return sorted({reg.stage for reg in registry.PROVIDERS.values()})
+
+
+def active_stages(config: Mapping[str, Any], stage_targets: Mapping[str, Callable[[], list[str]] | None]) -> list[str]:
+    """Stages of the registered providers that build something under ``config``.
+
+    ``termpairs`` is active when ``termpairs.terminologies`` is non-empty (its targets are listed in
+    ``common.smk``); any other stage when its ``<stage>_targets()`` (given in ``stage_targets``)
+    returns something.
+    """
+    out = []
+    for stage in provider_stages():
+        if stage == "termpairs":
+            active = bool(config["termpairs"]["terminologies"])
+        else:
+            targets = stage_targets.get(stage)
+            active = targets is not None and bool(targets())
+        if active:
+            out.append(stage)
+    return out
+
+
+class ReleasePlan:
+    """The datasets of this run's releases and the rule functions that build them.
+
+    Args:
+        config: the whole workflow config (``config["release"]`` validated).
+        stages: active stages (:func:`active_stages`).
+        basedir: the workflow's folder (``workflow.basedir``), whose git checkout names the code.
+        config_files: the config files given, relative to the workflow folder.
+        config_args: ``--config`` items (``key=value``).
+
+    Raises:
+        ValueError: ``release.datasets`` / ``release.exclude`` name no dataset of the run.
+    """
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        stages: Sequence[str],
+        basedir: str,
+        config_files: Sequence[str],
+        config_args: Sequence[str] = (),
+    ) -> None:
+        self.config = config
+        self.release = config["release"]
+        self.root = f"results/release/{self.release['version']}"
+        self.basedir = basedir
+        self.config_files = list(config_files)
+        self.config_args = list(config_args)
+        offered = registry.registered_datasets(config, stages)
+        self.datasets = registry.select(offered, self.release["datasets"], self.release["exclude"])
+        self.status: dict[str, LicenceStatus] = {d.id: d.licence_status(self.release) for d in self.datasets}
+
+    # --- membership -----------------------------------------------------------------------------
+
+    def members(self, visibility: str) -> list[registry.ReleaseDataset]:
+        """All datasets (private), or the unrestricted ones (public)."""
+        if visibility == "private":
+            return list(self.datasets)
+        return [d for d in self.datasets if not self.status[d.id].restricted]
+
+    def withheld(self, visibility: str) -> list[registry.ReleaseDataset]:
+        """Restricted datasets left out of a public release (listed in its RELEASE.md)."""
+        return [] if visibility == "private" else [d for d in self.datasets if self.status[d.id].restricted]
+
+    def check_public(self) -> None:
+        """Refuse a public release when ``release.datasets`` explicitly names restricted datasets.
+
+        Raises:
+            RestrictedLicenceError: listing them.
+        """
+        if self.release["datasets"] is not None:
+            require_public([(d.id, self.status[d.id]) for d in self.datasets])
+
+    # --- paths ----------------------------------------------------------------------------------
+
+    def folder(self, dataset: registry.ReleaseDataset, visibility: str = "{visibility}") -> str:
+        return f"{self.root}/{visibility}/{dataset.id}"
+
+    def dataset_outputs(self, dataset: registry.ReleaseDataset) -> dict[str, Any]:
+        """Named outputs of a dataset's rule (with the ``{visibility}`` wildcard)."""
+        folder = self.folder(dataset)
+        return {
+            "data": [f"{folder}/{rel}" for *_, rel in dataset.shards()],
+            "card": f"{folder}/README.md",
+            "croissant": f"{folder}/croissant.json",
+            "sums": f"{folder}/SHA256SUMS",
+        }
+
+    @staticmethod
+    def licensed_checksums(dataset: registry.ReleaseDataset) -> list[str]:
+        """Checksum tables of the licensed release folders the dataset derives from."""
+        return [f"{CHECKSUMS_DIR}/{name}.tsv" for name in dataset.licensed_terminologies()]
+
+    # --- rule functions -------------------------------------------------------------------------
+
+    def guard(self, dataset_id: str) -> Callable[[Any], list[str]]:
+        """An input function refusing to build restricted ``dataset_id`` into the public release."""
+        return functools.partial(self._guard, dataset_id)
+
+    def _guard(self, dataset_id: str, wildcards: Any) -> list[str]:
+        if wildcards.visibility == "public":
+            require_public([(dataset_id, self.status[dataset_id])])
+        return []
+
+    def manifest_inputs(self, wildcards: Any) -> list[str]:
+        """The checksum lists of the release's dataset folders (after the licence check)."""
+        if wildcards.visibility == "public":
+            self.check_public()
+        return [f"{self.folder(d, wildcards.visibility)}/SHA256SUMS" for d in self.members(wildcards.visibility)]
+
+    def manifest_datasets(self, wildcards: Any) -> list[dict[str, Any]]:
+        return [d.to_params() for d in self.members(wildcards.visibility)]
+
+    def manifest_withheld(self, wildcards: Any) -> list[dict[str, Any]]:
+        return [d.to_params() for d in self.withheld(wildcards.visibility)]
+
+    def public_target(self, wildcards: Any) -> str:
+        """Input of ``release_public``: the public checksum list (after the licence check)."""
+        self.check_public()
+        return f"{self.root}/public/SHA256SUMS"
+
+    @functools.cached_property
+    def _code(self) -> dict[str, str]:
+        return code_version(self.basedir)
+
+    def provenance(self, wildcards: Any) -> dict[str, Any]:
+        """Params of the release rules: code version, command, config files (no time, host or cores)."""
+        return {
+            "release_version": self.release["version"],
+            "visibility": wildcards.visibility,
+            "biosem_version": __version__,
+            "git_commit": self._code["commit"],
+            "git_state": self._code["state"],
+            "command": command_line(f"release_{wildcards.visibility}", self.config_files, self.config_args),
+            "config_files": list(self.config_files),
+            "date": self.release["date"],
+            "url": self.release["url"],
+        }

@@ -1,0 +1,82 @@
+"""Reading the wic inputs and writing the released JSON format (atomic, deterministic)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from biosem.io import read_table, write_text
+from biosem.wic.schemas import RELEASED_COLUMNS
+
+
+def read_concat(paths: Sequence[str | os.PathLike[str]]) -> pd.DataFrame:
+    """Concatenate Parquet tables with the same schema (e.g. one per corpus), in the given order."""
+    frames = [read_table(p) for p in paths]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def read_where(
+    path: str | os.PathLike[str],
+    filters: Sequence[tuple[str, str, object]],
+    columns: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Rows of a Parquet table that pass pyarrow ``filters`` (e.g. ``[("rel", "in", ["SY", "RB"])]``),
+    filtered while reading so that a full UMLS ``relations`` or ``mappings`` table never sits in
+    memory whole."""
+    filters = list(filters)
+    if any(
+        op == "in" and len(list(values)) == 0 for _, op, values in filters
+    ):  # pyarrow rejects empty sets
+        table = pq.read_table(path, columns=list(columns) if columns else None).slice(0, 0)
+    else:
+        table = pq.read_table(
+            path, columns=list(columns) if columns else None, filters=filters or None
+        )
+    return table.to_pandas()
+
+
+def read_term_sets(path: str | os.PathLike[str], wanted: Sequence[str]) -> pd.DataFrame:
+    """Term sets of a terminology restricted to the ``wanted`` lowercase strings.
+
+    Reads the ``terms`` intermediate (active terms only), lowercases with Arrow and keeps the rows whose
+    lowercase term is wanted (the synonym group only ever asks whether *two corpus terms* share a
+    concept, so this loses nothing). Returns ``concept_id, term_lower``, distinct, sorted.
+    """
+    table = pq.read_table(
+        path, columns=["concept_id", "term", "active"], filters=[("active", "==", True)]
+    )
+    lower = pc.utf8_lower(table.column("term"))
+    keep = pc.is_in(lower, value_set=pa.array(sorted(set(wanted)), type=pa.string()))
+    out = (
+        pa.table({"concept_id": table.column("concept_id"), "term_lower": lower})
+        .filter(keep)
+        .to_pandas()
+    )
+    return (
+        out.drop_duplicates()
+        .sort_values(["concept_id", "term_lower"], kind="stable")
+        .reset_index(drop=True)
+    )
+
+
+def write_released_json(split: pd.DataFrame, path: str | os.PathLike[str]) -> int:
+    """Write one split as a JSON list of records with the released BioWiC keys, in row order.
+
+    UTF-8, two-space indentation, keys in :data:`biosem.wic.schemas.RELEASED_COLUMNS` order, integers
+    as JSON numbers; returns the number of records.
+    """
+    records = [
+        {
+            k: (int(v) if k in ("start1", "end1", "start2", "end2", "label") else str(v))
+            for k, v in zip(RELEASED_COLUMNS, row)
+        }
+        for row in split[list(RELEASED_COLUMNS)].itertuples(index=False, name=None)
+    ]
+    write_text(json.dumps(records, ensure_ascii=False, indent=2) + "\n", path)
+    return len(records)

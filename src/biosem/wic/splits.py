@@ -1,0 +1,400 @@
+"""Test / dev / train splits of the candidate pairs (reference ``step3_creating_biowic_splits.py``).
+
+The reference shuffles all candidates and then, in that order:
+
+* **test**: accepts a pair while its group × label quota is open, neither sentence is already in test
+  and its term pair (unordered lemma pair) is not already in test. Quotas: 2,000 = 800 / 200 / 800 /
+  200 (term identity / abbreviations / synonyms / label similarity), half label 1 and half label 0;
+* **pool**: the remaining pairs that share no sentence and no term pair with test; a pair is kept while
+  both sentences occur fewer than 100 times among the kept pairs (the sentence cap);
+* **dev**: the first 400 / 100 / 400 / 100 kept pairs per group (half per label);
+* **train**: the other kept pairs, balanced per group by keeping the first ``min(#label 1, #label 0)``
+  of each label.
+
+biosem does exactly this with a seeded permutation (``generator(seed, "wic", "split")``) of the
+candidates sorted by (group, sentence1, sentence2), so the result does not depend on file listing order
+(the reference concatenates ``os.listdir`` output). Sentences are identified by their text (the
+selected sentences are unique by text) and term pairs by their lemmas, as the reference does.
+
+Quotas that the data cannot fill: with ``quota_policy: error`` the step fails naming the group, label,
+quota and what was available; with ``scale`` (for corpora much smaller than the paper's), each group's
+test and dev quotas are first scaled by one factor per group so that test + dev take at most
+``heldout_share`` of the group's scarcer label's distinct term pairs (leaving term pairs for train),
+then lowered to what the greedy selection could fill, keeping each group balanced. Scaled quotas are
+returned and logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from biosem.wic import GROUPS, PAPER_QUOTAS, TRAIN_SENTENCE_CAP
+
+log = logging.getLogger(__name__)
+
+LABELS = (1, 0)
+
+
+class QuotaError(ValueError):
+    """A split quota cannot be filled from the candidates (``quota_policy: error``)."""
+
+
+@dataclass(frozen=True)
+class SplitParams:
+    """Split parameters (config ``wic``; defaults = the paper)."""
+
+    test_quotas: dict[str, int] = field(default_factory=lambda: dict(PAPER_QUOTAS["test"]))
+    dev_quotas: dict[str, int] = field(default_factory=lambda: dict(PAPER_QUOTAS["dev"]))
+    quota_policy: str = "error"
+    heldout_share: float = 0.3
+    train_sentence_cap: int = TRAIN_SENTENCE_CAP
+    balance_train: bool = True
+
+
+def split_params_from_config(wic: dict) -> SplitParams:
+    """:class:`SplitParams` from the config ``wic`` section."""
+    quotas = wic.get("quotas", PAPER_QUOTAS)
+    return SplitParams(
+        test_quotas={g: int(quotas["test"][g]) for g in GROUPS},
+        dev_quotas={g: int(quotas["dev"][g]) for g in GROUPS},
+        quota_policy=str(wic.get("quota_policy", "error")),
+        heldout_share=float(wic.get("heldout_share", 0.3)),
+        train_sentence_cap=int(wic.get("train_sentence_cap", TRAIN_SENTENCE_CAP)),
+        balance_train=bool(wic.get("balance_train", True)),
+    )
+
+
+@dataclass
+class SplitResult:
+    """Row indices into the candidates (in output order) per split, the quotas used, and counts."""
+
+    indices: dict[str, np.ndarray]
+    quotas: dict[str, dict[str, int]]
+    stats: dict[str, int]
+
+
+def _per_label(quotas: dict[str, int]) -> np.ndarray:
+    """Quota per stratum (group index * 2 + label), half of each group's quota per label."""
+    out = np.zeros(2 * len(GROUPS), dtype=np.int64)
+    for g, name in enumerate(GROUPS):
+        total = int(quotas.get(name, 0))
+        if total % 2:
+            raise ValueError(f"quota of {name} must be even (half per label), got {total}")
+        out[2 * g : 2 * g + 2] = total // 2
+    return out
+
+
+def _per_group(per_stratum: np.ndarray) -> dict[str, int]:
+    return {name: int(per_stratum[2 * g] + per_stratum[2 * g + 1]) for g, name in enumerate(GROUPS)}
+
+
+def _stratum_name(s: int) -> tuple[str, int]:
+    return GROUPS[s // 2], s % 2
+
+
+def greedy_unique(
+    order: np.ndarray,
+    stratum: np.ndarray,
+    s1: np.ndarray,
+    s2: np.ndarray,
+    term_pair: np.ndarray,
+    quota: np.ndarray,
+) -> np.ndarray:
+    """The reference's test selection: candidates in ``order``, accepted while the stratum quota is
+    open and neither sentence nor the term pair has been accepted before. Returns accepted indices
+    (in acceptance order).
+
+    Equivalent to one pass over all of ``order``; to bound the Python loop each stratum's pool is first
+    cut to its first ``k`` candidates, and ``k`` grows whenever a cut stratum stays unfilled.
+    """
+    ranks_stratum = stratum[order]
+    per = [order[ranks_stratum == s] for s in range(quota.size)]
+    k = np.maximum(quota * 8, 256)
+    while True:
+        heads = [p[: int(k[s])] if quota[s] > 0 else p[:0] for s, p in enumerate(per)]
+        pos = np.empty(stratum.size, dtype=np.int64)
+        pos[order] = np.arange(order.size)
+        seq = np.concatenate(heads) if heads else np.zeros(0, np.int64)
+        seq = seq[np.argsort(pos[seq], kind="stable")]
+        accepted = _greedy_loop(seq, stratum, s1, s2, term_pair, quota)
+        filled = (
+            np.bincount(stratum[accepted], minlength=quota.size)
+            if accepted.size
+            else np.zeros(quota.size, np.int64)
+        )
+        cut = np.array([len(p) > k[s] for s, p in enumerate(per)])
+        retry = (filled < quota) & cut
+        if not retry.any():
+            return accepted
+        k = np.where(retry, k * 4, k)
+
+
+def _greedy_loop(
+    seq: np.ndarray,
+    stratum: np.ndarray,
+    s1: np.ndarray,
+    s2: np.ndarray,
+    term_pair: np.ndarray,
+    quota: np.ndarray,
+) -> np.ndarray:
+    left = quota.astype(np.int64).tolist()
+    remaining = sum(left)
+    used_sentences: set[int] = set()
+    used_pairs: set[int] = set()
+    accepted = []
+    st, a_, b_, t_ = (
+        stratum[seq].tolist(),
+        s1[seq].tolist(),
+        s2[seq].tolist(),
+        term_pair[seq].tolist(),
+    )
+    for pos, (s, a, b, t) in enumerate(zip(st, a_, b_, t_)):
+        if remaining == 0:
+            break
+        if left[s] == 0 or a in used_sentences or b in used_sentences or t in used_pairs:
+            continue
+        left[s] -= 1
+        remaining -= 1
+        used_sentences.add(a)
+        used_sentences.add(b)
+        used_pairs.add(t)
+        accepted.append(seq[pos])
+    return np.asarray(accepted, dtype=np.int64)
+
+
+def sentence_cap(
+    order: np.ndarray, s1: np.ndarray, s2: np.ndarray, cap: int, n_sentences: int
+) -> np.ndarray:
+    """Keep candidates in ``order`` while both sentences occur fewer than ``cap`` times among the kept."""
+    count = [0] * n_sentences
+    kept = []
+    for i, a, b in zip(order.tolist(), s1[order].tolist(), s2[order].tolist()):
+        if count[a] < cap and count[b] < cap:
+            count[a] += 1
+            count[b] += 1
+            kept.append(i)
+    return np.asarray(kept, dtype=np.int64)
+
+
+def _first_per_stratum(idx: np.ndarray, stratum: np.ndarray, quota: np.ndarray) -> np.ndarray:
+    """Boolean mask over ``idx``: the first ``quota[s]`` entries of each stratum, in order."""
+    st = stratum[idx]
+    rank = pd.Series(st).groupby(st).cumcount().to_numpy()
+    return rank < quota[st]
+
+
+def term_pair_keys(selected: pd.DataFrame, s1: np.ndarray, s2: np.ndarray) -> np.ndarray:
+    """Unordered lemma-pair key (int64) of each candidate; equal keys = the same term pair."""
+    lemma_codes, _ = pd.factorize(selected.sort_values("sentence_key")["lemma"], sort=True)
+    lemma_codes = np.asarray(lemma_codes, dtype=np.int64)
+    a, b = lemma_codes[s1], lemma_codes[s2]
+    n = int(lemma_codes.max()) + 1 if lemma_codes.size else 1
+    return np.minimum(a, b) * n + np.maximum(a, b)
+
+
+def _describe_unfilled(
+    what: str, quota: np.ndarray, filled: np.ndarray, stratum: np.ndarray, term_pair: np.ndarray
+) -> str:
+    lines = []
+    for s in np.nonzero(filled < quota)[0]:
+        group, label = _stratum_name(int(s))
+        in_s = stratum == s
+        lines.append(
+            f"{what} {group} label {label}: needed {int(quota[s])}, available {int(filled[s])} "
+            f"({int(in_s.sum())} candidates, {int(np.unique(term_pair[in_s]).size)} distinct term pairs)"
+        )
+    return "; ".join(lines)
+
+
+def split_candidates(
+    candidates: pd.DataFrame, selected: pd.DataFrame, params: SplitParams, rng: np.random.Generator
+) -> SplitResult:
+    """Assign candidates to test, dev and train (see the module docstring).
+
+    Args:
+        candidates: :data:`biosem.wic.schemas.CANDIDATES` rows.
+        selected: :data:`biosem.wic.schemas.SELECTED` (sentence keys 0..N-1, lemma).
+        params: quotas, policy, sentence cap.
+        rng: generator for the permutation.
+
+    Returns:
+        :class:`SplitResult`; indices are row positions in ``candidates`` sorted by
+        (group, sentence1, sentence2), listed in the shuffled order.
+
+    Raises:
+        QuotaError: a quota cannot be filled and ``quota_policy`` is ``error``.
+        ValueError: an unknown policy or an odd quota.
+    """
+    if params.quota_policy not in ("error", "scale"):
+        raise ValueError(f"quota_policy must be 'error' or 'scale', got {params.quota_policy!r}")
+    cand = candidates.sort_values(["group", "sentence1", "sentence2"], kind="stable").reset_index(
+        drop=True
+    )
+    group_index = {g: i for i, g in enumerate(GROUPS)}
+    stratum = cand["group"].map(group_index).to_numpy(dtype=np.int64) * 2 + cand["label"].to_numpy(
+        dtype=np.int64
+    )
+    s1 = cand["sentence1"].to_numpy(dtype=np.int64)
+    s2 = cand["sentence2"].to_numpy(dtype=np.int64)
+    tp = term_pair_keys(selected, s1, s2)
+    order = rng.permutation(len(cand)).astype(np.int64)
+    n_strata = 2 * len(GROUPS)
+    test_q = _per_label(params.test_quotas)
+    dev_q = _per_label(params.dev_quotas)
+    stats: dict[str, int] = {"candidates": len(cand)}
+
+    if params.quota_policy == "scale":
+        for g, name in enumerate(GROUPS):
+            need = test_q[2 * g : 2 * g + 2] + dev_q[2 * g : 2 * g + 2]
+            avail = np.array(
+                [np.unique(tp[stratum == 2 * g + lab]).size for lab in (0, 1)], dtype=np.float64
+            )
+            with np.errstate(divide="ignore", invalid="ignore"):
+                factor = float(
+                    np.nanmin(np.where(need > 0, params.heldout_share * avail / need, np.inf))
+                )
+            factor = min(1.0, factor) if np.isfinite(factor) else 1.0
+            for q in (test_q, dev_q):
+                q[2 * g : 2 * g + 2] = int(np.floor(q[2 * g] * factor))
+            if factor < 1.0:
+                log.info(
+                    "scale: %s test/dev quotas x %.4f -> test %d, dev %d (per label; term pairs label 0/1: %d/%d)",
+                    name,
+                    factor,
+                    test_q[2 * g],
+                    dev_q[2 * g],
+                    avail[0],
+                    avail[1],
+                )
+
+    while True:
+        test = greedy_unique(order, stratum, s1, s2, tp, test_q)
+        filled = (
+            np.bincount(stratum[test], minlength=n_strata)
+            if test.size
+            else np.zeros(n_strata, np.int64)
+        )
+        if (filled >= test_q).all():
+            break
+        if params.quota_policy == "error":
+            raise QuotaError(_describe_unfilled("test", test_q, filled, stratum, tp))
+        for g in range(len(GROUPS)):
+            low = int(min(filled[2 * g], filled[2 * g + 1]))
+            if low < test_q[2 * g]:
+                log.info(
+                    "scale: test %s quota per label %d -> %d (filled)",
+                    GROUPS[g],
+                    test_q[2 * g],
+                    low,
+                )
+                test_q[2 * g : 2 * g + 2] = low
+
+    test_sentences = np.unique(np.concatenate([s1[test], s2[test]]))
+    touches = (
+        np.isin(s1, test_sentences) | np.isin(s2, test_sentences) | np.isin(tp, np.unique(tp[test]))
+    )
+    pool = order[~touches[order]]
+    n_sentences = int(selected["sentence_key"].max()) + 1 if len(selected) else 0
+    kept = sentence_cap(pool, s1, s2, params.train_sentence_cap, n_sentences)
+    stats.update(pool_after_test=int(pool.size), pool_after_sentence_cap=int(kept.size))
+
+    while True:
+        in_dev = _first_per_stratum(kept, stratum, dev_q)
+        filled = np.bincount(stratum[kept[in_dev]], minlength=n_strata)
+        if (filled >= dev_q).all():
+            break
+        if params.quota_policy == "error":
+            raise QuotaError(_describe_unfilled("dev", dev_q, filled, stratum, tp))
+        for g in range(len(GROUPS)):
+            low = int(min(filled[2 * g], filled[2 * g + 1]))
+            if low < dev_q[2 * g]:
+                log.info(
+                    "scale: dev %s quota per label %d -> %d (filled)", GROUPS[g], dev_q[2 * g], low
+                )
+                dev_q[2 * g : 2 * g + 2] = low
+    dev = kept[in_dev]
+    train = kept[~in_dev]
+    stats["train_before_balance"] = int(train.size)
+    if params.balance_train and train.size:
+        st = stratum[train]
+        per = np.bincount(st, minlength=n_strata)
+        quota = np.repeat(np.minimum(per[0::2], per[1::2]), 2)
+        train = train[_first_per_stratum(train, stratum, quota)]
+    stats["train"] = int(train.size)
+    return SplitResult(
+        indices={"train": train, "dev": dev, "test": test},
+        quotas={"test": _per_group(test_q), "dev": _per_group(dev_q)},
+        stats=stats,
+    )
+
+
+def split_records(
+    candidates: pd.DataFrame, selected: pd.DataFrame, indices: np.ndarray
+) -> pd.DataFrame:
+    """The rows of one split in the :data:`biosem.wic.schemas.SPLIT` layout.
+
+    ``indices`` are positions in ``candidates`` sorted by (group, sentence1, sentence2) (as returned
+    by :func:`split_candidates`); rows come out in that order.
+    """
+    cand = candidates.sort_values(["group", "sentence1", "sentence2"], kind="stable").reset_index(
+        drop=True
+    )
+    rows = cand.iloc[indices]
+    sel = selected.set_index("sentence_key")
+    a = sel.loc[rows["sentence1"].to_numpy()]
+    b = sel.loc[rows["sentence2"].to_numpy()]
+    return pd.DataFrame(
+        {
+            "term1": a["term"].to_numpy(),
+            "term2": b["term"].to_numpy(),
+            "sentence1": a["sentence"].to_numpy(),
+            "sentence2": b["sentence"].to_numpy(),
+            "start1": a["start"].to_numpy(dtype=np.int64),
+            "end1": a["end"].to_numpy(dtype=np.int64),
+            "start2": b["start"].to_numpy(dtype=np.int64),
+            "end2": b["end"].to_numpy(dtype=np.int64),
+            "cat": rows["group"].to_numpy(),
+            "label": rows["label"].to_numpy(dtype=np.int64),
+            "concept_id1": a["concept_id"].to_numpy(),
+            "concept_id2": b["concept_id"].to_numpy(),
+            "corpus1": a["corpus"].to_numpy(),
+            "document_id1": a["document_id"].to_numpy(),
+            "corpus2": b["corpus"].to_numpy(),
+            "document_id2": b["document_id"].to_numpy(),
+        }
+    )
+
+
+def counts_table(
+    splits: dict[str, pd.DataFrame], quotas: dict[str, dict[str, int]]
+) -> pd.DataFrame:
+    """Instances per split × group × label, with the quota used and the paper's quota (per label).
+
+    Columns ``split, cat, label, n, quota, paper_quota`` (quota columns empty for train).
+    """
+    rows = []
+    for split in ("train", "dev", "test"):
+        frame = splits[split]
+        got = frame.groupby(["cat", "label"]).size() if len(frame) else pd.Series(dtype=np.int64)
+        for name in GROUPS:
+            for label in LABELS:
+                q = quotas.get(split, {}).get(name)
+                paper = PAPER_QUOTAS.get(split, {}).get(name)
+                rows.append(
+                    {
+                        "split": split,
+                        "cat": name,
+                        "label": label,
+                        "n": int(got.get((name, label), 0)),
+                        "quota": pd.NA if q is None else q // 2,
+                        "paper_quota": pd.NA if paper is None else paper // 2,
+                    }
+                )
+    out = pd.DataFrame(rows)
+    out["quota"] = out["quota"].astype("Int64")
+    out["paper_quota"] = out["paper_quota"].astype("Int64")
+    return out

@@ -1,0 +1,282 @@
+"""Check a BioWiC-format split set: ``python -m biosem.wic.validate DIR [--quotas FILE] [--train-cap N]``.
+
+``DIR`` holds ``train.json``, ``dev.json`` and ``test.json`` (lists of records with ``term1, term2,
+sentence1, sentence2, start1, end1, start2, end2, cat, label``), as released by Rouhizadeh et al. (2024)
+or built by biosem. Checks (each violation is listed, the command exits 1 if there is any):
+
+* ``schema``: every record has the ten keys with the right types; ``cat`` is one of the four groups;
+  ``label`` is 0 or 1;
+* ``offsets``: ``sentence1[start1:end1] == term1`` and ``sentence2[start2:end2] == term2``;
+* ``quota``: test and dev have the quota of each group, half per label (the paper's 800/200/800/200
+  and 400/100/400/100, or ``quotas.json`` in ``DIR`` / ``--quotas``: ``{"test": {cat: n}, "dev":
+  {...}}``, as biosem writes it);
+* ``balance``: in every split, each group has as many label-1 as label-0 instances;
+* ``test_duplicate_sentence`` / ``test_duplicate_term_pair``: no sentence and no term pair
+  (unordered, lowercased) twice in test;
+* ``shared_sentence`` / ``shared_term_pair``: no test sentence or test term pair in train or dev;
+* ``train_sentence_cap``: no sentence more than ``--train-cap`` (100) times in train.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from biosem.wic import GROUPS, PAPER_QUOTAS, SPLITS, TRAIN_SENTENCE_CAP
+from biosem.wic.schemas import RELEASED_COLUMNS
+
+VIOLATION_KINDS = (
+    "schema",
+    "offsets",
+    "quota",
+    "balance",
+    "test_duplicate_sentence",
+    "test_duplicate_term_pair",
+    "shared_sentence",
+    "shared_term_pair",
+    "train_sentence_cap",
+)
+
+_INT_KEYS = ("start1", "end1", "start2", "end2", "label")
+_STR_KEYS = ("term1", "term2", "sentence1", "sentence2", "cat")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: its kind, split, 0-based record index (None for set-level rules), message."""
+
+    kind: str
+    split: str
+    record: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.split if self.record is None else f"{self.split}[{self.record}]"
+        return f"{self.kind}: {where}: {self.message}"
+
+
+def _term_pair(rec: dict) -> tuple[str, str]:
+    a, b = str(rec["term1"]).lower(), str(rec["term2"]).lower()
+    return (a, b) if a <= b else (b, a)
+
+
+def _schema_ok(rec: object) -> str | None:
+    if not isinstance(rec, dict):
+        return f"record is {type(rec).__name__}, not an object"
+    missing = [k for k in RELEASED_COLUMNS if k not in rec]
+    if missing:
+        return f"missing keys {missing}"
+    bad = [k for k in _INT_KEYS if not isinstance(rec[k], int) or isinstance(rec[k], bool)]
+    bad += [k for k in _STR_KEYS if not isinstance(rec[k], str)]
+    if bad:
+        return f"wrong types for {bad}"
+    if rec["cat"] not in GROUPS:
+        return f"cat {rec['cat']!r} is not one of {list(GROUPS)}"
+    if rec["label"] not in (0, 1):
+        return f"label {rec['label']!r} is not 0 or 1"
+    return None
+
+
+def validate_splits(
+    splits: dict[str, list[dict]],
+    quotas: dict[str, dict[str, int]] | None = None,
+    train_cap: int = TRAIN_SENTENCE_CAP,
+) -> list[Violation]:
+    """Every violation of the BioWiC rules in ``splits`` (``{"train": [...], "dev": [...], "test": [...]}``).
+
+    ``quotas``: instances per group in test and dev (default: the paper's). Records failing the
+    schema check are reported and left out of the other checks.
+    """
+    quotas = PAPER_QUOTAS if quotas is None else quotas
+    out: list[Violation] = []
+    good: dict[str, list[tuple[int, dict]]] = {}
+    for split in SPLITS:
+        good[split] = []
+        for i, rec in enumerate(splits.get(split, [])):
+            problem = _schema_ok(rec)
+            if problem:
+                out.append(Violation("schema", split, i, problem))
+                continue
+            good[split].append((i, rec))
+            for side in ("1", "2"):
+                s, a, b, t = (
+                    rec[f"sentence{side}"],
+                    rec[f"start{side}"],
+                    rec[f"end{side}"],
+                    rec[f"term{side}"],
+                )
+                if not (0 <= a <= b <= len(s)) or s[a:b] != t:
+                    out.append(
+                        Violation(
+                            "offsets",
+                            split,
+                            i,
+                            f"sentence{side}[{a}:{b}] = {s[a:b]!r} != term{side} {t!r}",
+                        )
+                    )
+
+    for split in SPLITS:
+        per = Counter((rec["cat"], rec["label"]) for _, rec in good[split])
+        for cat in GROUPS:
+            pos, neg = per[(cat, 1)], per[(cat, 0)]
+            if pos != neg:
+                out.append(
+                    Violation("balance", split, None, f"{cat}: {pos} label 1 vs {neg} label 0")
+                )
+            if split in quotas and cat in quotas[split]:
+                want = int(quotas[split][cat])
+                if pos + neg != want or pos != want // 2:
+                    out.append(
+                        Violation(
+                            "quota",
+                            split,
+                            None,
+                            f"{cat}: {pos} + {neg} instances, quota {want} ({want // 2} per label)",
+                        )
+                    )
+
+    seen_sentences: dict[str, int] = {}
+    seen_pairs: dict[tuple[str, str], int] = {}
+    for i, rec in good["test"]:
+        for side in ("1", "2"):
+            s = rec[f"sentence{side}"]
+            if s in seen_sentences:
+                out.append(
+                    Violation(
+                        "test_duplicate_sentence",
+                        "test",
+                        i,
+                        f"sentence{side} also in test[{seen_sentences[s]}]: {s[:80]!r}",
+                    )
+                )
+            else:
+                seen_sentences[s] = i
+        pair = _term_pair(rec)
+        if pair in seen_pairs:
+            out.append(
+                Violation(
+                    "test_duplicate_term_pair",
+                    "test",
+                    i,
+                    f"term pair {pair} also in test[{seen_pairs[pair]}]",
+                )
+            )
+        else:
+            seen_pairs[pair] = i
+
+    for split in ("train", "dev"):
+        for i, rec in good[split]:
+            for side in ("1", "2"):
+                s = rec[f"sentence{side}"]
+                if s in seen_sentences:
+                    out.append(
+                        Violation(
+                            "shared_sentence",
+                            split,
+                            i,
+                            f"sentence{side} is in test[{seen_sentences[s]}]: {s[:80]!r}",
+                        )
+                    )
+            pair = _term_pair(rec)
+            if pair in seen_pairs:
+                out.append(
+                    Violation(
+                        "shared_term_pair",
+                        split,
+                        i,
+                        f"term pair {pair} is in test[{seen_pairs[pair]}]",
+                    )
+                )
+
+    uses: Counter[str] = Counter()
+    for _, rec in good["train"]:
+        uses[rec["sentence1"]] += 1
+        uses[rec["sentence2"]] += 1
+    for s, n in sorted(uses.items(), key=lambda kv: (-kv[1], kv[0])):
+        if n <= train_cap:
+            break
+        out.append(
+            Violation(
+                "train_sentence_cap",
+                "train",
+                None,
+                f"sentence used {n} times (cap {train_cap}): {s[:80]!r}",
+            )
+        )
+    return out
+
+
+def load_splits(folder: str | Path) -> dict[str, list[dict]]:
+    """Read ``train.json``, ``dev.json``, ``test.json`` from ``folder``.
+
+    Raises:
+        FileNotFoundError: a split file is missing.
+        TypeError: a file is not a JSON list.
+        ValueError: a file is not JSON.
+    """
+    out = {}
+    for split in SPLITS:
+        path = Path(folder) / f"{split}.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, list):
+            raise TypeError(f"{path}: expected a JSON list of records, found {type(data).__name__}")
+        out[split] = data
+    return out
+
+
+def load_quotas(path: str | Path) -> dict[str, dict[str, int]]:
+    """Read a quotas file (``{"test": {cat: n}, "dev": {cat: n}, ...}``); other keys are ignored."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {
+        split: {k: int(v) for k, v in data[split].items()}
+        for split in ("test", "dev")
+        if split in data
+    }
+
+
+def report(violations: list[Violation], splits: dict[str, list[dict]]) -> str:
+    """Human-readable report: sizes, then one line per violation (or ``OK``)."""
+    lines = [f"{split}: {len(splits.get(split, []))} instances" for split in SPLITS]
+    if violations:
+        kinds = Counter(v.kind for v in violations)
+        lines.append(
+            f"{len(violations)} violations: "
+            + ", ".join(f"{k} {kinds[k]}" for k in VIOLATION_KINDS if kinds[k])
+        )
+        lines.extend(str(v) for v in violations)
+    else:
+        lines.append("OK: no violations")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: print the report; exit 0 if valid, 1 if there are violations, 2 on unreadable input."""
+    ap = argparse.ArgumentParser(
+        prog="python -m biosem.wic.validate", description=__doc__.split("\n\n")[0]
+    )
+    ap.add_argument("folder", help="folder with train.json, dev.json, test.json")
+    ap.add_argument(
+        "--quotas", help="quotas JSON (default: FOLDER/quotas.json if present, else the paper's)"
+    )
+    ap.add_argument(
+        "--train-cap", type=int, default=TRAIN_SENTENCE_CAP, help="max uses of a sentence in train"
+    )
+    args = ap.parse_args(argv)
+    try:
+        splits = load_splits(args.folder)
+        quotas_path = Path(args.quotas) if args.quotas else Path(args.folder) / "quotas.json"
+        quotas = load_quotas(quotas_path) if (args.quotas or quotas_path.is_file()) else None
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    violations = validate_splits(splits, quotas, args.train_cap)
+    sys.stdout.write(report(violations, splits))
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Aggregate one rating set: bias correction, rater exclusion, IAA-1/IAA-2/alpha, rated dataset.
+
+Reads the ratings (long format, or the SimVerb wide annotator matrix, possibly inside a zip), writes
+the rated dataset (published txt + Parquet), the agreement table and the per-rater table.
+Parameters: config agreement.ratings.<name>; DESIGN.md § simlex "Ratings".
+"""
+
+import logging
+
+import numpy as np
+
+from biosem.io import write_table, write_text
+from biosem.logs import configure_logging
+from biosem.ratings import (
+    RATED_DATASET,
+    aggregate_ratings,
+    compare_with_published,
+    params_from_config,
+    read_long_ratings,
+    read_member,
+    read_published,
+    read_wide_matrix,
+    to_published_txt,
+)
+
+log = logging.getLogger(__name__)
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    spec = snakemake.params.spec
+    params = params_from_config(spec)
+    path = snakemake.input.ratings
+    if spec["format"] == "wide":
+        matrix = read_wide_matrix(
+            path, spec.get("member"), spec.get("missing_value", -1), params.scale
+        )
+    else:
+        matrix = read_long_ratings(path, params.scale)
+    log.info(
+        "%s: %d items x %d raters, %d ratings, %d consistency items, %d repeated ratings",
+        snakemake.wildcards.ratings,
+        *matrix.values.shape,
+        int((~np.isnan(matrix.values)).sum()),
+        int(matrix.items["consistency"].sum()),
+        len(matrix.repeats),
+    )
+    result = aggregate_ratings(matrix, params)
+    log.info("counts: %s", result.counts)
+    log.info("agreement:\n%s", result.agreement.drop(columns="definition").to_string(index=False))
+    if spec.get("reference_member"):
+        published = read_published(read_member(path, spec["reference_member"]))
+        log.info(
+            "against the published %s: %s",
+            spec["reference_member"],
+            compare_with_published(result.dataset, published),
+        )
+    write_text(to_published_txt(result.dataset), snakemake.output.txt)
+    write_table(result.dataset, snakemake.output.parquet, RATED_DATASET)
+    write_text(tsv(result.agreement), snakemake.output.agreement)
+    write_text(tsv(result.raters), snakemake.output.raters)
+
+
+def tsv(frame) -> str:
+    return frame.to_csv(sep="\t", index=False, lineterminator="\n", float_format="%.6g")
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake

@@ -1,0 +1,56 @@
+"""Score one model on every term-pair dataset (Schulz & Juric 2020) and on category separation.
+
+Per dataset and similarity: AUC, accuracy at the threshold tuned on a seeded half; the held-out
+correctness per pair is kept for McNemar's test between models.
+"""
+
+import logging
+
+from biosem.evaluate.models import load_rule_model
+from biosem.evaluate.results import RESULTS, results_frame
+from biosem.evaluate.schemas import TERMPAIR_PREDICTIONS
+from biosem.evaluate.termpairs import (
+    CategoryParams,
+    TermPairEvalParams,
+    category_rows,
+    category_terms,
+    empty_predictions,
+    evaluate_termpair_datasets,
+)
+from biosem.io import read_table, write_table
+from biosem.logs import configure_logging
+from biosem.seeds import generator
+
+log = logging.getLogger(__name__)
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    cfg = snakemake.params.evaluate
+    seed = snakemake.params.seed
+    model = load_rule_model(snakemake.wildcards.model, snakemake.params.spec, snakemake.input.model)
+    rows, predictions = [], empty_predictions()
+    if model is not None:
+        params = TermPairEvalParams(
+            similarities=tuple(cfg["similarities"]), require_all_words=cfg["require_all_words"],
+            n_resamples=cfg["n_resamples"], confidence_level=cfg["confidence_level"],
+        )
+        datasets = {
+            name: read_table(path, columns=["term1", "term2", "label"])
+            for name, path in zip(snakemake.params.datasets, snakemake.input.datasets, strict=True)
+        }
+        rows, predictions = evaluate_termpair_datasets(model, datasets, params, seed)
+        tables = zip(snakemake.params.category_terminologies, snakemake.input.concepts, snakemake.input.terms, snakemake.input.relations, strict=True)
+        for terminology, concepts, terms, relations in tables:
+            cat = CategoryParams(**{**cfg["categories"][terminology], "parent_rels": tuple(cfg["categories"][terminology]["parent_rels"])})
+            sample = category_terms(
+                read_table(concepts), read_table(terms), read_table(relations), cat,
+                generator(seed, "evaluate", "categories", terminology), snakemake.params.termpairs,
+            )
+            rows += category_rows(model, f"categories/{terminology}", sample, cat.bins)
+    write_table(results_frame(rows), snakemake.output.results, RESULTS)
+    write_table(predictions, snakemake.output.predictions, TERMPAIR_PREDICTIONS)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake

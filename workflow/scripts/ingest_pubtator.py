@@ -1,0 +1,60 @@
+"""Ingest one PubTator corpus into the documents / sentences / mentions intermediates.
+
+Inputs are either one PubTator file per split (``train``, ``dev``, ``test``) or one corpus file
+(``corpus``) plus PMID lists (``train_pmids``, ...). Writes the three Parquet tables of
+``biosem.corpora.schemas`` and a counts table per split. Rules: biosem.corpora.ingest docstring.
+"""
+
+import logging
+
+from biosem.corpora.ingest import ingest_corpus, log_counts
+from biosem.corpora.schemas import DOCUMENTS, MENTIONS, SENTENCES, SPLITS
+from biosem.corpora.sentences import Segmenter
+from biosem.io import write_table, write_text
+from biosem.logs import configure_logging
+
+log = logging.getLogger(__name__)
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    corpus = snakemake.wildcards.corpus
+    spec = snakemake.params.spec
+    options = snakemake.params.sentences
+    inputs = dict(snakemake.input.items())
+    if "corpus" in inputs:
+        files = {"all": inputs["corpus"]}
+        split_lists = {s: inputs[f"{s}_pmids"] for s in SPLITS if f"{s}_pmids" in inputs}
+    else:
+        files = {s: inputs[s] for s in SPLITS if s in inputs}
+        split_lists = None
+    log.info(
+        "%s: PubTator files %s; split lists %s; namespace of bare ids %s",
+        corpus,
+        files,
+        split_lists,
+        spec["namespace"],
+    )
+    segmenter = Segmenter(
+        language=options.get("language", "en"),
+        mask_mention_periods=options.get("mask_mention_periods", True),
+        split_title=options.get("split_title", True),
+    )
+    tables = ingest_corpus(
+        corpus, files, spec["namespace"], segmenter, split_lists, processes=snakemake.threads
+    )
+    log_counts(tables.counts, log)
+    for table, spec_, path in (
+        (tables.documents, DOCUMENTS, snakemake.output.documents),
+        (tables.sentences, SENTENCES, snakemake.output.sentences),
+        (tables.mentions, MENTIONS, snakemake.output.mentions),
+    ):
+        n = write_table(table, path, spec_)
+        log.info("%s: wrote %d %s rows to %s", corpus, n, spec_.name, path)
+    write_text(
+        tables.counts.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.counts
+    )
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake

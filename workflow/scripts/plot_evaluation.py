@@ -1,0 +1,28 @@
+"""Report plots of the results table: rated pairs, frequency bands, term pairs, analogies, WiC."""
+
+import logging
+
+from biosem.evaluate.results import plot_frequency_bands, plot_relation_map, plot_scores_with_ci
+from biosem.io import read_table
+from biosem.logs import configure_logging
+
+log = logging.getLogger(__name__)
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    results = read_table(snakemake.input.results)
+    out = snakemake.output
+    rated = results[(results["metric"] == "cosine:spearman") & (results["subset"] == "all")]
+    log.info("rated: %d datasets", plot_scores_with_ci(rated, out.rated, "Rated pairs", "Spearman's rho"))
+    log.info("frequency bands: %d datasets", plot_frequency_bands(results, out.frequency_bands))
+    termpairs = results[(results["metric"] == "avg_cos:auc") & results["dataset"].str.startswith("termpairs/")]
+    termpairs = termpairs.assign(dataset=termpairs["dataset"].str.removeprefix("termpairs/"))
+    log.info("term pairs: %d datasets", plot_scores_with_ci(termpairs, out.termpairs, "Term pairs (avg_cos)", "AUC"))
+    log.info("analogies: %d datasets", plot_relation_map(results, out.analogies))
+    wic = results[(results["dataset"] == "wic/test") & results["metric"].isin(["context_cosine:accuracy", "random:accuracy"])]
+    log.info("wic: %d groups", plot_scores_with_ci(wic, out.wic, "WiC test", "accuracy", group="subset"))
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake

@@ -1,0 +1,36 @@
+"""Score the filled wic sheets: each rater's accuracy against the gold label and Cohen's kappa
+between raters on the shared items (BioWiC § Technical validation)."""
+
+import logging
+
+from biosem.io import write_text
+from biosem.logs import configure_logging
+from biosem.studies import read_filled_sheets, read_key, score_wic_study
+
+log = logging.getLogger(__name__)
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    key = read_key(snakemake.input.key)
+    sheets = {
+        "a": set(key.loc[key["in_sheet_a"], "item"]),
+        "b": set(key.loc[key["in_sheet_b"], "item"]),
+    }
+    raters = snakemake.params.raters
+    answers, which = read_filled_sheets(
+        dict(zip(raters, snakemake.input.sheets)), key, sheets, ["term1", "term2"]
+    )
+    log.info("sheets filled: %s", which)
+    scores = score_wic_study(answers, key, snakemake.params.dont_know)
+    log.info("dont_know=%s\n%s", snakemake.params.dont_know, scores.to_string(index=False))
+    out = answers.reset_index().merge(key[["item", "sample", "cat", "label"]], on="item")
+    write_text(
+        scores.to_csv(sep="\t", index=False, lineterminator="\n", float_format="%.4f"),
+        snakemake.output.scores,
+    )
+    write_text(out.to_csv(index=False, lineterminator="\n"), snakemake.output.answers)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake

@@ -1,0 +1,57 @@
+"""Unify the corpora's mention concepts and choose one mention per sentence (BioWiC step 1).
+
+Reads the sentences and mentions intermediates of every configured corpus (and, with a UMLS
+terminology, its concepts and MeSH/OMIM mappings); writes the selected mentions, the corpus term sets
+and the counts per step. Parameters: DESIGN.md § wic, config/README.md § wic.
+"""
+
+import logging
+
+from biosem.io import read_table, write_table, write_text
+from biosem.logs import configure_logging
+from biosem.wic.concepts import select_mentions, unify_concepts
+from biosem.wic.io import read_concat, read_where
+from biosem.wic.lexical import configure_nltk_data
+from biosem.wic.schemas import CORPUS_TERMS, SELECTED
+
+log = logging.getLogger(__name__)
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    params = snakemake.params
+    log.info("WordNet from %s", configure_nltk_data(params.nltk_data))
+    sentences = read_concat(snakemake.input.sentences)
+    mentions = read_concat(snakemake.input.mentions)
+    mappings = concepts = None
+    if hasattr(snakemake.input, "mappings"):
+        code_systems = sorted(set(params.code_systems.values()))
+        mappings = read_where(snakemake.input.mappings, [("code_system", "in", code_systems)])
+        concepts = read_table(snakemake.input.concepts, columns=["concept_id"])
+        log.info(
+            "terminology %s: %d mappings of %s, %d concepts",
+            params.terminology,
+            len(mappings),
+            code_systems,
+            len(concepts),
+        )
+    else:
+        log.info("no terminology: the corpora's namespaced ids are the concept ids")
+    unified = unify_concepts(mentions, mappings, concepts, params.code_systems)
+    selected, corpus_terms, counts = select_mentions(sentences, unified, params.seed)
+    for row in counts.itertuples(index=False):
+        log.info("%s: %s = %d", row.corpus, row.step, row.n)
+    log.info(
+        "selected sentences = %d; distinct concepts = %d; distinct terms = %d; corpus term-set entries = %d",
+        len(selected),
+        selected["concept_id"].nunique(),
+        selected["term_lower"].nunique(),
+        len(corpus_terms),
+    )
+    write_table(selected, snakemake.output.selected, SELECTED)
+    write_table(corpus_terms, snakemake.output.corpus_terms, CORPUS_TERMS)
+    write_text(counts.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.counts)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake
