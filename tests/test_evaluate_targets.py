@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
+from conftest import REPO
 
 from biosem.evaluate import targets
-from conftest import REPO
 
 
 def config() -> dict:

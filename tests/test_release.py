@@ -18,7 +18,12 @@ import yaml
 
 from biosem.release import registry
 from biosem.release.build import build_dataset, checksum_table, read_checksum_table, write_release
-from biosem.release.checksums import format_sums, parse_sha256sums, verify_sha256sums, write_sha256sums
+from biosem.release.checksums import (
+    format_sums,
+    parse_sha256sums,
+    verify_sha256sums,
+    write_sha256sums,
+)
 from biosem.release.croissant import validate_croissant
 from biosem.release.licence import (
     RestrictedLicenceError,
@@ -28,18 +33,62 @@ from biosem.release.licence import (
     require_public,
     restricted_notice,
 )
-from biosem.release.provenance import Provenance, code_version, command_line, config_yaml, relative_paths
+from biosem.release.provenance import (
+    Provenance,
+    code_version,
+    command_line,
+    config_yaml,
+    relative_paths,
+)
 from biosem.release.registry import Paper, ReleaseDataset, Source, select
 from biosem.release.shards import MAX_GROUPS_SHOWN, ShardInfo, composition
 
-PAPER = Paper("Author 2020", "A. Author. 2020. A paper. Venue.", "@misc{a2020,\n  title = {A paper}\n}", "https://example.org/paper")
-HPO = Source("hpo", "public", "terminology hpo (OBO)", "CC-BY-4.0", "2025-01-16", "https://example.org/hp.obo", "ab" * 32, "obo")
-SNOMED = Source("snomed", "licensed", "terminology (RF2 release)", "SNOMED CT", format="rf2", release="MiniCT", path="/x/MiniCT")
-UMLS = Source("umls", "licensed", "terminology (RRF release)", "UMLS", format="rrf", release="META", path="/x/META")
+PAPER = Paper(
+    "Author 2020",
+    "A. Author. 2020. A paper. Venue.",
+    "@misc{a2020,\n  title = {A paper}\n}",
+    "https://example.org/paper",
+)
+HPO = Source(
+    "hpo",
+    "public",
+    "terminology hpo (OBO)",
+    "CC-BY-4.0",
+    "2025-01-16",
+    "https://example.org/hp.obo",
+    "ab" * 32,
+    "obo",
+)
+SNOMED = Source(
+    "snomed",
+    "licensed",
+    "terminology (RF2 release)",
+    "SNOMED CT",
+    format="rf2",
+    release="MiniCT",
+    path="/x/MiniCT",
+)
+UMLS = Source(
+    "umls",
+    "licensed",
+    "terminology (RRF release)",
+    "UMLS",
+    format="rrf",
+    release="META",
+    path="/x/META",
+)
 
 
 def provenance(visibility: str = "public") -> Provenance:
-    return Provenance("1.2.3", visibility, "0.1.0", "unknown", "unknown", "snakemake --cores N release_public", ("config/config.yaml",))
+    return Provenance(
+        "1.2.3",
+        visibility,
+        "0.1.0",
+        "unknown",
+        "unknown",
+        "snakemake --cores N release_public",
+        ("config/config.yaml",),
+    )
 
 
 # --- licence --------------------------------------------------------------------------------------
@@ -52,7 +101,9 @@ def test_licensed_formats_and_licences_are_restricted() -> None:
     assert status.reasons == ("snomed: format rf2, licence SNOMED CT",)
     assert status.source_licences == ("CC-BY-4.0", "SNOMED CT")
     # A restricted licence on an open format (e.g. SNOMED CT content converted to OBO) is caught.
-    obo_snomed = Source("sct_obo", "public", "terminology", "SNOMED CT Affiliate Licence", format="obo")
+    obo_snomed = Source(
+        "sct_obo", "public", "terminology", "SNOMED CT Affiliate Licence", format="obo"
+    )
     assert classify([obo_snomed]).reasons == ("sct_obo: licence SNOMED CT Affiliate Licence",)
     # The rules are configurable.
     assert not classify([SNOMED], restricted_formats=[], restricted_licences=[]).restricted
@@ -88,7 +139,10 @@ def test_notices_and_hub_licences() -> None:
     cc0 = Source("mm", "public", "corpus", "CC0")
     cc0b = Source("mm2", "public", "corpus", "CC0-1.0")
     assert hub_licence(classify([cc0, cc0b])) == {"license": "cc0-1.0"}
-    assert hub_licence(classify([HPO, cc0])) == {"license": "other", "license_name": "biosem-derived-mixed"}
+    assert hub_licence(classify([HPO, cc0])) == {
+        "license": "other",
+        "license_name": "biosem-derived-mixed",
+    }
     assert hub_licence(classify([HPO, Source("x", "public", "r", None)])) == {"license": "unknown"}
     assert hub_licence(classify([UMLS, SNOMED]))["license_name"] == "snomed-ct-affiliate-licence"
     assert hub_licence(classify([UMLS]))["license_name"] == "umls-metathesaurus-licence"
@@ -113,7 +167,13 @@ def test_sha256sums_sorted_verifiable_and_sha256sum_compatible(tmp_path: Path) -
     assert parse_sha256sums(text) == dict(entries)
     assert verify_sha256sums(tmp_path) == []
     if shutil.which("sha256sum"):
-        done = subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=tmp_path, capture_output=True, text=True)
+        done = subprocess.run(
+            ["sha256sum", "-c", "SHA256SUMS"],
+            check=False,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
     (tmp_path / "README.md").write_text("changed\n")
     (tmp_path / "extra.txt").write_text("x")
@@ -135,7 +195,10 @@ def test_sha256sums_reject_bad_lines_and_paths() -> None:
 
 def test_checksum_table_of_a_release_folder(tmp_path: Path) -> None:
     (tmp_path / "Full" / "Terminology").mkdir(parents=True)
-    files = [tmp_path / "Full" / "Terminology" / "sct2_Concept.txt", tmp_path / "Full" / "der2_Refset.txt"]
+    files = [
+        tmp_path / "Full" / "Terminology" / "sct2_Concept.txt",
+        tmp_path / "Full" / "der2_Refset.txt",
+    ]
     for i, f in enumerate(files):
         f.write_text(f"row {i}\n")
     table = checksum_table([str(f) for f in files], tmp_path)
@@ -143,13 +206,19 @@ def test_checksum_table_of_a_release_folder(tmp_path: Path) -> None:
     assert table["bytes"].tolist() == [6, 6]
     assert table["sha256"].iloc[1] == hashlib.sha256(b"row 1\n").hexdigest()
     table.to_csv(tmp_path / "t.tsv", sep="\t", index=False)
-    assert read_checksum_table(tmp_path / "t.tsv")[0] == ("Full/Terminology/sct2_Concept.txt", 6, hashlib.sha256(b"row 0\n").hexdigest())
+    assert read_checksum_table(tmp_path / "t.tsv")[0] == (
+        "Full/Terminology/sct2_Concept.txt",
+        6,
+        hashlib.sha256(b"row 0\n").hexdigest(),
+    )
 
 
 # --- registry -------------------------------------------------------------------------------------
 
 
-def make_dataset(tmp_path: Path, configs: dict | None = None, sources: tuple = (HPO,), **kw) -> ReleaseDataset:
+def make_dataset(
+    tmp_path: Path, configs: dict | None = None, sources: tuple = (HPO,), **kw
+) -> ReleaseDataset:
     return ReleaseDataset(
         family=kw.pop("family", "termpairs"),
         name=kw.pop("name", "hpo"),
@@ -168,8 +237,18 @@ def test_dataset_layout_and_params_roundtrip(tmp_path: Path) -> None:
     single = make_dataset(tmp_path, {"default": {"train": "a.parquet", "test": "b.parquet"}})
     assert single.id == "termpairs/hpo"
     assert single.data_file("default", "train") == "data/train-00000-of-00001.parquet"
-    multi = make_dataset(tmp_path, {"fsn_syn_easy_random": {"test": "a.parquet"}, "same_as_hard_random": {"test": "b.parquet"}}, label_column="label")
-    assert multi.data_file("same_as_hard_random", "test") == "data/same_as_hard_random/test-00000-of-00001.parquet"
+    multi = make_dataset(
+        tmp_path,
+        {
+            "fsn_syn_easy_random": {"test": "a.parquet"},
+            "same_as_hard_random": {"test": "b.parquet"},
+        },
+        label_column="label",
+    )
+    assert (
+        multi.data_file("same_as_hard_random", "test")
+        == "data/same_as_hard_random/test-00000-of-00001.parquet"
+    )
     assert [s[2] for s in multi.shards()] == ["a.parquet", "b.parquet"]
     assert ReleaseDataset.from_params(json.loads(json.dumps(multi.to_params()))) == multi
     assert make_dataset(tmp_path, sources=(SNOMED, HPO)).licensed_terminologies() == ["snomed"]
@@ -197,7 +276,9 @@ def test_select_by_family_and_id(tmp_path: Path) -> None:
     assert select([a, b, c], None) == [a, b, c]
     assert select([a, b, c], ["termpairs"], ["termpairs/snomed"]) == [a]
     assert select([a, b, c], ["wic/biowic", "termpairs/hpo"]) == [a, c]
-    with pytest.raises(ValueError, match=r"release.datasets: analogies match no dataset .*available: termpairs/hpo"):
+    with pytest.raises(
+        ValueError, match=r"release.datasets: analogies match no dataset .*available: termpairs/hpo"
+    ):
         select([a, b, c], ["analogies"])
     with pytest.raises(ValueError, match="release.exclude: termpairs/go"):
         select([a], None, ["termpairs/go"])
@@ -207,19 +288,34 @@ def test_providers_follow_the_config(tmp_path: Path) -> None:
     config = yaml.safe_load((Path(__file__).parents[1] / "config" / "config.yaml").read_text())
     offered = registry.registered_datasets(config, ["termpairs", "wic"])
     ids = [d.id for d in offered]
-    assert ids == [*(f"termpairs/{t}" for t in sorted(config["termpairs"]["terminologies"])), "wic/biowic"]
+    assert ids == [
+        *(f"termpairs/{t}" for t in sorted(config["termpairs"]["terminologies"])),
+        "wic/biowic",
+    ]
     hpo = offered[0]
-    assert len(hpo.configs) == 20 and hpo.configs["fsn_syn_easy_random"] == {"test": "results/datasets/termpairs/hpo/fsn_syn_easy_random.parquet"}
-    assert [s.name for s in hpo.sources] == ["hpo"] and hpo.sources[0].sha256 == config["sources"]["hpo"]["sha256"]
+    assert len(hpo.configs) == 20 and hpo.configs["fsn_syn_easy_random"] == {
+        "test": "results/datasets/termpairs/hpo/fsn_syn_easy_random.parquet"
+    }
+    assert [s.name for s in hpo.sources] == ["hpo"] and hpo.sources[0].sha256 == config["sources"][
+        "hpo"
+    ]["sha256"]
     assert hpo.parameters["easy_max_distance"] == config["termpairs"]["easy_max_distance"]
     snomed = next(d for d in offered if d.name == "snomed_sample")
     assert snomed.licence_status(config["release"]).restricted
     # The licensed folder is named, its local path is not published.
-    assert snomed.sources[0].release == "RF2Release" and snomed.parameters["terminology"]["path"] == "RF2Release"
+    assert (
+        snomed.sources[0].release == "RF2Release"
+        and snomed.parameters["terminology"]["path"] == "RF2Release"
+    )
     wic = offered[-1]
     assert wic.single_config and list(wic.configs["default"]) == ["train", "dev", "test"]
     names = {s.name for s in wic.sources}
-    assert {"bc5cdr_train", "ncbi_disease_test", "medmentions_sample", "medmentions_pmids_dev"} <= names
+    assert {
+        "bc5cdr_train",
+        "ncbi_disease_test",
+        "medmentions_sample",
+        "medmentions_pmids_dev",
+    } <= names
     assert not wic.licence_status(config["release"]).restricted
     assert registry.registered_datasets(config, []) == []
 
@@ -250,7 +346,9 @@ def test_composition_counts_groups_and_labels() -> None:
 def test_composition_caps_many_groups() -> None:
     relations = [f"r{i:03d}" for i in range(MAX_GROUPS_SHOWN + 5) for _ in range(1 + (i < 3))]
     table = pa.table({"relation": relations})
-    out = composition([(shard("c", "test", len(relations), table.schema), table)], ["relation"], None)
+    out = composition(
+        [(shard("c", "test", len(relations), table.schema), table)], ["relation"], None
+    )
     assert len(out) == MAX_GROUPS_SHOWN + 1
     assert out["rows"].sum() == len(relations)
     other = out[out["relation"] == "(5 other values)"]
@@ -277,7 +375,10 @@ def two_configs(tmp_path: Path) -> ReleaseDataset:
     pq.write_table(full.slice(0, 0), src / "empty.parquet")
     return make_dataset(
         tmp_path,
-        {"fsn_syn_easy_random": {"test": str(src / "full.parquet")}, "same_as_easy_random": {"test": str(src / "empty.parquet")}},
+        {
+            "fsn_syn_easy_random": {"test": str(src / "full.parquet")},
+            "same_as_easy_random": {"test": str(src / "empty.parquet")},
+        },
         columns={"term1": "First term.", "label": "1 = similar."},
         label_column="label",
         task_categories=("sentence-similarity",),
@@ -290,7 +391,9 @@ def card_yaml(path: Path) -> dict:
     return yaml.safe_load(text.split("---\n")[1])
 
 
-def test_build_dataset_folder(tmp_path: Path, two_configs: ReleaseDataset, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_build_dataset_folder(
+    tmp_path: Path, two_configs: ReleaseDataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "release" / "public" / "termpairs" / "hpo"
     status = two_configs.licence_status()
     built = build_dataset(two_configs, out, status, provenance(), {})
@@ -316,15 +419,30 @@ def test_build_dataset_folder(tmp_path: Path, two_configs: ReleaseDataset, monke
     assert meta["pretty_name"] == "Term pairs"
     assert meta["configs"][0] == {
         "config_name": "fsn_syn_easy_random",
-        "data_files": [{"split": "test", "path": "data/fsn_syn_easy_random/test-00000-of-00001.parquet"}],
+        "data_files": [
+            {"split": "test", "path": "data/fsn_syn_easy_random/test-00000-of-00001.parquet"}
+        ],
         "default": True,
     }
-    assert [c["config_name"] for c in meta["configs"]] == ["fsn_syn_easy_random"]  # the empty one is not declared
-    (info,) = meta["dataset_info"] if isinstance(meta["dataset_info"], list) else [meta["dataset_info"]]
+    assert [c["config_name"] for c in meta["configs"]] == [
+        "fsn_syn_easy_random"
+    ]  # the empty one is not declared
+    (info,) = (
+        meta["dataset_info"] if isinstance(meta["dataset_info"], list) else [meta["dataset_info"]]
+    )
     assert info["splits"] == [{"name": "test", "num_bytes": released.nbytes, "num_examples": 4}]
     assert {"name": "ids", "list": "string"} in info["features"]
     card = (out / "README.md").read_text()
-    for section in ("## Datasheet", "### Motivation", "### Composition", "### Collection process", "### Sources", "### Known limitations", "### Licence", "### Citation"):
+    for section in (
+        "## Datasheet",
+        "### Motivation",
+        "### Composition",
+        "### Collection process",
+        "### Sources",
+        "### Known limitations",
+        "### Licence",
+        "### Citation",
+    ):
         assert section in card
     assert "| fsn_syn_easy_random | test | 2 | 2 |" in card  # label 0 / label 1 counts
     assert "`same_as_easy_random/test`" in card  # empty file named
@@ -334,39 +452,71 @@ def test_build_dataset_folder(tmp_path: Path, two_configs: ReleaseDataset, monke
 
     doc = json.loads((out / "croissant.json").read_text())
     assert doc["conformsTo"] == "http://mlcommons.org/croissant/1.1"
-    assert [rs["@id"] for rs in doc["recordSet"]] == ["fsn_syn_easy_random.test", "same_as_easy_random.test"]
+    assert [rs["@id"] for rs in doc["recordSet"]] == [
+        "fsn_syn_easy_random.test",
+        "same_as_easy_random.test",
+    ]
     assert doc["prov:wasDerivedFrom"][0]["sha256"] == "ab" * 32
-    assert doc["distribution"][0]["sha256"] == hashlib.sha256((out / "data/fsn_syn_easy_random/test-00000-of-00001.parquet").read_bytes()).hexdigest()
+    assert (
+        doc["distribution"][0]["sha256"]
+        == hashlib.sha256(
+            (out / "data/fsn_syn_easy_random/test-00000-of-00001.parquet").read_bytes()
+        ).hexdigest()
+    )
     warnings = validate_croissant(out / "croissant.json", check_records=10)
     assert all("datePublished" in w for w in warnings)
 
     import mlcroissant as mlc
 
     records = list(mlc.Dataset(jsonld=out / "croissant.json").records("fsn_syn_easy_random.test"))
-    assert [r["fsn_syn_easy_random.test/term1"] for r in records] == [b"fever", b"pyrexia", b"cough", b"rash"]
+    assert [r["fsn_syn_easy_random.test/term1"] for r in records] == [
+        b"fever",
+        b"pyrexia",
+        b"cough",
+        b"rash",
+    ]
     assert records[1]["fsn_syn_easy_random.test/ids"] == [b"HP:1", b"HP:2"]
 
     # The Hugging Face loader reads the card's configs and each config's data_dir, offline.
     import datasets
     import huggingface_hub.constants
 
-    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)  # read at import: patch the flags
+    monkeypatch.setattr(
+        datasets.config, "HF_DATASETS_OFFLINE", True
+    )  # read at import: patch the flags
     monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
 
-    ds = datasets.load_dataset(str(out), "fsn_syn_easy_random", cache_dir=str(tmp_path / "hf" / "cache"))
+    ds = datasets.load_dataset(
+        str(out), "fsn_syn_easy_random", cache_dir=str(tmp_path / "hf" / "cache")
+    )
     assert ds["test"].num_rows == 4 and ds["test"]["ids"][1] == ["HP:1", "HP:2"]
-    ds = datasets.load_dataset("parquet", data_dir=str(out / "data" / "fsn_syn_easy_random"), cache_dir=str(tmp_path / "hf" / "cache"))
+    ds = datasets.load_dataset(
+        "parquet",
+        data_dir=str(out / "data" / "fsn_syn_easy_random"),
+        cache_dir=str(tmp_path / "hf" / "cache"),
+    )
     assert ds["test"]["term2"] == ["pyrexia", "fever", "fever", "cough"]
     # An empty config is released as a file without row groups and described by Croissant, but not
     # declared in the card (the loader cannot load an empty split).
-    assert pq.read_metadata(out / "data/same_as_easy_random/test-00000-of-00001.parquet").num_row_groups == 0
-    assert list(mlc.Dataset(jsonld=out / "croissant.json").records("same_as_easy_random.test")) == []
+    assert (
+        pq.read_metadata(
+            out / "data/same_as_easy_random/test-00000-of-00001.parquet"
+        ).num_row_groups
+        == 0
+    )
+    assert (
+        list(mlc.Dataset(jsonld=out / "croissant.json").records("same_as_easy_random.test")) == []
+    )
     with pytest.raises(ValueError):
-        datasets.load_dataset(str(out), "same_as_easy_random", cache_dir=str(tmp_path / "hf" / "cache"))
+        datasets.load_dataset(
+            str(out), "same_as_easy_random", cache_dir=str(tmp_path / "hf" / "cache")
+        )
 
 
-def test_build_is_deterministic_and_removes_stale_files(tmp_path: Path, two_configs: ReleaseDataset) -> None:
+def test_build_is_deterministic_and_removes_stale_files(
+    tmp_path: Path, two_configs: ReleaseDataset
+) -> None:
     status = two_configs.licence_status()
     a, b = tmp_path / "a", tmp_path / "b"
     build_dataset(two_configs, a, status, provenance(), {})
@@ -378,8 +528,12 @@ def test_build_is_deterministic_and_removes_stale_files(tmp_path: Path, two_conf
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
-def test_restricted_dataset_refused_public_and_noticed_private(tmp_path: Path, two_configs: ReleaseDataset) -> None:
-    restricted = ReleaseDataset.from_params({**two_configs.to_params(), "name": "snomed", "sources": [vars(SNOMED)]})
+def test_restricted_dataset_refused_public_and_noticed_private(
+    tmp_path: Path, two_configs: ReleaseDataset
+) -> None:
+    restricted = ReleaseDataset.from_params(
+        {**two_configs.to_params(), "name": "snomed", "sources": [vars(SNOMED)]}
+    )
     status = restricted.licence_status()
     with pytest.raises(RestrictedLicenceError, match="termpairs/snomed"):
         build_dataset(restricted, tmp_path / "pub", status, provenance("public"), {})
@@ -400,14 +554,28 @@ def test_write_release_manifest(tmp_path: Path, two_configs: ReleaseDataset) -> 
     root = tmp_path / "1.2.3" / "public"
     status = two_configs.licence_status()
     build_dataset(two_configs, root / two_configs.id, status, provenance(), {})
-    withheld = ReleaseDataset.from_params({**two_configs.to_params(), "name": "snomed", "sources": [vars(SNOMED)]})
+    withheld = ReleaseDataset.from_params(
+        {**two_configs.to_params(), "name": "snomed", "sources": [vars(SNOMED)]}
+    )
     (root / "stale").mkdir()
     (root / "stale" / "file.txt").write_text("not released")
     config = {"seed": 1, "release": {"version": "1.2.3"}, "b": [1, 2]}
-    entries = write_release(root, [(two_configs, status)], [(withheld, withheld.licence_status())], provenance(), {"python": "3.11.0", "pandas": "3.0"}, config)
+    entries = write_release(
+        root,
+        [(two_configs, status)],
+        [(withheld, withheld.licence_status())],
+        provenance(),
+        {"python": "3.11.0", "pandas": "3.0"},
+        config,
+    )
     listed = [rel for rel, _ in entries]
     assert "stale/file.txt" not in listed
-    assert {"RELEASE.md", "config.yaml", "termpairs/hpo/SHA256SUMS", "termpairs/hpo/data/fsn_syn_easy_random/test-00000-of-00001.parquet"} <= set(listed)
+    assert {
+        "RELEASE.md",
+        "config.yaml",
+        "termpairs/hpo/SHA256SUMS",
+        "termpairs/hpo/data/fsn_syn_easy_random/test-00000-of-00001.parquet",
+    } <= set(listed)
     paths = [line.split("  ", 1)[1] for line in (root / "SHA256SUMS").read_text().splitlines()]
     assert paths == sorted(listed, key=str.encode)
     text = (root / "RELEASE.md").read_text()
@@ -419,7 +587,9 @@ def test_write_release_manifest(tmp_path: Path, two_configs: ReleaseDataset) -> 
     assert "| pandas | 3.0 |" in text
     assert yaml.safe_load((root / "config.yaml").read_text()) == config
     with pytest.raises(RestrictedLicenceError):
-        write_release(root, [(withheld, withheld.licence_status())], [], provenance("public"), {}, config)
+        write_release(
+            root, [(withheld, withheld.licence_status())], [], provenance("public"), {}, config
+        )
 
 
 # --- provenance -----------------------------------------------------------------------------------
@@ -436,7 +606,9 @@ def test_code_version_outside_and_inside_git(tmp_path: Path) -> None:
     (repo / "f.txt").write_text("1")
     subprocess.run(["git", "-C", str(repo), "add", "f.txt"], check=True)
     subprocess.run(["git", *env, "-C", str(repo), "commit", "-q", "-m", "x"], check=True)
-    head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     (repo / "untracked.txt").write_text("ignored")
     assert code_version(repo) == {"commit": head, "state": "clean"}
     (repo / "f.txt").write_text("2")
@@ -450,15 +622,23 @@ def test_command_and_config_rendering(tmp_path: Path) -> None:
         "snakemake --cores N --configfile config/config.yaml 'my config.yaml' --config seed=1 release_public"
     )
     assert relative_paths([tmp_path / "config" / "c.yaml"], tmp_path) == ["config/c.yaml"]
-    assert config_yaml({"b": (1, 2), "a": {"z": 1, "y": None}}) == "a:\n  y: null\n  z: 1\nb:\n- 1\n- 2\n"
+    assert (
+        config_yaml({"b": (1, 2), "a": {"z": 1, "y": None}})
+        == "a:\n  y: null\n  z: 1\nb:\n- 1\n- 2\n"
+    )
 
 
 def test_manifest_counts_from_parquet_footers(tmp_path: Path, two_configs: ReleaseDataset) -> None:
     from biosem.release.build import dataset_rows
 
     build_dataset(two_configs, tmp_path / "d", two_configs.licence_status(), provenance(), {})
-    assert dataset_rows(two_configs, tmp_path / "d") == {("fsn_syn_easy_random", "test"): 4, ("same_as_easy_random", "test"): 0}
-    assert pd.read_parquet(tmp_path / "d" / two_configs.data_file("same_as_easy_random", "test")).empty
+    assert dataset_rows(two_configs, tmp_path / "d") == {
+        ("fsn_syn_easy_random", "test"): 4,
+        ("same_as_easy_random", "test"): 0,
+    }
+    assert pd.read_parquet(
+        tmp_path / "d" / two_configs.data_file("same_as_easy_random", "test")
+    ).empty
 
 
 # --- report captions ------------------------------------------------------------------------------
@@ -477,7 +657,7 @@ def test_every_report_caption_exists() -> None:
     missing = sorted(str(p.relative_to(repo)) for p in captions if not p.is_file())
     assert missing == []
     snakefile = (repo / "Snakefile").read_text()
-    (main,) = re.findall(r"^report:\s*[\"']([^\"']+)[\"']", snakefile, flags=re.M)
+    (main,) = re.findall(r"^report:\s*[\"']([^\"']+)[\"']", snakefile, flags=re.MULTILINE)
     assert (repo / main).is_file()
 
 
@@ -490,13 +670,71 @@ def test_check_release_folder(tmp_path: Path, two_configs: ReleaseDataset) -> No
     write_release(root, [(two_configs, status)], [], provenance(), {}, {"seed": 1})
     assert check_release(root) == []
     assert main([str(root)]) == 0
-    (root / "termpairs/hpo/data/same_as_easy_random/test-00000-of-00001.parquet").write_bytes(b"tampered")
+    (root / "termpairs/hpo/data/same_as_easy_random/test-00000-of-00001.parquet").write_bytes(
+        b"tampered"
+    )
     problems = check_release(root)
-    assert "SHA256SUMS: digest mismatch: termpairs/hpo/data/same_as_easy_random/test-00000-of-00001.parquet" in problems
-    assert "termpairs/hpo/SHA256SUMS: digest mismatch: data/same_as_easy_random/test-00000-of-00001.parquet" in problems
+    assert (
+        "SHA256SUMS: digest mismatch: termpairs/hpo/data/same_as_easy_random/test-00000-of-00001.parquet"
+        in problems
+    )
+    assert (
+        "termpairs/hpo/SHA256SUMS: digest mismatch: data/same_as_easy_random/test-00000-of-00001.parquet"
+        in problems
+    )
     assert any(p.startswith("termpairs/hpo/croissant.json:") for p in problems)
     assert main([str(root)]) == 1
     # A restricted card slipped into a public folder is reported.
-    restricted = ReleaseDataset.from_params({**two_configs.to_params(), "name": "snomed", "sources": [vars(SNOMED)]})
-    build_dataset(restricted, root / restricted.id, restricted.licence_status(), provenance("private"), {})
+    restricted = ReleaseDataset.from_params(
+        {**two_configs.to_params(), "name": "snomed", "sources": [vars(SNOMED)]}
+    )
+    build_dataset(
+        restricted, root / restricted.id, restricted.licence_status(), provenance("private"), {}
+    )
     assert "termpairs/snomed: restricted dataset in a public release" in check_release(root)
+
+
+# --- rule functions (biosem.release.workflow) -----------------------------------------------------
+
+
+def test_release_plan_membership_guard_and_provenance(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from biosem.release.workflow import ReleasePlan, active_stages, targets
+
+    config = yaml.safe_load((Path(__file__).parents[1] / "config" / "config.yaml").read_text())
+    stages = active_stages(config, {"wic": lambda: ["x"], "analogies": list, "simlex": None})
+    assert stages == ["termpairs", "wic"] and targets() == []
+    plan = ReleasePlan(config, stages, str(tmp_path), ["config/config.yaml"])
+    public, private = SimpleNamespace(visibility="public"), SimpleNamespace(visibility="private")
+    assert [d.id for d in plan.members("public")] == ["termpairs/hpo", "wic/biowic"]
+    assert [d.id for d in plan.withheld("public")] == [
+        "termpairs/snomed_sample",
+        "termpairs/umls_sample",
+    ]
+    assert len(plan.members("private")) == 4 and plan.withheld("private") == []
+    assert plan.manifest_inputs(public) == [
+        "results/release/0.1.0/public/termpairs/hpo/SHA256SUMS",
+        "results/release/0.1.0/public/wic/biowic/SHA256SUMS",
+    ]
+    assert plan.public_target(public) == "results/release/0.1.0/public/SHA256SUMS"
+    assert plan.guard("termpairs/snomed_sample")(private) == []
+    with pytest.raises(RestrictedLicenceError, match="termpairs/snomed_sample"):
+        plan.guard("termpairs/snomed_sample")(public)
+    outputs = plan.dataset_outputs(plan.datasets[0])
+    assert outputs["card"] == "results/release/0.1.0/{visibility}/termpairs/hpo/README.md"
+    assert len(outputs["data"]) == 20
+    assert plan.licensed_checksums(plan.datasets[1]) == [
+        "results/release/checksums/snomed_sample.tsv"
+    ]
+    prov = plan.provenance(private)
+    assert prov["git_commit"] == "unknown" and prov["visibility"] == "private"
+    assert prov["command"] == "snakemake --cores N --configfile config/config.yaml release_private"
+    # An explicit selection naming restricted datasets makes the public release fail, not the private.
+    explicit = {**config, "release": {**config["release"], "datasets": ["termpairs"]}}
+    plan = ReleasePlan(explicit, stages, str(tmp_path), ["config/config.yaml"])
+    assert len(plan.manifest_inputs(private)) == 3
+    with pytest.raises(RestrictedLicenceError, match="refuses 2 dataset"):
+        plan.manifest_inputs(public)
+    with pytest.raises(RestrictedLicenceError):
+        plan.public_target(public)

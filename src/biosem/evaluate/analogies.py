@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -110,7 +111,7 @@ def build_candidates(model: Representation, phrases: Sequence[str], require_all_
     return [k for k, o in zip(keys, ok) if o], unit_rows(vectors[ok])
 
 
-def _as_list(value: object) -> list[str]:
+def _as_list(value: Any) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
@@ -127,8 +128,8 @@ def index_analogies(frame: pd.DataFrame, model: Representation, candidates: Mapp
     rel, a_out, c_out, b_ptr, b_idx, d_ptr, d_idx = [], [], [], [0], [], [0], []
     counts = {"analogies": len(frame), "covered": 0, "answers_dropped_abc": 0, "answers_unknown": 0}
     for row in frame.itertuples(index=False):
-        a = candidates.get(candidate_key(model, row.a_term), -1)
-        c = candidates.get(candidate_key(model, row.c_term), -1)
+        a = candidates.get(candidate_key(model, str(row.a_term)), -1)
+        c = candidates.get(candidate_key(model, str(row.c_term)), -1)
         bs = [candidates.get(candidate_key(model, t), -1) for t in _as_list(row.b_terms)]
         bs = sorted({b for b in bs if b >= 0})
         ds_all = [candidates.get(candidate_key(model, t), -1) for t in _as_list(row.d_terms)]
@@ -564,7 +565,7 @@ def evaluate_analogy_datasets(
         frame = datasets[name]
         analogies, counts = index_analogies(frame, model, index)
         log.info("%s on %s: %s", model.name, name, ", ".join(f"{k} {v}" for k, v in counts.items()))
-        totals = frame.groupby("relation").size().to_dict() if len(frame) else {}
+        totals = {str(k): int(v) for k, v in frame.groupby("relation").size().items()} if len(frame) else {}
         if not totals:
             continue
         rankings = rank_analogies(
@@ -575,7 +576,7 @@ def evaluate_analogy_datasets(
         rows += summary
         predictions.append(predictions_frame(name, analogies, rankings, keys))
         for row in summary:
-            if row["subset"] == "macro" and row["metric"].endswith(":MAP") and row["n"]:
+            if row["subset"] == "macro" and str(row["metric"]).endswith(":MAP") and row["n"]:
                 log.info("%s %s %s: macro %.4f over %d analogies", model.name, name, row["metric"], row["value"], row["n"])
     pred = pd.concat(predictions, ignore_index=True) if predictions else pd.DataFrame(
         {"dataset": pd.Series(dtype=object), "method": pd.Series(dtype=object), "analogy": pd.Series(dtype=np.int64),

@@ -233,7 +233,7 @@ class WordVectors:
         if known.any():
             out[known] = self.kv.vectors[idx[known]]
         if self.subword and not known.all():
-            for i in np.flatnonzero(~known):
+            for i in map(int, np.flatnonzero(~known)):
                 if words[i] in self.kv:
                     out[i] = self.kv.get_vector(words[i])
                     known[i] = True

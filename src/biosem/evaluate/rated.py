@@ -20,6 +20,7 @@ import itertools
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -114,7 +115,7 @@ def pair_bands(pairs: pd.DataFrame, token_counts: Mapping[str, int], edges: Sequ
 
 def evaluate_scored(
     scored: pd.DataFrame, rng: np.random.Generator, n_resamples: int, confidence_level: float
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Spearman, its CI, n and coverage of scored pairs (output of :func:`score_pairs`)."""
     usable = scored[scored["cosine"].notna()]
     rho = spearman(usable["score"].to_numpy(), usable["cosine"].to_numpy())
@@ -171,11 +172,10 @@ def evaluate_rated_datasets(
     """
     from biosem.seeds import generator
 
+    def rng_for(dataset: str) -> Callable[[str], np.random.Generator]:
+        return lambda subset: generator(seed, "evaluate", "rated", model.name, dataset, subset)
+
     rows: list[dict[str, object]] = []
     for name in sorted(datasets):
-        rows += evaluate_rated_dataset(
-            model, name, datasets[name], params,
-            lambda subset, name=name: generator(seed, "evaluate", "rated", model.name, name, subset),
-            token_counts,
-        )
+        rows += evaluate_rated_dataset(model, name, datasets[name], params, rng_for(name), token_counts)
     return rows

@@ -269,8 +269,8 @@ def mcnemar_rows(predictions: Mapping[str, pd.DataFrame]) -> list[dict[str, obje
         for (dataset, sim), grp in joined.groupby(["dataset", "similarity"], sort=True):
             test = mcnemar_test(grp["correct_a"].to_numpy(), grp["correct_b"].to_numpy())
             label = f"{a} vs {b}"
-            rows.append(result_row(label, dataset, "test_half", f"{sim}:mcnemar_p", test.pvalue, len(grp), None))
-            rows.append(result_row(label, dataset, "test_half", f"{sim}:mcnemar_statistic", test.statistic, len(grp), None))
+            rows.append(result_row(label, str(dataset), "test_half", f"{sim}:mcnemar_p", test.pvalue, len(grp), None))
+            rows.append(result_row(label, str(dataset), "test_half", f"{sim}:mcnemar_statistic", test.statistic, len(grp), None))
     return rows
 
 

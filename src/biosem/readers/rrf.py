@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import ctypes
+import ctypes.util
 import gzip
 import logging
 import queue
@@ -652,17 +654,40 @@ def _rrf_tables(
     mrsty, mrrel = _find(meta, "MRSTY"), _find(meta, "MRREL")
 
     atoms = _read_mrconso(mrconso, languages, sabs, block_size)
+    _release_memory()
     yield {
         "concepts": _concept_chunks(np.unique(atoms.cui), mrsty, block_size, source),
         "terms": _term_chunks(atoms, source),
         "mappings": _mapping_chunks(atoms, source),
     }
     del atoms
+    _release_memory()
     relations = _read_mrrel(mrrel, sabs, block_size) if mrrel is not None else None
+    _release_memory()
     yield {
         "relations": _relation_chunks(relations, source),
         "associations": iter([to_arrow(ASSOCIATIONS.schema.empty_table(), ASSOCIATIONS)]),
     }
+
+
+def _release_memory() -> None:
+    """Give back to the system the memory the allocators keep after the per-block arrays of a
+    pass are freed (Arrow's pool; glibc's heap, where blocks of a few MB land), so it does not add
+    to the next peak."""
+    pa.default_memory_pool().release_unused()
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _load_libc() -> ctypes.CDLL | None:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") else None
+    except OSError:  # not glibc
+        return None
+
+
+_LIBC = _load_libc()
 
 
 def _find(meta: Path, name: str) -> Path | None:
@@ -1127,6 +1152,7 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, block_size: int) -> _Rel
     sizes = [cuis, max(len(present), 1), cuis, max(len(codes["sab"].index), 1)]
     fields = [cui2, rel_rela, cui1, sab_rank]
     del cui1, cui2, rel_rela, sab_rank
+    _release_memory()
     rows = _sort_distinct(fields, sizes)
     log.info(
         "%s: %d rows read, %d kept by SAB, %d with both CUIs, %d distinct at CUI level",
@@ -1197,7 +1223,8 @@ def _sort_distinct(fields: list[np.ndarray], sizes: Sequence[int]) -> _PackedRow
         key = np.zeros(len(fields[group[0]]), dtype=np.uint64)
         for i in group:
             key <<= np.uint64(bits[i])
-            key |= fields[i].astype(np.uint64)
+            # Cast block by block inside the ufunc, not as a whole temporary array.
+            np.bitwise_or(key, fields[i], out=key, dtype=np.uint64, casting="unsafe")
             fields[i] = None  # type: ignore[call-overload]
         words.append(key)
     fields.clear()

@@ -34,18 +34,29 @@ VISIBILITIES = ("public", "private")
 
 def read_checksum_table(path: str | os.PathLike[str]) -> list[tuple[str, int, str]]:
     """Rows ``(file, bytes, sha256)`` of a table written by :func:`checksum_table`."""
-    frame = pd.read_csv(path, sep="\t", dtype={"file": str, "bytes": "int64", "sha256": str}, keep_default_na=False)
+    frame = pd.read_csv(
+        path,
+        sep="\t",
+        dtype={"file": "string", "bytes": "int64", "sha256": "string"},
+        keep_default_na=False,
+    )
     return [(str(f), int(b), str(s)) for f, b, s in frame.itertuples(index=False)]
 
 
-def checksum_table(files: Sequence[str | os.PathLike[str]], root: str | os.PathLike[str]) -> pd.DataFrame:
+def checksum_table(
+    files: Sequence[str | os.PathLike[str]], root: str | os.PathLike[str]
+) -> pd.DataFrame:
     """``file, bytes, sha256`` of ``files`` (paths relative to ``root``, sorted) — for a licensed
     release folder whose files are too large to hash in every release build."""
     rows = []
     for path in files:
         rel = Path(os.path.relpath(Path(path).absolute(), Path(root).absolute())).as_posix()
         rows.append({"file": rel, "bytes": Path(path).stat().st_size, "sha256": sha256_file(path)})
-    return pd.DataFrame(rows, columns=["file", "bytes", "sha256"]).sort_values("file", kind="stable").reset_index(drop=True)
+    return (
+        pd.DataFrame(rows, columns=["file", "bytes", "sha256"])
+        .sort_values("file", kind="stable")
+        .reset_index(drop=True)
+    )
 
 
 @dataclass(frozen=True)
@@ -77,11 +88,21 @@ def build_dataset(
     written = []
     for config, split, source, rel in dataset.shards():
         info, table = write_shard(source, root / rel, config, split, rel)
-        log.info("%s %s/%s: %d rows -> %s (%d bytes)", dataset.id, config, split, info.rows, rel, info.file_bytes)
+        log.info(
+            "%s %s/%s: %d rows -> %s (%d bytes)",
+            dataset.id,
+            config,
+            split,
+            info.rows,
+            rel,
+            info.file_bytes,
+        )
         written.append((info, table))
     shards = tuple(info for info, _ in written)
     counts = composition(written, dataset.group_columns, dataset.label_column)
-    write_text(render_card(dataset, shards, counts, status, provenance, checksums), root / "README.md")
+    write_text(
+        render_card(dataset, shards, counts, status, provenance, checksums), root / "README.md"
+    )
     doc = croissant_json(dataset, shards, status, provenance)
     write_croissant(doc, root / "croissant.json")
     warnings = validate_croissant(root / "croissant.json")
@@ -94,7 +115,13 @@ def build_dataset(
             stale.unlink()
     entries = [(rel, sha256_file(root / rel)) for rel in expected if rel != SUMS_NAME]
     write_text(format_sums(entries), root / SUMS_NAME)
-    log.info("%s: %d rows, %d files listed in %s", dataset.id, sum(s.rows for s in shards), len(entries), SUMS_NAME)
+    log.info(
+        "%s: %d rows, %d files listed in %s",
+        dataset.id,
+        sum(s.rows for s in shards),
+        len(entries),
+        SUMS_NAME,
+    )
     return BuiltDataset(shards, counts, tuple(warnings))
 
 
@@ -103,7 +130,9 @@ def dataset_files(dataset: ReleaseDataset) -> list[str]:
     return [rel for *_, rel in dataset.shards()] + ["README.md", "croissant.json", SUMS_NAME]
 
 
-def dataset_rows(dataset: ReleaseDataset, folder: str | os.PathLike[str]) -> dict[tuple[str, str], int]:
+def dataset_rows(
+    dataset: ReleaseDataset, folder: str | os.PathLike[str]
+) -> dict[tuple[str, str], int]:
     """``{(config, split): rows}`` read from the Parquet footers of a built dataset folder."""
     return {
         (config, split): pq.read_metadata(Path(folder) / rel).num_rows
@@ -150,7 +179,9 @@ def render_release(
             [{"config": c, "split": s, "rows": f"{n:,}"} for (c, s), n in counts.items()]
         )
         detail += [f"### `{dataset.id}`", "", markdown_table(frame), ""]
-    commit = provenance.git_commit + ("" if provenance.git_state in ("clean", "unknown") else " (working tree modified)")
+    commit = provenance.git_commit + (
+        "" if provenance.git_state in ("clean", "unknown") else " (working tree modified)"
+    )
     lines = [
         f"# biosem release {provenance.release_version} ({provenance.visibility})",
         "",
@@ -177,7 +208,8 @@ def render_release(
         "## How it was made",
         "",
         f"* biosem {provenance.biosem_version}, git commit {commit}",
-        f"* release version {provenance.release_version}" + (f", published {provenance.date}" if provenance.date else ""),
+        f"* release version {provenance.release_version}"
+        + (f", published {provenance.date}" if provenance.date else ""),
         "* command (any `--cores` value gives the same bytes):",
         "",
         "  ```",
@@ -185,8 +217,10 @@ def render_release(
         "  ```",
         "",
         f"* configuration: `config.yaml` in this folder (the merged config of {', '.join(f'`{c}`' for c in provenance.config_files) or 'the defaults'}), sha256 `{config_sha256}`",
-        "* provenance report: `snakemake --report` of the same run (see the README, \"Cutting a release\");"
-        " it is kept beside this folder, not inside it, because Snakemake stamps it with run times.",
+        (
+            '* provenance report: `snakemake --report` of the same run (see the README, "Cutting a release");'
+            " it is kept beside this folder, not inside it, because Snakemake stamps it with run times."
+        ),
         "",
         "## Software",
         "",
@@ -197,8 +231,10 @@ def render_release(
         *detail,
         "## Checksums",
         "",
-        "`SHA256SUMS` lists every file below this folder (each dataset folder also has its own);"
-        " check with `sha256sum -c SHA256SUMS`.",
+        (
+            "`SHA256SUMS` lists every file below this folder (each dataset folder also has its own);"
+            " check with `sha256sum -c SHA256SUMS`."
+        ),
         "",
     ]
     return "\n".join(lines)
@@ -230,7 +266,10 @@ def write_release(
     write_text(text, base / "RELEASE.md")
     # Only the released datasets, RELEASE.md and config.yaml: a stale folder of a dataset dropped
     # from the config must not slip into the checksums.
-    entries = [("RELEASE.md", sha256_file(base / "RELEASE.md")), ("config.yaml", sha256_file(base / "config.yaml"))]
+    entries = [
+        ("RELEASE.md", sha256_file(base / "RELEASE.md")),
+        ("config.yaml", sha256_file(base / "config.yaml")),
+    ]
     for dataset, _ in datasets:
         for rel in dataset_files(dataset):
             entries.append((f"{dataset.id}/{rel}", sha256_file(base / dataset.id / rel)))

@@ -12,6 +12,7 @@ sources with their releases and checksums, known limitations, licence, and the p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import datasets
 import pandas as pd
@@ -78,7 +79,9 @@ def loadable_splits(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> dic
     return out
 
 
-def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: LicenceStatus) -> str:
+def card_metadata(
+    dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: LicenceStatus
+) -> str:
     """The YAML header (without the ``---`` fences)."""
     schemas = config_schemas(dataset, shards)
     loadable = loadable_splits(dataset, shards)
@@ -87,7 +90,9 @@ def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: 
         splits = SplitDict()
         mine = [s for s in shards if s.config == config and s.split in loadable[config]]
         for shard in mine:
-            splits.add(SplitInfo(name=shard.split, num_bytes=shard.arrow_bytes, num_examples=shard.rows))
+            splits.add(
+                SplitInfo(name=shard.split, num_bytes=shard.arrow_bytes, num_examples=shard.rows)
+            )
         infos[config] = DatasetInfo(
             features=datasets.Features.from_arrow_schema(schemas[config]),
             splits=splits,
@@ -99,12 +104,15 @@ def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: 
     for position, config in enumerate(loadable):
         entry: dict[str, object] = {
             "config_name": config,
-            "data_files": [{"split": split, "path": dataset.data_file(config, split)} for split in loadable[config]],
+            "data_files": [
+                {"split": split, "path": dataset.data_file(config, split)}
+                for split in loadable[config]
+            ],
         }
         if position == 0 and not dataset.single_config:
             entry["default"] = True
         configs.append(entry)
-    extra: dict[str, object] = {}
+    extra: dict[str, Any] = dict(hub_licence(status))
     if status.restricted:
         extra["extra_gated_prompt"] = (
             "This dataset is derived from a restricted terminology: "
@@ -119,7 +127,6 @@ def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: 
         task_categories=list(dataset.task_categories) or None,
         tags=["biomedical", "biosem", dataset.family],
         configs=configs or None,
-        **hub_licence(status),
         **extra,
     )
     DatasetInfosDict(infos).to_dataset_card_data(card)
@@ -139,16 +146,24 @@ def markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join([header, rule, *rows])
 
 
-def _composition_section(dataset: ReleaseDataset, composition: pd.DataFrame, shards: Sequence[ShardInfo]) -> str:
+def _composition_section(
+    dataset: ReleaseDataset, composition: pd.DataFrame, shards: Sequence[ShardInfo]
+) -> str:
     lines = []
     totals = pd.DataFrame(
         [{"config": s.config, "split": s.split, "rows": s.rows, "file": s.path} for s in shards]
     )
     lines.append(f"{sum(s.rows for s in shards):,} rows in {len(shards)} file(s).\n")
-    empty = [f"`{s.config}/{s.split}`" if not dataset.single_config else f"`{s.split}`" for s in shards if s.rows == 0]
+    empty = [
+        f"`{s.config}/{s.split}`" if not dataset.single_config else f"`{s.split}`"
+        for s in shards
+        if s.rows == 0
+    ]
     if empty:
         lines.append(
-            "Empty (0 rows): " + ", ".join(empty) + ". Their files are released so that every config of "
+            "Empty (0 rows): "
+            + ", ".join(empty)
+            + ". Their files are released so that every config of "
             "the construction is present, but the card does not declare them as configs or splits: the "
             "Hugging Face loader cannot load a split without rows.\n"
         )
@@ -156,18 +171,32 @@ def _composition_section(dataset: ReleaseDataset, composition: pd.DataFrame, sha
     if "label" in composition.columns:
         wide = (
             composition[composition["rows"] > 0]
-            .pivot_table(index=[c for c in composition.columns if c not in ("label", "rows")], columns="label", values="rows", aggfunc="sum", fill_value=0, sort=True)
+            .pivot_table(
+                index=[c for c in composition.columns if c not in ("label", "rows")],
+                columns="label",
+                values="rows",
+                aggfunc="sum",
+                fill_value=0,
+                sort=True,
+            )
             .reset_index()
         )
         wide.columns = [c if c in composition.columns else f"label {c}" for c in wide.columns]
         order = {(s.config, s.split): i for i, s in enumerate(shards)}
-        wide = wide.assign(_o=[order[(c, s)] for c, s in zip(wide["config"], wide["split"])]).sort_values("_o", kind="stable").drop(columns="_o")
+        wide = (
+            wide.assign(_o=[order[(c, s)] for c, s in zip(wide["config"], wide["split"])])
+            .sort_values("_o", kind="stable")
+            .drop(columns="_o")
+        )
     if dataset.single_config:
         wide = wide.drop(columns="config")
         totals = totals.drop(columns="config")
     if dataset.group_columns or dataset.label_column:
-        by = " and ".join([*(f"`{g}`" for g in dataset.group_columns), *(["label"] if dataset.label_column else [])])
-        lines.append(f"Rows per config, split and {by}:\n")
+        keys = ([] if dataset.single_config else ["config"]) + ["split"]
+        keys += [f"`{g}`" for g in dataset.group_columns] + (
+            ["label"] if dataset.label_column else []
+        )
+        lines.append(f"Rows per {', '.join(keys[:-1])} and {keys[-1]}:\n")
         lines.append(markdown_table(wide) + "\n")
     lines.append("Files:\n")
     lines.append(markdown_table(totals) + "\n")
@@ -219,11 +248,14 @@ def _sources_section(dataset: ReleaseDataset, checksums: FileChecksums) -> str:
     out = [markdown_table(pd.DataFrame(rows)) + "\n"]
     for s in dataset.sources:
         key = s.name if s.kind == "licensed" else (s.path or s.name)
-        files = checksums.get(key) if s.kind != "public" else None
-        if files:
+        listed = checksums.get(key) if s.kind != "public" else None
+        if listed:
             what = f"release folder `{s.release}`" if s.kind == "licensed" else f"file `{s.name}`"
             out.append(f"SHA-256 of {what} (`{s.name}`):\n")
-            out.append(markdown_table(pd.DataFrame(list(files), columns=["file", "bytes", "sha256"])) + "\n")
+            out.append(
+                markdown_table(pd.DataFrame(list(listed), columns=["file", "bytes", "sha256"]))
+                + "\n"
+            )
     return "\n".join(out)
 
 
@@ -259,8 +291,14 @@ def render_card(
             files (by configured path).
     """
     notice = restricted_notice(status)
-    commit = provenance.git_commit if provenance.git_state in ("clean", "unknown") else f"{provenance.git_commit} (modified working tree)"
-    parameters = yaml.safe_dump(dict(dataset.parameters), sort_keys=True, allow_unicode=True, width=100)
+    commit = (
+        provenance.git_commit
+        if provenance.git_state in ("clean", "unknown")
+        else f"{provenance.git_commit} (modified working tree)"
+    )
+    parameters = yaml.safe_dump(
+        dict(dataset.parameters), sort_keys=True, allow_unicode=True, width=100
+    )
     limitations = "\n".join(f"* {item}" for item in dataset.limitations) or "* None recorded."
     licences = ", ".join(status.source_licences)
     licence_text = (
@@ -282,8 +320,10 @@ def render_card(
         *([notice] if notice else []),
         dataset.summary,
         "",
-        f"Release `{provenance.release_version}` (`{provenance.visibility}`) of the `{dataset.id}` dataset, built by "
-        f"biosem {provenance.biosem_version} (git commit {commit}) following {dataset.paper.citation}",
+        (
+            f"Release `{provenance.release_version}` (`{provenance.visibility}`) of the `{dataset.id}` dataset, built by "
+            f"biosem {provenance.biosem_version} (git commit {commit}) following {dataset.paper.citation}"
+        ),
         "",
         "## Dataset structure",
         "",
@@ -301,9 +341,11 @@ def render_card(
         _composition_section(dataset, composition, shards),
         "### Collection process",
         "",
-        "Built automatically, without new annotation, by the biosem Snakemake workflow from the sources "
-        "below. The command and the complete configuration are in the release's `RELEASE.md` and "
-        "`config.yaml`:",
+        (
+            "Built automatically, without new annotation, by the biosem Snakemake workflow from the sources "
+            "below. The command and the complete configuration are in the release's `RELEASE.md` and "
+            "`config.yaml`:"
+        ),
         "",
         "```",
         provenance.command,

@@ -23,7 +23,11 @@ RESTRICTED_MARK = "**Restricted licence — private release only.**"
 def check_release(root: str | Path, records: int = 3) -> list[str]:
     """Problems found in release folder ``root`` (``results/release/<version>/<visibility>``)."""
     base = Path(root)
-    problems = [f"{SUMS_NAME}: {p}" for p in verify_sha256sums(base)] if (base / SUMS_NAME).is_file() else [f"no {SUMS_NAME} in {base}"]
+    problems = (
+        [f"{SUMS_NAME}: {p}" for p in verify_sha256sums(base)]
+        if (base / SUMS_NAME).is_file()
+        else [f"no {SUMS_NAME} in {base}"]
+    )
     public = base.name == "public"
     cards = sorted(base.glob("*/*/README.md"))
     if not cards:
@@ -50,8 +54,12 @@ def check_release(root: str | Path, records: int = 3) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m biosem.release.check", description=__doc__.splitlines()[0])
-    parser.add_argument("folders", nargs="+", help="release folders, e.g. results/release/0.1.0/public")
+    parser = argparse.ArgumentParser(
+        prog="python -m biosem.release.check", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "folders", nargs="+", help="release folders, e.g. results/release/0.1.0/public"
+    )
     args = parser.parse_args(argv)
     failed = False
     for folder in args.folders:

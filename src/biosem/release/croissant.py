@@ -165,7 +165,10 @@ def provenance_jsonld(dataset: ReleaseDataset, provenance: Provenance) -> dict[s
 
 
 def croissant_json(
-    dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: LicenceStatus, provenance: Provenance
+    dataset: ReleaseDataset,
+    shards: Sequence[ShardInfo],
+    status: LicenceStatus,
+    provenance: Provenance,
 ) -> dict[str, Any]:
     """The ``croissant.json`` document (JSON-LD dict): mlcroissant's serialisation plus PROV."""
     metadata = build_metadata(dataset, shards, status, provenance)
@@ -205,6 +208,10 @@ def validate_croissant(path: str | os.PathLike[str], check_records: int = 0) -> 
                 for number, _ in enumerate(dataset.records(record_set=record_set.id)):
                     if number + 1 >= check_records:
                         break
-            except Exception as exc:  # mlcroissant raises many types; report which record set failed
-                raise CroissantValidationError(f"{path}: record set {record_set.id}: {exc}") from exc
+            except (
+                Exception
+            ) as exc:  # mlcroissant raises many types; report which record set failed
+                raise CroissantValidationError(
+                    f"{path}: record set {record_set.id}: {exc}"
+                ) from exc
     return sorted(str(w) for w in issues.warnings)

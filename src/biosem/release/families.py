@@ -160,10 +160,14 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 columns=TERMPAIR_COLUMNS,
                 label_column="label",
                 limitations=(
-                    "A dataset whose source has no pairs of its kind and difficulty is released empty "
-                    "(0 rows); the card's composition table shows which.",
-                    "'Not similar indirectly' is the connected component of the similarity graph, "
-                    "stricter than the reference code's two hops.",
+                    (
+                        "A dataset whose source has no pairs of its kind and difficulty is released empty "
+                        "(0 rows); the card's composition table shows which."
+                    ),
+                    (
+                        "'Not similar indirectly' is the connected component of the similarity graph, "
+                        "stricter than the reference code's two hops."
+                    ),
                     "Negatives are sampled: a few may still be near-synonyms the terminology does not link.",
                     _SMALL_DEFAULT,
                 ),
@@ -205,7 +209,9 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
         sources = terminology_sources(config, terminology)
         for corpus in corpora:
             sources += corpus_sources(config, corpus)
-        sources += [local_source(p, "frequency corpus (text file)") for p in section.get("text_files") or []]
+        sources += [
+            local_source(p, "frequency corpus (text file)") for p in section.get("text_files") or []
+        ]
         out.append(
             ReleaseDataset(
                 family="analogies",
@@ -220,10 +226,17 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "Measures how well embeddings recover biomedical relations by vector arithmetic "
                     "(3CosAdd, 3CosMul, PairwiseDistance), per relation."
                 ),
-                configs={name: {EVALUATION_SPLIT: f"results/datasets/analogies/{terminology}/{name}.parquet"} for name in DATASETS},
+                configs={
+                    name: {
+                        EVALUATION_SPLIT: f"results/datasets/analogies/{terminology}/{name}.parquet"
+                    }
+                    for name in DATASETS
+                },
                 sources=_unique_sources(sources),
                 parameters={
-                    **{k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(params).items()},
+                    **{
+                        k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(params).items()
+                    },
                     "corpora": corpora,
                     "text_files": [str(p) for p in section.get("text_files") or []],
                     "terminology": terminology_parameters(config, terminology),
@@ -292,7 +305,11 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 "Evaluates whether contextual representations separate the senses of biomedical terms "
                 "in context (the BioWiC task)."
             ),
-            configs={DEFAULT_CONFIG: {s: f"results/datasets/wic/{s}.parquet" for s in ("train", "dev", "test")}},
+            configs={
+                DEFAULT_CONFIG: {
+                    s: f"results/datasets/wic/{s}.parquet" for s in ("train", "dev", "test")
+                }
+            },
             sources=_unique_sources(sources),
             parameters=parameters,
             paper=PAPERS["wic"],
@@ -300,8 +317,10 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             group_columns=("cat",),
             label_column="label",
             limitations=(
-                "Without a UMLS release, concepts are the corpora's own MeSH/OMIM/UMLS ids and no "
-                "MRREL pruning applies, so some negatives are hierarchy neighbours.",
+                (
+                    "Without a UMLS release, concepts are the corpora's own MeSH/OMIM/UMLS ids and no "
+                    "MRREL pruning applies, so some negatives are hierarchy neighbours."
+                ),
                 "Quotas are scaled to what the configured corpora can fill (see `quota_policy`).",
                 "Labels come from the corpora's normalisations, not from a new expert annotation.",
             ),
@@ -341,10 +360,15 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     sources += [local_source(p, "corpus (text file)") for p in section.get("text_files") or []]
     for key in ("lrspl", "lragr", "lrnom"):
         if section["specialist"].get(key):
-            sources.append(local_source(section["specialist"][key], f"SPECIALIST lexicon {key.upper()}"))
+            sources.append(
+                local_source(section["specialist"][key], f"SPECIALIST lexicon {key.upper()}")
+            )
     for key, path in sorted((section["resources"].get("synonym_tables") or {}).items()):
         sources.append(local_source(path, f"synonym table {key}"))
-    for path, role in ((section["domain"].get("reviewed"), "domain review"), (section["pairs"].get("accepted"), "pair review")):
+    for path, role in (
+        (section["domain"].get("reviewed"), "domain review"),
+        (section["pairs"].get("accepted"), "pair review"),
+    ):
         if path:
             sources.append(local_source(path, role))
     return [
@@ -358,7 +382,10 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 "survey. No similarity scores: rated datasets are released as `simlex/rated_<name>`."
             ),
             motivation="The pair selection of Bio-SimLex / Bio-SimVerb, rebuilt from open resources for a new rating study.",
-            configs={pos: {EVALUATION_SPLIT: f"results/datasets/simlex/{pos}/pairs.parquet"} for pos in ("nouns", "verbs")},
+            configs={
+                pos: {EVALUATION_SPLIT: f"results/datasets/simlex/{pos}/pairs.parquet"}
+                for pos in ("nouns", "verbs")
+            },
             sources=_unique_sources(sources),
             parameters={"seed": config["seed"], **section},
             paper=PAPERS["simlex"],
@@ -408,16 +435,24 @@ def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "SDs below the mean), with its SD and number of ratings."
                 ),
                 motivation="Gold scores for word-similarity evaluation, aggregated reproducibly from raw ratings.",
-                configs={DEFAULT_CONFIG: {EVALUATION_SPLIT: f"results/datasets/simlex/rated/{name}.parquet"}},
+                configs={
+                    DEFAULT_CONFIG: {
+                        EVALUATION_SPLIT: f"results/datasets/simlex/rated/{name}.parquet"
+                    }
+                },
                 sources=(source,),
                 parameters={"ratings": name, **spec},
                 paper=PAPERS["simlex"],
                 columns=RATED_COLUMNS,
                 limitations=(
-                    "Scores depend on the bias-correction and exclusion settings (in the parameters); "
-                    "they can differ from a published file aggregated without them.",
-                    "The licence of the ratings is that of their source; 'none stated' means the "
-                    "publisher gave none: check before redistributing.",
+                    (
+                        "Scores depend on the bias-correction and exclusion settings (in the parameters); "
+                        "they can differ from a published file aggregated without them."
+                    ),
+                    (
+                        "The licence of the ratings is that of their source; 'none stated' means the "
+                        "publisher gave none: check before redistributing."
+                    ),
                 ),
                 task_categories=("sentence-similarity",),
             )

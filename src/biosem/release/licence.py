@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from biosem.release.registry import ReleaseDataset, Source
+    from biosem.release.registry import Source
 
 DEFAULT_RESTRICTED_FORMATS = ("rf2", "rrf")
 DEFAULT_RESTRICTED_LICENCES = ("SNOMED CT", "UMLS")
@@ -38,10 +38,16 @@ class KnownLicence:
 # Keys are lowercased licence strings as written in config (`sources.<name>.licence`,
 # `terminologies.<name>.licence`, `corpora.specs.<name>.licence`).
 KNOWN_LICENCES: dict[str, KnownLicence] = {
-    "cc-by-4.0": KnownLicence("cc-by-4.0", "CC-BY-4.0", "https://creativecommons.org/licenses/by/4.0/"),
+    "cc-by-4.0": KnownLicence(
+        "cc-by-4.0", "CC-BY-4.0", "https://creativecommons.org/licenses/by/4.0/"
+    ),
     "cc0": KnownLicence("cc0-1.0", "CC0-1.0", "https://creativecommons.org/publicdomain/zero/1.0/"),
-    "cc0-1.0": KnownLicence("cc0-1.0", "CC0-1.0", "https://creativecommons.org/publicdomain/zero/1.0/"),
-    "apache-2.0": KnownLicence("apache-2.0", "Apache-2.0", "https://www.apache.org/licenses/LICENSE-2.0"),
+    "cc0-1.0": KnownLicence(
+        "cc0-1.0", "CC0-1.0", "https://creativecommons.org/publicdomain/zero/1.0/"
+    ),
+    "apache-2.0": KnownLicence(
+        "apache-2.0", "Apache-2.0", "https://www.apache.org/licenses/LICENSE-2.0"
+    ),
     "mit": KnownLicence("mit", "MIT", "https://opensource.org/licenses/MIT"),
 }
 
@@ -50,16 +56,20 @@ RESTRICTED_NOTICES: dict[str, tuple[str, str, str]] = {
     "snomed": (
         "snomed-ct-affiliate-licence",
         "https://www.snomed.org/get-snomed",
-        "derived from **SNOMED CT** (© SNOMED International). Use requires a SNOMED CT Affiliate "
-        "Licence (or a national release centre licence) for every user; SNOMED International does "
-        "not permit publishing SNOMED CT-derived content. Do not upload it to a public location.",
+        (
+            "derived from **SNOMED CT** (© SNOMED International). Use requires a SNOMED CT Affiliate "
+            "Licence (or a national release centre licence) for every user; SNOMED International does "
+            "not permit publishing SNOMED CT-derived content. Do not upload it to a public location."
+        ),
     ),
     "umls": (
         "umls-metathesaurus-licence",
         "https://uts.nlm.nih.gov/uts/license/license.html",
-        "derived from the **UMLS Metathesaurus** (U.S. National Library of Medicine). Share it only "
-        "with people who hold their own UMLS Metathesaurus License; the source vocabularies it draws "
-        "on may add restrictions (license levels 1–3, SNOMED CT in the UMLS included).",
+        (
+            "derived from the **UMLS Metathesaurus** (U.S. National Library of Medicine). Share it only "
+            "with people who hold their own UMLS Metathesaurus License; the source vocabularies it draws "
+            "on may add restrictions (license levels 1–3, SNOMED CT in the UMLS included)."
+        ),
     ),
 }
 
@@ -157,7 +167,9 @@ def restricted_notice(status: LicenceStatus) -> str:
         return ""
     parts = [RESTRICTED_NOTICES[k][2] for k in _restricted_keys(status)]
     if not parts:  # a restricted licence configured by the user that biosem has no text for
-        parts = ["derived from a source under a restricted licence; check its terms before sharing."]
+        parts = [
+            "derived from a source under a restricted licence; check its terms before sharing."
+        ]
     body = "\n".join(f"> * This dataset is {p}" for p in parts)
     reasons = "\n".join(f"> * restricted source {r}" for r in status.reasons)
     return (

@@ -88,7 +88,13 @@ class Provenance:
 
 def _git(workdir: Path, *args: str) -> str | None:
     try:
-        out = subprocess.run(["git", "-C", str(workdir), *args], capture_output=True, text=True, timeout=30)
+        out = subprocess.run(
+            ["git", "-C", str(workdir), *args],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return out.stdout.strip() if out.returncode == 0 else None
@@ -121,9 +127,13 @@ def command_line(target: str, config_files: Sequence[str], config_args: Sequence
     return " ".join(p if p == "N" else shlex.quote(p) for p in parts)
 
 
-def relative_paths(paths: Iterable[str | os.PathLike[str]], base: str | os.PathLike[str]) -> list[str]:
+def relative_paths(
+    paths: Iterable[str | os.PathLike[str]], base: str | os.PathLike[str]
+) -> list[str]:
     """``paths`` relative to ``base`` (POSIX separators), so they do not depend on where the folder is."""
-    return [Path(os.path.relpath(Path(p).absolute(), Path(base).absolute())).as_posix() for p in paths]
+    return [
+        Path(os.path.relpath(Path(p).absolute(), Path(base).absolute())).as_posix() for p in paths
+    ]
 
 
 def dependency_versions(packages: Sequence[str] = KEY_DEPENDENCIES) -> dict[str, str]:
@@ -140,7 +150,9 @@ def dependency_versions(packages: Sequence[str] = KEY_DEPENDENCIES) -> dict[str,
 def config_yaml(config: Mapping[str, Any]) -> str:
     """The effective configuration as YAML (keys sorted; plain types only)."""
     plain = _plain(config)
-    return yaml.safe_dump(plain, sort_keys=True, allow_unicode=True, default_flow_style=False, width=100)
+    return yaml.safe_dump(
+        plain, sort_keys=True, allow_unicode=True, default_flow_style=False, width=100
+    )
 
 
 def _plain(value: Any) -> Any:

@@ -46,7 +46,9 @@ class ShardInfo:
     schema: pa.Schema
 
 
-def write_shard(source: str | os.PathLike[str], dest: str | os.PathLike[str], config: str, split: str, rel: str) -> tuple[ShardInfo, pa.Table]:
+def write_shard(
+    source: str | os.PathLike[str], dest: str | os.PathLike[str], config: str, split: str, rel: str
+) -> tuple[ShardInfo, pa.Table]:
     """Copy the rows of Parquet ``source`` to ``dest`` (rewritten, row order kept); describe it.
 
     Raises:
@@ -83,7 +85,9 @@ def write_empty_parquet(schema: pa.Schema, dest: str | os.PathLike[str]) -> None
 
 
 def composition(
-    tables: Sequence[tuple[ShardInfo, pa.Table]], group_columns: Sequence[str], label_column: str | None
+    tables: Sequence[tuple[ShardInfo, pa.Table]],
+    group_columns: Sequence[str],
+    label_column: str | None,
 ) -> pd.DataFrame:
     """Row counts per config, split, group value(s) and label.
 
@@ -98,12 +102,22 @@ def composition(
     parts = []
     for order, (info, table) in enumerate(tables):
         if table.num_rows == 0:
-            row = {"config": info.config, "split": info.split, **{k: "" for k in keys}, "rows": 0, "_order": order}
+            row = {
+                "config": info.config,
+                "split": info.split,
+                **{k: "" for k in keys},
+                "rows": 0,
+                "_order": order,
+            }
             parts.append(pd.DataFrame([row]))
             continue
         frame = pd.DataFrame(
             {
-                k: (table.column(k).to_pandas().astype("string").fillna("(none)") if k in table.column_names else "(none)")
+                k: (
+                    table.column(k).to_pandas().astype("string").fillna("(none)")
+                    if k in table.column_names
+                    else "(none)"
+                )
                 for k in keys
             },
             index=pd.RangeIndex(table.num_rows),
@@ -117,8 +131,16 @@ def composition(
         counts.insert(0, "config", info.config)
         counts["_order"] = order
         parts.append(counts)
-    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["config", "split", *keys, "rows", "_order"])
-    out = out.sort_values(["_order", *keys], kind="stable").drop(columns="_order").reset_index(drop=True)
+    out = (
+        pd.concat(parts, ignore_index=True)
+        if parts
+        else pd.DataFrame(columns=["config", "split", *keys, "rows", "_order"])
+    )
+    out = (
+        out.sort_values(["_order", *keys], kind="stable")
+        .drop(columns="_order")
+        .reset_index(drop=True)
+    )
     if label_column:
         out = out.rename(columns={label_column: "label"})
     out["rows"] = out["rows"].astype("int64")
@@ -131,14 +153,20 @@ def _cap_groups(counts: pd.DataFrame, group_columns: list[str]) -> pd.DataFrame:
     groups = counts.groupby(group_columns, sort=True)["rows"].sum()
     if len(groups) <= MAX_GROUPS_SHOWN:
         return counts
-    ranked = groups.reset_index().sort_values(["rows", *group_columns], ascending=[False] + [True] * len(group_columns), kind="stable")
+    ranked = groups.reset_index().sort_values(
+        ["rows", *group_columns], ascending=[False] + [True] * len(group_columns), kind="stable"
+    )
     keep = ranked.head(MAX_GROUPS_SHOWN)[group_columns]
     kept = counts.merge(keep, on=group_columns, how="inner")
     rest = counts.merge(keep, on=group_columns, how="left", indicator=True)
     rest = rest[rest["_merge"] == "left_only"].drop(columns="_merge")
     other_keys = [c for c in counts.columns if c not in group_columns and c != "rows"]
     label = f"({len(groups) - MAX_GROUPS_SHOWN} other values)"
-    summed = rest.groupby(other_keys, sort=True)["rows"].sum().reset_index() if other_keys else pd.DataFrame({"rows": [rest["rows"].sum()]})
+    summed = (
+        rest.groupby(other_keys, sort=True)["rows"].sum().reset_index()
+        if other_keys
+        else pd.DataFrame({"rows": [rest["rows"].sum()]})
+    )
     for col in group_columns:
         summed[col] = label
     return pd.concat([kept, summed[counts.columns]], ignore_index=True)

@@ -30,7 +30,9 @@ def provider_stages() -> list[str]:
     return sorted({reg.stage for reg in registry.PROVIDERS.values()})
 
 
-def active_stages(config: Mapping[str, Any], stage_targets: Mapping[str, Callable[[], list[str]] | None]) -> list[str]:
+def active_stages(
+    config: Mapping[str, Any], stage_targets: Mapping[str, Callable[[], list[str]] | None]
+) -> list[str]:
     """Stages of the registered providers that build something under ``config``.
 
     ``termpairs`` is active when ``termpairs.terminologies`` is non-empty (its targets are listed in
@@ -79,7 +81,9 @@ class ReleasePlan:
         self.config_args = list(config_args)
         offered = registry.registered_datasets(config, stages)
         self.datasets = registry.select(offered, self.release["datasets"], self.release["exclude"])
-        self.status: dict[str, LicenceStatus] = {d.id: d.licence_status(self.release) for d in self.datasets}
+        self.status: dict[str, LicenceStatus] = {
+            d.id: d.licence_status(self.release) for d in self.datasets
+        }
 
     # --- membership -----------------------------------------------------------------------------
 
@@ -91,7 +95,11 @@ class ReleasePlan:
 
     def withheld(self, visibility: str) -> list[registry.ReleaseDataset]:
         """Restricted datasets left out of a public release (listed in its RELEASE.md)."""
-        return [] if visibility == "private" else [d for d in self.datasets if self.status[d.id].restricted]
+        return (
+            []
+            if visibility == "private"
+            else [d for d in self.datasets if self.status[d.id].restricted]
+        )
 
     def check_public(self) -> None:
         """Refuse a public release when ``release.datasets`` explicitly names restricted datasets.
@@ -137,7 +145,10 @@ class ReleasePlan:
         """The checksum lists of the release's dataset folders (after the licence check)."""
         if wildcards.visibility == "public":
             self.check_public()
-        return [f"{self.folder(d, wildcards.visibility)}/SHA256SUMS" for d in self.members(wildcards.visibility)]
+        return [
+            f"{self.folder(d, wildcards.visibility)}/SHA256SUMS"
+            for d in self.members(wildcards.visibility)
+        ]
 
     def manifest_datasets(self, wildcards: Any) -> list[dict[str, Any]]:
         return [d.to_params() for d in self.members(wildcards.visibility)]
@@ -162,7 +173,9 @@ class ReleasePlan:
             "biosem_version": __version__,
             "git_commit": self._code["commit"],
             "git_state": self._code["state"],
-            "command": command_line(f"release_{wildcards.visibility}", self.config_files, self.config_args),
+            "command": command_line(
+                f"release_{wildcards.visibility}", self.config_files, self.config_args
+            ),
             "config_files": list(self.config_files),
             "date": self.release["date"],
             "url": self.release["url"],
