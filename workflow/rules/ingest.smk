@@ -40,8 +40,12 @@ rule ingest_umls:
         terminology=name_pattern(terminologies_of("rrf")),
     conda:
         "../envs/biosem.yaml"
+    threads: 2
     resources:
-        mem_mb=16000,
+        # biosem.readers.rrf.write_rrf on a full-size release (MRCONSO 16 M, MRREL 60 M rows):
+        # peak RSS 2.5 GB, 6 min on 2 loaded cores (README, "Benchmarks", scale).
+        mem_mb=4000,
+        runtime=30,
     params:
         spec=terminology_spec,
     script:

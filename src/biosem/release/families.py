@@ -347,6 +347,20 @@ SIMLEX_PAIR_COLUMNS = {
 }
 
 
+WORDNET = Source(
+    name="wordnet",
+    kind="public",
+    role="lexical resource (synonyms, derivations; NLTK data)",
+    licence="WordNet 3.0 licence",
+    version="WordNet 3.0 (NLTK corpus wordnet)",
+    url="https://wordnet.princeton.edu/license-and-commercial-use",
+)
+"""WordNet, read through NLTK's data folder (not a pinned source: NLTK_DATA or the mirror)."""
+
+REVIEW_LICENCE = "Apache-2.0"
+"""Licence of review sheets kept in the biosem repository (config/)."""
+
+
 @provider("simlex")
 def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     """The candidate noun and verb pairs (before rating): one dataset, configs nouns and verbs."""
@@ -365,12 +379,16 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             )
     for key, path in sorted((section["resources"].get("synonym_tables") or {}).items()):
         sources.append(local_source(path, f"synonym table {key}"))
+    resources = section["resources"]
+    if resources.get("wordnet_synonyms") or resources.get("wordnet_derivations"):
+        sources.append(WORDNET)
     for path, role in (
         (section["domain"].get("reviewed"), "domain review"),
         (section["pairs"].get("accepted"), "pair review"),
     ):
         if path:
-            sources.append(local_source(path, role))
+            # Review decisions kept with the workflow's configuration (the repository's licence).
+            sources.append(local_source(path, role, REVIEW_LICENCE))
     return [
         ReleaseDataset(
             family="simlex",
