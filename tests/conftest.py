@@ -40,7 +40,7 @@ def run_workflow(workdir: Path, cores: int, *extra: str) -> subprocess.Completed
     env = dict(os.environ, NLTK_DATA=str(SHARED_DATA / "nltk_data"))
     cmd = [
         sys.executable, "-m", "snakemake", "--cores", str(cores),
-        "--configfile", "config/config.yaml", "config/test-paths.yaml", "--quiet", "rules", *extra,
+        "--configfile", "config/config.yaml", "config/test-paths.yaml", "--quiet=rules", *extra,
     ]
     return subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True)
 
