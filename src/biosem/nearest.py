@@ -42,7 +42,10 @@ MAX_GRAM = 5
 STRONG_GRAM = 4
 MAX_MATCHES = 3
 _HASH_BASE = np.uint64(1_000_003)
-RADII = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024)
+# Phase 1 radii (pigeonhole filter); larger distances go to the length-ordered scan.
+FILTER_RADII = (2, 4)
+# Distance-matrix cells per cdist call in the scan (int32: 4 bytes each).
+SCAN_CELLS = 8_000_000
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -307,17 +310,6 @@ class LevenshteinIndex:
 
         return self._per_length(queries, search)
 
-    def within_window(self, queries: list[str], window: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Exact distances from each query to every pool string whose length is within ``window``
-        of the query's (all pool strings when ``window`` is None): blocked SIMD ``cdist``."""
-        max_len = int(self.lengths.max(initial=0))
-
-        def search(group: list[str], qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            r = window if window is not None else max(qlen, max_len)
-            return self._within_brute(group, qlen, r, cutoff=False)
-
-        return self._per_length(queries, search)
-
     # -- k nearest --------------------------------------------------------------------------------
     def nearest(
         self,
@@ -331,6 +323,14 @@ class LevenshteinIndex:
 
         A pool string is valid for a query when its group differs (``pool_group[c] !=
         query_group[q]``; e.g. similarity-component ids) and its distance is > 0.
+
+        Two exact phases. (1) Queries with a close neighbour are resolved by the pigeonhole filter at
+        the radii in ``FILTER_RADII`` (few candidates, verified per query). (2) The rest are scanned
+        by length: queries of one length meet the pool strings of length ``len(q)``, ``len(q) - 1``,
+        ``len(q) + 1``, ... in blocked SIMD ``cdist`` calls (many queries per call), each query
+        keeping the ``need``-th smallest valid distance ``U`` seen so far; a query leaves the scan
+        once the length difference exceeds its ``U`` (``lev >= | |q| - |s| |``), so near queries
+        stop early and isolated ones see every length that could still hold a neighbour.
 
         Args:
             queries: n query strings.
@@ -348,50 +348,33 @@ class LevenshteinIndex:
         need = np.asarray(need, dtype=np.int64)
         query_group = np.asarray(query_group)
         pool_group = np.asarray(pool_group)
-        max_len = int(self.lengths.max(initial=0))
         qlens = np.fromiter((len(x) for x in queries), dtype=np.int64, count=n)
-        pending = np.arange(n)
+        pending = np.ones(n, dtype=bool)
         res_q, res_c, res_d = [], [], []
 
-        def settle(qi: np.ndarray, ci: np.ndarray, d: np.ndarray, bound: np.ndarray, final: np.ndarray) -> None:
-            """Keep the results of queries that have ``need`` valid candidates within ``bound``."""
-            nonlocal pending
-            valid = (pool_group[ci] != query_group[qi]) & (d > 0) & (d <= bound[qi])
+        for r in FILTER_RADII:
+            todo = np.flatnonzero(pending & (qlens // (r + 1) >= MIN_GRAM))
+            if todo.size == 0:
+                continue
+            qi, ci, d = self.within([queries[i] for i in todo.tolist()], r)
+            qi = todo[qi]
+            valid = (pool_group[ci] != query_group[qi]) & (d > 0)
             qi, ci, d = qi[valid], ci[valid], d[valid]
-            found = np.bincount(qi, minlength=n)
-            done_mask = np.zeros(n, dtype=bool)
-            done_mask[final] = True
-            done_mask[(found >= need)] = True
-            done_mask &= np.isin(np.arange(n), pending)
-            keep = done_mask[qi]
+            done = np.zeros(n, dtype=bool)
+            done[todo] = np.bincount(qi, minlength=n)[todo] >= need[todo]
+            keep = done[qi]
             res_q.append(qi[keep])
             res_c.append(ci[keep])
             res_d.append(d[keep])
-            pending = pending[~done_mask[pending]]
+            pending &= ~done
+            log.debug("radius %d: %d of %d queries resolved, %d pending", r, int(done.sum()), todo.size, int(pending.sum()))
 
-        for r in RADII:
-            if pending.size == 0:
-                break
-            filterable = pending[qlens[pending] // (r + 1) >= MIN_GRAM]
-            if filterable.size:
-                qi, ci, d = self.within([queries[i] for i in filterable.tolist()], r)
-                bound = np.full(n, r, dtype=np.int64)
-                # Levenshtein never exceeds max(|q|, |s|): past that radius everything was seen.
-                final = filterable[(r >= np.maximum(max_len, qlens[filterable])) | (r == RADII[-1])]
-                settle(filterable[qi], ci, d, bound, final)
-            brute = np.setdiff1d(pending, filterable)
-            if brute.size:
-                # Too short to filter at this radius: exact distances within a length window of
-                # +-2r (complete up to 2r), then, for the few still short, against the whole pool.
-                window = 2 * r
-                qi, ci, d = self.within_window([queries[i] for i in brute.tolist()], window)
-                bound = np.full(n, window, dtype=np.int64)
-                settle(brute[qi], ci, d, bound, np.zeros(0, dtype=np.int64))
-                rest = np.intersect1d(pending, brute)
-                if rest.size:
-                    qi, ci, d = self.within_window([queries[i] for i in rest.tolist()], None)
-                    bound = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-                    settle(rest[qi], ci, d, bound, rest)
+        rest = np.flatnonzero(pending)
+        if rest.size:
+            qi, ci, d = self._length_scan(queries, rest, need, query_group, pool_group)
+            res_q.append(qi)
+            res_c.append(ci)
+            res_d.append(d)
         q = np.concatenate(res_q) if res_q else np.zeros(0, np.int64)
         c = np.concatenate(res_c) if res_c else np.zeros(0, np.int64)
         d = np.concatenate(res_d) if res_d else np.zeros(0, np.int64)
@@ -399,14 +382,88 @@ class LevenshteinIndex:
         order = np.lexsort((tie, d, q))
         q, c, d = q[order], c[order], d[order]
         # Keep, per query, everything up to and including the need-th neighbour's distance.
-        cutoff_pos = np.searchsorted(q, np.arange(n), side="left") + need - 1
+        first = np.searchsorted(q, np.arange(n), side="left")
         last = np.searchsorted(q, np.arange(n), side="right") - 1
-        cutoff_pos = np.minimum(cutoff_pos, last)
-        has = last >= np.searchsorted(q, np.arange(n), side="left")
+        cutoff_pos = np.minimum(first + need - 1, last)
+        has = last >= first
         dmax = np.full(n, -1, dtype=np.int64)
         dmax[has] = d[cutoff_pos[has]]
         keep = d <= dmax[q]
         return NearestResult(q[keep], c[keep], d[keep], self.pairs_verified)
+
+    def _length_scan(
+        self,
+        queries: list[str],
+        rows: np.ndarray,
+        need: np.ndarray,
+        query_group: np.ndarray,
+        pool_group: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Phase 2 of :meth:`nearest` for the query indices ``rows``: (query, pool id, distance) of
+        every valid candidate within each query's final ``need``-th distance (ties included)."""
+        big = np.int64(1 << 30)
+        qlens = np.fromiter((len(queries[i]) for i in rows.tolist()), dtype=np.int64, count=rows.size)
+        pool_len = self._sorted_lengths
+        min_len, max_len = (int(pool_len[0]), int(pool_len[-1])) if pool_len.size else (0, -1)
+        out_q, out_c, out_d = [], [], []
+        for qlen in np.unique(qlens).tolist():
+            members = rows[qlens == qlen]
+            texts = np.empty(members.size, dtype=object)
+            texts[:] = [queries[i] for i in members.tolist()]
+            k = need[members]
+            kmax = int(k.max())
+            groups = query_group[members]
+            # best[j]: the kmax smallest valid distances seen by query j (big = none yet).
+            best = np.full((members.size, kmax), big, dtype=np.int64)
+            bound = np.full(members.size, big, dtype=np.int64)
+            found_q, found_c, found_d = [], [], []
+            offsets = [0]
+            for step in range(1, max(qlen - min_len, max_len - qlen) + 1):
+                offsets += [-step, step]
+            for delta in offsets:
+                length = qlen + delta
+                if length < min_len or length > max_len:
+                    continue
+                active = np.flatnonzero(bound >= abs(delta))
+                if active.size == 0:
+                    break
+                lo = np.searchsorted(pool_len, length, side="left")
+                hi = np.searchsorted(pool_len, length, side="right")
+                if hi == lo:
+                    continue
+                ids = self._by_length[lo:hi]
+                choices = self._pool_by_length[lo:hi]
+                cgroup = pool_group[ids]
+                block = max(1, SCAN_CELLS // (hi - lo))
+                for b in range(0, active.size, block):
+                    act = active[b : b + block]
+                    cutoff = int(bound[act].max())
+                    m = process.cdist(
+                        texts[act], choices, scorer=Levenshtein.distance,
+                        score_cutoff=None if cutoff >= big else cutoff, dtype=np.int32, workers=self.workers,
+                    ).astype(np.int64)
+                    self.pairs_verified += m.size
+                    m[(m == 0) | (cgroup[None, :] == groups[act][:, None])] = big
+                    # Merge this block's kmax smallest with each query's best so far.
+                    take = min(kmax, m.shape[1])
+                    part = np.partition(m, take - 1, axis=1)[:, :take] if take < m.shape[1] else m
+                    merged = np.sort(np.concatenate([best[act], part], axis=1), axis=1)[:, :kmax]
+                    best[act] = merged
+                    bound[act] = merged[np.arange(act.size), k[act] - 1]
+                    qi, ci = np.nonzero((m <= bound[act][:, None]) & (m < big))
+                    found_q.append(act[qi])
+                    found_c.append(ids[ci])
+                    found_d.append(m[qi, ci])
+            if found_q:
+                fq, fc, fd = np.concatenate(found_q), np.concatenate(found_c), np.concatenate(found_d)
+                keep = fd <= bound[fq]
+                out_q.append(members[fq[keep]])
+                out_c.append(fc[keep])
+                out_d.append(fd[keep])
+            log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, members.size, self.pairs_verified)
+        if not out_q:
+            return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
+        return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
 
 
 def brute_force_nearest(

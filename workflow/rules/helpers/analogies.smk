@@ -20,7 +20,8 @@ ANALOGY_OUTPUT = {
 for _name in ("single_answer", "multi_answer", "all_info"):
     ANALOGY_OUTPUT[f"{_name}_txt"] = report(
         ANALOGY_OUTPUT[f"{_name}_txt"],
-        caption="../../report/analogies_dataset.rst",
+        # relative to the rule file that uses it (../analogies.smk), not to this file
+        caption="../report/analogies_dataset.rst",
         category="Analogies",
         labels={"terminology": "{terminology}", "dataset": _name},
     )
