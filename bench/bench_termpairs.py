@@ -88,25 +88,32 @@ def main(argv: list[str] | None = None) -> int:
     report["positives_s"] = round(time.perf_counter() - t0, 1)
     report["positives"] = positives.groupby(["kind", "difficulty"]).size().rename(lambda x: x).to_dict()
     report["positives"] = {f"{k}_{d}": int(v) for (k, d), v in report["positives"].items()}
+    report["subset"] = subset_ratio(positives, components, args.subset_terms, args.subset_queries, args.workers)
     print(json.dumps(report, indent=1), flush=True)
-    datasets = {}
-    for kind in POSITIVE_KINDS:
-        for difficulty in DIFFICULTIES:
-            for strategy in STRATEGIES:
-                name = f"{kind}_{difficulty}_{strategy}"
-                t0 = time.perf_counter()
-                rng = generator(0, "bench", name)
-                dataset, stats = build_dataset(positives, components, kind, difficulty, strategy, rng, workers=args.workers)
-                stats["seconds"] = round(time.perf_counter() - t0, 1)
-                datasets[name] = stats
-                print(name, json.dumps(stats), flush=True)
+    datasets: dict[str, dict[str, object]] = {}
+    report["datasets"] = datasets
+    # Smallest first, so that the figures of every other dataset are in hand before the largest
+    # Levenshtein datasets run; the report is rewritten after each dataset.
+    names = [(kind, difficulty, strategy) for kind in POSITIVE_KINDS for difficulty in DIFFICULTIES for strategy in STRATEGIES]
+    size = {(k, d): int(((positives["kind"] == k) & (positives["difficulty"] == d)).sum()) for k, d, _ in names}
+    names.sort(key=lambda x: (x[2] == "levenshtein", size[x[0], x[1]], x))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for kind, difficulty, strategy in names:
+        name = f"{kind}_{difficulty}_{strategy}"
+        t0 = time.perf_counter()
+        rng = generator(0, "bench", name)
+        _, stats = build_dataset(positives, components, kind, difficulty, strategy, rng, workers=args.workers)
+        stats["seconds"] = round(time.perf_counter() - t0, 1)
+        stats["peak_rss_mb_so_far"] = round(peak_rss_mb(), 0)
+        datasets[name] = stats
+        print(name, json.dumps(stats), flush=True)
+        out.write_text(json.dumps(report, indent=1) + "\n")
     report["datasets"] = datasets
     report["datasets_total_s"] = round(sum(s["seconds"] for s in datasets.values()), 1)
     report["total_s"] = round(time.perf_counter() - t_all, 1)
     report["peak_rss_mb"] = round(peak_rss_mb(), 0)
-    report["subset"] = subset_ratio(positives, components, args.subset_terms, args.subset_queries, args.workers)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+    out.write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps({k: v for k, v in report.items() if k != "datasets"}, indent=1))
     return 0
 

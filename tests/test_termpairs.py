@@ -621,8 +621,9 @@ def _assert_nearest_invariant(
 ) -> None:
     """Each first term's partners are its k nearest valid dataset terms.
 
-    Valid: outside the first term's component, and not a term that itself chose the first term as
-    its partner (the unordered negative pair would repeat).
+    Valid: outside the first term's component, and not a term that chose the first term as its
+    partner *earlier*: first terms are visited in sorted (lowercased) order, so only the choices of
+    first terms before it can take its partners away (the unordered negative pair would repeat).
     """
     pool = sorted({x.lower() for x in pd.concat([sel["term1"], sel["term2"]])})
     partners: dict[str, list[str]] = defaultdict(list)
@@ -630,7 +631,8 @@ def _assert_nearest_invariant(
         partners[a.lower()].append(b.lower())
     for a, chosen in partners.items():
         assert len(set(chosen)) == len(chosen), (a, chosen)
-        reverse = {c for c, ps in partners.items() if a in ps}
+        reverse = {c for c, ps in partners.items() if a in ps and c < a}
+        assert not {c for c, ps in partners.items() if a in ps} & set(chosen), (a, chosen)
         valid = [x for x in pool if comp[x] != comp[a] and x not in reverse]
         assert set(chosen) <= set(valid), (a, chosen)
         best = sorted(Levenshtein.distance(a, x) for x in valid)[: len(chosen)]
@@ -1004,3 +1006,26 @@ def test_property_negatives_outside_component(pos: pd.DataFrame, seed: int, stra
         assert neg["levenshtein"].tolist() == [
             Levenshtein.distance(a.lower(), b.lower()) for a, b in zip(neg["term1"], neg["term2"])
         ]
+
+
+def test_levenshtein_partners_follow_the_sorted_visit_order() -> None:
+    # abcd -> abce (1). abce's nearest (abcd) is taken in reverse, so it takes its second, abzze
+    # (2). abzze's nearest, abce, is then taken in reverse: it takes abcd (3). A batch that let
+    # abzze commit before the short abce was searched again would give abce a far term instead.
+    pos = positives_frame(
+        [
+            ("fsn_syn", "abcd", "qqqqqqqqqqqq", "1"),
+            ("fsn_syn", "abce", "wwwwwwwwwwww", "2"),
+            ("fsn_syn", "abzze", "rrrrrrrrrrrr", "3"),
+        ]
+    )
+    comps = similarity_components(pos)
+    source = pd.concat([pos["term1"], pos["term2"]], ignore_index=True)
+    for seed in range(3):
+        neg, counts = sample_levenshtein_negatives(pos, comps, source, generator(seed, "order"))
+        assert list(zip(neg["term1"], neg["term2"], neg["levenshtein"])) == [
+            ("abcd", "abce", 1),
+            ("abce", "abzze", 2),
+            ("abzze", "abcd", 3),
+        ]
+        assert counts["fallback"] == 0 and counts["requeried"] >= 2

@@ -547,8 +547,9 @@ def _assign_nearest(
     """
     nq = qkeys.size
     npool = pool_comp.size
-    # Ask for some slack up front: nearest partners are often taken in reverse by earlier queries.
-    need = 2 * k.astype(np.int64) + 1
+    # Ask for exactly k: a larger need widens every search; queries whose partners were taken in
+    # reverse by earlier queries are asked again for more (few of them).
+    need = k.astype(np.int64).copy()
     chosen: list[list[int]] = [[] for _ in range(nq)]
     used: set[int] = set()
     todo = np.arange(nq)
@@ -557,6 +558,11 @@ def _assign_nearest(
         res = index.nearest(list(qkeys[todo]), need[todo], q_comp[todo], pool_comp, rng)
         counts["pairs_verified"] = res.pairs_verified
         bounds = np.searchsorted(res.query, np.arange(todo.size + 1))
+        # Queries are committed in sorted order, as if visited one by one. A query short of partners
+        # (some were taken in reverse by earlier queries) is searched again with a larger need; a later
+        # query that would pick a deferred one is deferred too, so that no commit depends on a
+        # deferred query's future picks (the result equals the one-by-one visit).
+        deferred: set[int] = set()
         again = []
         for pos, q in enumerate(todo.tolist()):
             cands = res.candidate[bounds[pos]:bounds[pos + 1]].tolist()
@@ -569,11 +575,14 @@ def _assign_nearest(
                 picked.append(c)
                 if len(picked) == k[q]:
                     break
-            if len(picked) < k[q] and len(cands) >= need[q] and not exhausted[q]:
-                # Reverse duplicates took some of the nearest: ask for more and retry this query.
-                need[q] = need[q] + (k[q] - len(picked))
-                if need[q] > npool:
-                    exhausted[q] = True
+            short = len(picked) < k[q] and len(cands) >= need[q] and not exhausted[q]
+            if short or (deferred and any(c in deferred for c in picked)):
+                if short:
+                    need[q] = need[q] + (k[q] - len(picked))
+                    if need[q] > npool:
+                        exhausted[q] = True
+                if a >= 0:
+                    deferred.add(a)
                 again.append(q)
                 continue
             for c in picked:
