@@ -372,7 +372,7 @@ if [[ -z ${PYTHON:-} ]]; then
 fi
 export NLTK_DATA="${NLTK_DATA:-$REPO/../shared/data/nltk_data}"
 "$PYTHON" -c "import snakemake_executor_plugin_slurm" 2>/dev/null ||
-    die "$PYTHON lacks snakemake-executor-plugin-slurm (pip install -e '.[test]')"
+    die "$PYTHON lacks snakemake-executor-plugin-slurm (pip install -e '.[slurm]')"
 
 install_slurm
 start_cluster

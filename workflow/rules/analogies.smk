@@ -1,5 +1,6 @@
 # Rules of the analogies stage; its functions and config checks are in helpers/analogies.smk.
 
+
 rule count_term_frequencies:
     input:
         unpack(term_frequency_inputs),

@@ -1,5 +1,6 @@
 # Rules of the wic stage; its functions and config checks are in helpers/wic.smk.
 
+
 rule select_wic_mentions:
     input:
         unpack(wic_select_inputs),
