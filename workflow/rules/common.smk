@@ -72,6 +72,26 @@ def termpair_datasets(terminology):
     )
 
 
+def termpair_threads(wildcards):
+    """The exact Levenshtein search scales with threads (rapidfuzz workers; the outputs do not depend
+    on them); random negatives are single-threaded. Snakemake caps threads at --cores.
+    """
+    return 8 if wildcards.strategy == "levenshtein" else 1
+
+
+def termpair_mem_mb(wildcards, input):
+    """Peak memory grows with the positives + components (~72 MB at SNOMED CT scale: ~4.6 GB)."""
+    return max(4000, int(64 * input.size_mb))
+
+
+def termpair_runtime(wildcards, input, attempt):
+    """Minutes: Levenshtein datasets of a full SNOMED CT release take hours on 2 cores (README
+    "Benchmarks"); doubled on the retry."""
+    if wildcards.strategy != "levenshtein":
+        return 30 * attempt
+    return attempt * int(30 + 8 * input.size_mb)
+
+
 def all_targets():
     targets = []
     for name in sorted(TERMINOLOGIES):

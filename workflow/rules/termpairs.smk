@@ -38,9 +38,10 @@ rule sample_termpair_negatives:
         "benchmarks/sample_termpair_negatives/{terminology}/{kind}_{difficulty}_{strategy}.tsv"
     conda:
         "../envs/biosem.yaml"
-    threads: 2
+    threads: termpair_threads
     resources:
-        mem_mb=4000,
+        mem_mb=termpair_mem_mb,
+        runtime=termpair_runtime,
     params:
         seed=config["seed"],
         random_rounds=config["termpairs"].get("random_rounds", 30),
