@@ -46,6 +46,8 @@ _HASH_BASE = np.uint64(1_000_003)
 FILTER_RADII = (2, 4)
 # Distance-matrix cells per cdist call in the scan (int32: 4 bytes each).
 SCAN_CELLS = 8_000_000
+# Fewest pool strings per scan ring (lengths are merged until a ring holds this many).
+RING_MIN = 2048
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -391,6 +393,40 @@ class LevenshteinIndex:
         keep = d <= dmax[q]
         return NearestResult(q[keep], c[keep], d[keep], self.pairs_verified)
 
+    def _length_rings(self, qlen: int) -> list[tuple[int, int, int]]:
+        """Pool slices for a query length, nearest lengths first: ``(min |len difference|, lo, hi)``
+        with ``lo:hi`` a range of the length-sorted pool. Lengths are merged outwards (each side
+        separately) until a ring holds ``RING_MIN`` strings, so small pools need few ``cdist`` calls;
+        a ring's strings all differ in length by at least its ``min |len difference|``."""
+        pool_len = self._sorted_lengths
+        if pool_len.size == 0:
+            return []
+        max_len = int(pool_len[-1])
+        starts = np.searchsorted(pool_len, np.arange(max_len + 2), side="left")
+        count = np.diff(starts)
+
+        def side(lengths: range) -> list[tuple[int, int, int]]:
+            rings, first, size = [], None, 0
+            for length in lengths:
+                if count[length] == 0:
+                    continue
+                if first is None:
+                    first, size = length, 0
+                size += int(count[length])
+                if size >= RING_MIN:
+                    lo, hi = sorted((first, length))
+                    rings.append((abs(first - qlen), int(starts[lo]), int(starts[hi + 1])))
+                    first = None
+            if first is not None:
+                lo, hi = sorted((first, length))
+                rings.append((abs(first - qlen), int(starts[lo]), int(starts[hi + 1])))
+            return rings
+
+        center = [(0, int(starts[qlen]), int(starts[qlen + 1]))] if qlen <= max_len and count[qlen] else []
+        left = side(range(min(qlen, max_len + 1) - 1, -1, -1))
+        right = side(range(qlen + 1, max_len + 1))
+        return sorted(center + left + right, key=lambda ring: ring[0])
+
     def _length_scan(
         self,
         queries: list[str],
@@ -403,8 +439,6 @@ class LevenshteinIndex:
         every valid candidate within each query's final ``need``-th distance (ties included)."""
         big = np.int64(1 << 30)
         qlens = np.fromiter((len(queries[i]) for i in rows.tolist()), dtype=np.int64, count=rows.size)
-        pool_len = self._sorted_lengths
-        min_len, max_len = (int(pool_len[0]), int(pool_len[-1])) if pool_len.size else (0, -1)
         out_q, out_c, out_d = [], [], []
         for qlen in np.unique(qlens).tolist():
             members = rows[qlens == qlen]
@@ -417,20 +451,10 @@ class LevenshteinIndex:
             best = np.full((members.size, kmax), big, dtype=np.int64)
             bound = np.full(members.size, big, dtype=np.int64)
             found_q, found_c, found_d = [], [], []
-            offsets = [0]
-            for step in range(1, max(qlen - min_len, max_len - qlen) + 1):
-                offsets += [-step, step]
-            for delta in offsets:
-                length = qlen + delta
-                if length < min_len or length > max_len:
-                    continue
-                active = np.flatnonzero(bound >= abs(delta))
+            for min_delta, lo, hi in self._length_rings(qlen):
+                active = np.flatnonzero(bound >= min_delta)
                 if active.size == 0:
                     break
-                lo = np.searchsorted(pool_len, length, side="left")
-                hi = np.searchsorted(pool_len, length, side="right")
-                if hi == lo:
-                    continue
                 ids = self._by_length[lo:hi]
                 choices = self._pool_by_length[lo:hi]
                 cgroup = pool_group[ids]
