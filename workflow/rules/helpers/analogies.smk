@@ -11,11 +11,15 @@ validate(config["analogies"], schema="../../schemas/analogies.schema.yaml")
 
 ANALOGIES = config["analogies"]
 ANALOGIES_OUT = "results/datasets/analogies/{terminology}"
-ANALOGY_OUTPUT = {
+# Plain path templates (targets) and the rule's outputs (some flagged for the report). Targets must
+# stay plain: a report flag on `rule all`'s input makes `snakemake --report` expand the labels'
+# {terminology} with rule all's (empty) wildcards.
+ANALOGY_PATHS = {
     f"{name}_{ext}": f"{ANALOGIES_OUT}/{name}.{ext}"
     for name in ANALOGY_DATASETS
     for ext in ("txt", "parquet")
 }
+ANALOGY_OUTPUT = dict(ANALOGY_PATHS)
 # The three settings' reference files are shown in the report.
 for _name in ("single_answer", "multi_answer", "all_info"):
     ANALOGY_OUTPUT[f"{_name}_txt"] = report(
@@ -65,7 +69,7 @@ def analogy_construction(wildcards):
 def analogy_outputs(terminology):
     """Every output of one terminology: term counts, six datasets (text + Parquet), counts."""
     out = [f"results/intermediate/term_counts/{terminology}.parquet"]
-    out += [path.format(terminology=terminology) for path in ANALOGY_OUTPUT.values()]
+    out += [path.format(terminology=terminology) for path in ANALOGY_PATHS.values()]
     out.append(f"{ANALOGIES_OUT}/counts.tsv".format(terminology=terminology))
     return out
 
