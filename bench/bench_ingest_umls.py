@@ -73,7 +73,11 @@ def task_plain(path: Path) -> dict:
 
 def task_read(path: Path) -> dict:
     """biosem's streaming reader (``iter_rrf``) with the columns and checks the ingestion uses."""
-    from biosem.readers.rrf import (
+    from biosem.readers.rrf import (  # the reader's own column selections, so the two cannot drift
+        _MRCONSO_READ,
+        _MRCONSO_REQUIRED,
+        _MRREL_READ,
+        _MRREL_REQUIRED,
         AUI_PATTERN,
         CUI_PATTERN,
         MRCONSO_COLUMNS,
@@ -82,24 +86,10 @@ def task_read(path: Path) -> dict:
     )
 
     if path.name.startswith("MRCONSO"):
-        layout, required = MRCONSO_COLUMNS, MRCONSO_COLUMNS.index("STR") + 1
-        include = [
-            "CUI",
-            "LAT",
-            "TS",
-            "STT",
-            "ISPREF",
-            "AUI",
-            "SAB",
-            "TTY",
-            "CODE",
-            "STR",
-            "SUPPRESS",
-        ]
+        layout, required, include = MRCONSO_COLUMNS, _MRCONSO_REQUIRED, list(_MRCONSO_READ)
         patterns = {"CUI": CUI_PATTERN, "AUI": AUI_PATTERN}
     else:
-        layout, required = MRREL_COLUMNS, MRREL_COLUMNS.index("SAB") + 1
-        include = ["CUI1", "REL", "CUI2", "RELA", "SAB"]
+        layout, required, include = MRREL_COLUMNS, _MRREL_REQUIRED, list(_MRREL_READ)
         patterns = {"CUI1": f"(?:{CUI_PATTERN})?", "CUI2": f"(?:{CUI_PATTERN})?"}
     rows = 0
     t0 = time.perf_counter()

@@ -45,6 +45,7 @@ from sklearn.metrics import accuracy_score, precision_score, recall_score
 from biosem.agreement import cohen_kappa, krippendorff_alpha
 from biosem.errors import SourceFormatError
 from biosem.io import atomic_path
+from biosem.wic.schemas import RELEASED_COLUMNS
 
 SAME, NOT_SAME, DONT_KNOW = "same", "not same", "don't know"
 ANSWERS = (SAME, NOT_SAME, DONT_KNOW)
@@ -92,18 +93,7 @@ WIC_KEY_COLUMNS = [
     "start2",
     "end2",
 ]
-WIC_RECORD_FIELDS = (
-    "term1",
-    "term2",
-    "sentence1",
-    "sentence2",
-    "start1",
-    "end1",
-    "start2",
-    "end2",
-    "cat",
-    "label",
-)
+WIC_RECORD_FIELDS = RELEASED_COLUMNS  # the released BioWiC record keys (biosem.wic.schemas)
 TERMPAIR_SCORE_COLUMNS = [
     "dataset",
     "items",
