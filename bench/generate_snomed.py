@@ -19,6 +19,12 @@ writes a release of the same size and layout whose *string statistics* resemble 
   small cross-concept nearest-neighbour distances that the Levenshtein negatives rely on;
 * ~8 % inactive concepts, each with one POSSIBLY EQUIVALENT TO / REPLACED BY / SAME AS row (in the
   proportions of the paper's positives) to an active concept with a similar name;
+* calibrated against Table 2 of the paper (SNOMED CT INT 2019-01-31) with the default seed: FSN-SYN
+  450,166 positives (paper 451,256); mean Levenshtein of positives / random negatives / nearest valid
+  term 16.1 / 39.8 / 8.2 (paper 16.53 / 37.40 / 7.97); SYN-SYN 758,402 (726,158), 19.2 / 38.9 / 9.4
+  (16.57 / 35.10 / 8.00). The association datasets are about a third of the paper's size (one target
+  per inactive concept) and their pools are sparser, so their nearest terms lie farther (16-21 against
+  11-18);
 * is-a (1-3 parents) and attribute relationships, language (US) refset, metadata concepts in the model
   component module.
 
@@ -1138,24 +1144,25 @@ EXTRA_POOLS: dict[str, list[str]] = {
               "mucosa", "region", "cartilage", "fascia", "duct", "gland", "joint", "vessel",
               "lymphatic", "skin", "membrane", "space"],
 }
-# Optional clauses appended to a share of the names (SNOMED's long compositional names).
+# Optional clauses appended to a share of the names (SNOMED's long compositional names). The shares are
+# calibrated so that the mean distance of random negatives approaches Table 2 (FSN-SYN 37.40).
 ELABORATIONS: dict[str, tuple[float, list[tuple[str, float]]]] = {
-    "disorder": (0.65, [(" with {DH}", 2), (" due to {DIS}", 2), (" co-occurrent with {DIS}", 1),
+    "disorder": (0.3, [(" with {DH}", 2), (" due to {DIS}", 2), (" co-occurrent with {DIS}", 1),
                        (" without complication", 0.5), (" with {MOD} {DH}", 1),
                        (" of {LAT} {A}", 1), (" in {PERS}", 0.3), (" due to {SUB}", 0.5),
                        (" with {DIS}", 1), (" caused by {GEN} {EPI}", 0.5)]),
-    "finding": (0.5, [(" due to {DIS}", 2), (" on {LAT} side", 1), (" in {LAT} {A}", 1),
+    "finding": (0.22, [(" due to {DIS}", 2), (" on {LAT} side", 1), (" in {LAT} {A}", 1),
                       (" during {PROCW}", 0.5), (" with {FH} of {A}", 1), (" at rest", 0.3),
                       (" on exertion", 0.3)]),
-    "procedure": (0.65, [(" using {ART}", 2), (" with {PH} of {A}", 2), (" by {APPR} approach", 1.5),
+    "procedure": (0.3, [(" using {ART}", 2), (" with {PH} of {A}", 2), (" by {APPR} approach", 1.5),
                         (" under {IMG} guidance", 1), (" for {DIS}", 1), (" with {PQ} {PH}", 1),
                         (" of {LAT} {A}", 1), (" with insertion of {ART}", 0.8)]),
-    "body structure": (0.25, [(" of {LAT} {A}", 1), (" and {A}", 0.5), (" of {POS} {A}", 1)]),
+    "body structure": (0.12, [(" of {LAT} {A}", 1), (" and {A}", 0.5), (" of {POS} {A}", 1)]),
     "organism": (0.08, [(" strain {NUM}", 1), (" serotype {ROMAN}", 1), (" subspecies {EPI}", 1)]),
     "substance": (0.1, [(" {SALT}", 1), (" {QN}", 0.5), (" {ROMAN}", 0.5)]),
-    "observable entity": (0.2, [(" in {FLUID}", 1), (" of {LAT} {A}", 1),
+    "observable entity": (0.1, [(" in {FLUID}", 1), (" of {LAT} {A}", 1),
                                 (" at {NUM} minutes", 0.5)]),
-    "situation": (0.3, [(" of {A}", 1), (" in {PERS}", 1), (" with {DH}", 1)]),
+    "situation": (0.15, [(" of {A}", 1), (" in {PERS}", 1), (" with {DH}", 1)]),
 }
 PREFIX_POOL = {"procedure": "PQ", "body structure": "POS", "observable entity": "CHG",
                "finding": "MOD", "disorder": "MOD", "morphologic abnormality": "MOD",
@@ -1173,9 +1180,13 @@ TAG_INSERTS: dict[str, tuple[str, bool]] = {
     "clinical drug": ("NUM", True), "qualifier value": ("QUAL", False),
     "physical object": ("QUAL", False), "occupation": ("QUAL", False),
 }
-SIBLING_FRACTION = {"disorder": 0.36, "finding": 0.3, "procedure": 0.36, "body structure": 0.38,
-                    "clinical drug": 0.5, "product": 0.4, "medicinal product form": 0.3,
-                    "organism": 0.12, "substance": 0.12, "observable entity": 0.3}
+# Share of concepts named as a one-word edit of an earlier concept of the same tag. Calibrated so that
+# the mean distance of the Levenshtein negatives approaches Schulz & Juric's Table 2 (FSN-SYN 7.97,
+# SYN-SYN 8.00): real SNOMED CT is dense in near-identical sibling names.
+SIBLING_FRACTION = {"disorder": 0.58, "finding": 0.48, "procedure": 0.58, "body structure": 0.6,
+                    "clinical drug": 0.7, "product": 0.6, "medicinal product form": 0.48,
+                    "organism": 0.2, "substance": 0.2, "observable entity": 0.48}
+SIBLING_DEFAULT = 0.25
 SLOT_RE = re.compile(r"\{([A-Z0-9]+)\}")
 
 
@@ -1651,8 +1662,11 @@ INACTIVE_EDIT_WEIGHTS = {
     "possibly_equivalent_to": {"drop": 0.3, "add": 0.3, "reorder": 0.15, "swap": 0.15,
                                "combo": 0.1},
 }
-EXTRA_SYNONYMS_MEAN = 1.85  # ~1.7 realised: some edits do not apply to a name
-EXTRA_SYNONYMS_DISPERSION = 0.8  # negative binomial r: many concepts with 0 extra, some with 5+
+# Extra synonyms per concept: Poisson. Schulz & Juric's Table 2 has FSN-SYN 451,256 and SYN-SYN
+# 726,158 pairs over ~350,000 concepts: with n non-FSN terms per concept, E[n] ~ 1.3 and
+# E[n(n + 1) / 2] ~ 2.1, so Var[n] ~ 1.2, close to Poisson (a negative binomial with many 5+ concepts
+# doubled SYN-SYN). About 92 % of the drawn edits apply to a name.
+EXTRA_SYNONYMS_MEAN = 1.5
 PT_DIFFERS = 0.15
 INACTIVE_SHARE = 0.08
 INACTIVE_DESCRIPTION_SHARE = 0.04
@@ -1777,7 +1791,7 @@ def _build(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0: float
             continue
         base = render_names(tag, k, rng, voc)
         lay[tag] = render_names(tag, min(20000, max(50, k // 4)), rng, voc)
-        is_sib = rng.random(k) < SIBLING_FRACTION.get(tag, 0.15)
+        is_sib = rng.random(k) < SIBLING_FRACTION.get(tag, SIBLING_DEFAULT)
         is_sib[0] = False
         earlier = np.floor(rng.random(k) * np.arange(k)).astype(np.int64)
         for s in np.flatnonzero(is_sib).tolist():
@@ -1827,10 +1841,7 @@ def _build(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0: float
     tb.c_id.extend([""] * n_active)
 
     # -- descriptions of active concepts ---------------------------------------------------------------
-    extra = rng.negative_binomial(
-        EXTRA_SYNONYMS_DISPERSION,
-        EXTRA_SYNONYMS_DISPERSION / (EXTRA_SYNONYMS_DISPERSION + EXTRA_SYNONYMS_MEAN), size=n_active)
-    extra = np.minimum(extra, 12)
+    extra = np.minimum(rng.poisson(EXTRA_SYNONYMS_MEAN, size=n_active), 12)
     pt_differs = rng.random(n_active) < PT_DIFFERS
     inactive_desc = rng.random(n_active) < INACTIVE_DESCRIPTION_SHARE
     used_lower = set(names_lower)
