@@ -14,6 +14,7 @@ import pytest
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+import biosem.nearest as nearest_module
 from biosem.nearest import MIN_GRAM, LevenshteinIndex, brute_force_nearest, splitmix64
 from biosem.readers.obo import read_obo
 
@@ -180,6 +181,62 @@ def test_nearest_matches_brute_force(hpo_pool: list[str], queries: list[str], se
     need = rng.integers(1, 6, size=len(queries))
     index = LevenshteinIndex(hpo_pool)
     _check_nearest(index, hpo_pool, queries, need, query_group, pool_group, seed)
+
+
+@pytest.mark.parametrize(("ceiling", "ring_min"), [(16, 2048), (2, 8)])
+def test_nearest_long_queries_past_the_ceiling(
+    hpo_pool: list[str], monkeypatch: pytest.MonkeyPatch, ceiling: int, ring_min: int
+) -> None:
+    """Queries longer than rapidfuzz's SIMD width run under a distance ceiling that doubles for the
+    rows it leaves short; neighbours from 1 to ~60 edits away must still be exact."""
+    monkeypatch.setattr(nearest_module, "LONG_CEILING", ceiling)
+    monkeypatch.setattr(nearest_module, "RING_MIN", ring_min)
+    rng = np.random.default_rng(11)
+    words = sorted(hpo_pool)
+    pool = sorted(
+        {
+            " ".join(words[i] for i in rng.choice(len(words), size=4, replace=False).tolist())
+            for _ in range(260)
+        }
+    )
+    pool = [p for p in pool if len(p) > nearest_module.SIMD_MAX_LEN]
+    assert len(pool) >= 150
+    queries = []
+    for n_edits, s in zip([0] * 20 + [2] * 20 + [12] * 20 + [30] * 20, pool):
+        for _ in range(n_edits):
+            k = int(rng.integers(0, len(s)))
+            s = s[:k] + "q" + s[k + 1 :] if rng.random() < 0.5 else s[:k] + "zé" + s[k:]
+        queries.append(s)
+    queries.append("x" * 70)  # far from everything
+    where = {s: i for i, s in enumerate(pool)}
+    pool_group = rng.integers(0, 30, size=len(pool))
+    query_group = np.array([pool_group[where[q]] if q in where else 99 for q in queries])
+    need = rng.integers(1, 4, size=len(queries))
+    index = LevenshteinIndex(pool)
+    m = _full_matrix(queries, pool)
+    nearest_valid = np.where((query_group[:, None] != pool_group[None, :]) & (m > 0), m, 10**6).min(axis=1)
+    # The fixture reaches past the first ceiling and past its doubling.
+    assert nearest_valid.max() > 4 * ceiling and (nearest_valid <= 16).sum() >= 10
+    _check_nearest(index, pool, queries, need, query_group, pool_group, 4)
+
+
+def test_nearest_same_answer_on_one_and_two_threads(hpo_pool: list[str], queries: list[str]) -> None:
+    """Length groups run concurrently with ``workers=2``; the result must not depend on it."""
+    rng = np.random.default_rng(3)
+    long_pool = [p + " " + q for p, q in zip(hpo_pool[::2], hpo_pool[1::2])]
+    pool = sorted(set(hpo_pool + long_pool))
+    qs = queries + long_pool[::3]
+    pool_group = rng.integers(0, 40, size=len(pool))
+    query_group = rng.integers(0, 40, size=len(qs))
+    need = rng.integers(1, 4, size=len(qs))
+    out = []
+    for workers in (1, 2):
+        index = LevenshteinIndex(pool, workers=workers)
+        res = index.nearest(qs, need, query_group, pool_group, np.random.default_rng(9))
+        out.append((res.query.tolist(), res.candidate.tolist(), res.distance.tolist(), res.pairs_verified))
+    assert sum(len(p) > nearest_module.SIMD_MAX_LEN for p in qs) >= 20
+    assert out[0] == out[1]
+    assert len(out[0][0]) >= len(qs)
 
 
 def test_nearest_large_groups_and_no_valid_candidate() -> None:

@@ -27,14 +27,19 @@ All distances are Levenshtein (unit costs) on the strings as given: callers pass
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+import os
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 MIN_GRAM = 3
 MAX_GRAM = 5
@@ -42,10 +47,20 @@ MAX_GRAM = 5
 STRONG_GRAM = 4
 MAX_MATCHES = 3
 _HASH_BASE = np.uint64(1_000_003)
-# Phase 1 radii (pigeonhole filter); larger distances go to the length-ordered scan.
-FILTER_RADII = (2, 4)
+# Phase 1 radii (pigeonhole filter) by query length; larger distances go to the length-ordered scan.
+# Queries of up to SIMD_MAX_LEN characters skip it: a SIMD scan pair costs a quarter of a verified
+# candidate, and on SNOMED-like pools few of them have k valid neighbours within 4 edits. Longer
+# queries are verified pair by pair either way, so the filter's fewer candidates win.
+FILTER_RADII: tuple[int, ...] = ()
+LONG_FILTER_RADII: tuple[int, ...] = (4, 8, 16)
 # Distance-matrix cells per cdist call in the scan (int32: 4 bytes each).
 SCAN_CELLS = 8_000_000
+# rapidfuzz packs queries of up to 64 characters into SIMD words (cost independent of score_cutoff);
+# longer queries are compared pair by pair with a banded algorithm whose cost grows with the cutoff.
+SIMD_MAX_LEN = 64
+# First distance ceiling for those long queries in the scan (doubled for the rows it leaves short);
+# they reach the scan without k valid strings within the last LONG_FILTER_RADII radius.
+LONG_CEILING = 32
 # Fewest pool strings per scan ring (lengths are merged until a ring holds this many).
 RING_MIN = 2048
 
@@ -155,7 +170,9 @@ class LevenshteinIndex:
     Args:
         pool: the candidate strings (already normalised, e.g. lowercased; duplicates allowed but
             wasteful).
-        workers: threads for rapidfuzz ``cdist`` (``-1`` = all cores).
+        workers: threads (``-1`` = all cores). Query-length groups are searched concurrently, each
+            with single-threaded rapidfuzz calls (they release the GIL); results are assembled in
+            length order, so they do not depend on the thread count.
     """
 
     def __init__(self, pool: Sequence[str], workers: int = 1) -> None:
@@ -163,6 +180,9 @@ class LevenshteinIndex:
         self._pool_array = np.empty(len(self.pool), dtype=object)
         self._pool_array[:] = self.pool
         self.workers = workers
+        self._threads = max(1, os.cpu_count() or 1) if workers < 0 else max(1, workers)
+        self._lock = threading.Lock()
+        self._index_lock = threading.Lock()
         self.lengths = np.fromiter((len(s) for s in self.pool), dtype=np.int64, count=len(self.pool))
         self._codes, self._starts = _codepoints(self.pool)
         self._indexes: dict[int, _GramIndex] = {}
@@ -170,12 +190,28 @@ class LevenshteinIndex:
         self._by_length = order
         self._sorted_lengths = self.lengths[order]
         self._pool_by_length = self._pool_array[order]
+        self._rank = np.empty(len(self.pool), dtype=np.int64)
+        self._rank[order] = np.arange(len(self.pool))
         self.pairs_verified = 0
 
+    def _count(self, pairs: int) -> None:
+        with self._lock:
+            self.pairs_verified += int(pairs)
+
+    def _map(self, fn: Callable[[int], _T], keys: Iterable[int], cost: Callable[[int], float]) -> dict[int, _T]:
+        """``{key: fn(key)}``, computed on ``self._threads`` threads, costliest keys first."""
+        keys = list(keys)
+        if self._threads == 1 or len(keys) < 2:
+            return {key: fn(key) for key in keys}
+        order = sorted(keys, key=lambda key: -cost(key))
+        with ThreadPoolExecutor(max_workers=self._threads) as ex:
+            return dict(zip(order, ex.map(fn, order)))
+
     def _index(self, g: int) -> _GramIndex:
-        if g not in self._indexes:
-            self._indexes[g] = _GramIndex.build(self._codes, self._starts, g)
-        return self._indexes[g]
+        with self._index_lock:
+            if g not in self._indexes:
+                self._indexes[g] = _GramIndex.build(self._codes, self._starts, g)
+            return self._indexes[g]
 
     # -- candidate generation -------------------------------------------------------------------
     def _within_brute(
@@ -194,9 +230,9 @@ class LevenshteinIndex:
         for b in range(0, len(queries), block):
             m = process.cdist(
                 queries[b : b + block], choices, scorer=Levenshtein.distance,
-                score_cutoff=r if cutoff else None, dtype=np.int32, workers=self.workers,
+                score_cutoff=r if cutoff else None, dtype=np.int32, workers=1,
             )
-            self.pairs_verified += m.size
+            self._count(m.size)
             qi, ci = np.nonzero(m <= r) if cutoff else np.nonzero(m >= 0)
             out_q.append(qi + b)
             out_c.append(ids[ci])
@@ -277,21 +313,28 @@ class LevenshteinIndex:
                 [queries[int(qrow[s])]], choices, scorer=Levenshtein.distance,
                 score_cutoff=r, dtype=np.int32, workers=1,
             )[0]
-        self.pairs_verified += qrow.size
+        self._count(qrow.size)
         return d
 
-    @staticmethod
     def _per_length(
-        queries: list[str], search: Callable[[list[str], int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+        self, queries: list[str], search: Callable[[list[str], int], tuple[np.ndarray, np.ndarray, np.ndarray]]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Run ``search(group, qlen)`` on the queries of each length; concatenate its (row, pool id,
-        distance) results with rows mapped back to indices into ``queries``."""
+        """Run ``search(group, qlen)`` on the queries of each length (concurrently, see ``workers``);
+        concatenate its (row, pool id, distance) results in length order, with rows mapped back to
+        indices into ``queries``."""
         qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
+        lengths, counts = np.unique(qlens, return_counts=True)
+        members = {qlen: np.flatnonzero(qlens == qlen) for qlen in lengths.tolist()}
+        size = dict(zip(lengths.tolist(), counts.tolist()))
+        found = self._map(
+            lambda qlen: search([queries[i] for i in members[qlen].tolist()], qlen),
+            members,
+            lambda qlen: size[qlen] * qlen,
+        )
         out_q, out_c, out_d = [], [], []
-        for qlen in np.unique(qlens).tolist():
-            members = np.flatnonzero(qlens == qlen)
-            qrow, cand, d = search([queries[i] for i in members], qlen)
-            out_q.append(members[qrow])
+        for qlen in lengths.tolist():
+            qrow, cand, d = found[qlen]
+            out_q.append(members[qlen][qrow])
             out_c.append(cand)
             out_d.append(d.astype(np.int64))
         if not out_q:
@@ -327,7 +370,8 @@ class LevenshteinIndex:
         query_group[q]``; e.g. similarity-component ids) and its distance is > 0.
 
         Two exact phases. (1) Queries with a close neighbour are resolved by the pigeonhole filter at
-        the radii in ``FILTER_RADII`` (few candidates, verified per query). (2) The rest are scanned
+        the radii in ``FILTER_RADII`` (queries of up to ``SIMD_MAX_LEN`` characters) and
+        ``LONG_FILTER_RADII`` (longer ones), few candidates verified per query. (2) The rest are scanned
         by length: queries of one length meet the pool strings of length ``len(q)``, ``len(q) - 1``,
         ``len(q) + 1``, ... in blocked SIMD ``cdist`` calls (many queries per call), each query
         keeping the ``need``-th smallest valid distance ``U`` seen so far; a query leaves the scan
@@ -354,8 +398,10 @@ class LevenshteinIndex:
         pending = np.ones(n, dtype=bool)
         res_q, res_c, res_d = [], [], []
 
-        for r in FILTER_RADII:
-            todo = np.flatnonzero(pending & (qlens // (r + 1) >= MIN_GRAM))
+        long_q = qlens > SIMD_MAX_LEN
+        for r in sorted(set(FILTER_RADII) | set(LONG_FILTER_RADII)):
+            applies = (long_q & (r in LONG_FILTER_RADII)) | (~long_q & (r in FILTER_RADII))
+            todo = np.flatnonzero(pending & applies & (qlens // (r + 1) >= MIN_GRAM))
             if todo.size == 0:
                 continue
             qi, ci, d = self.within([queries[i] for i in todo.tolist()], r)
@@ -437,57 +483,149 @@ class LevenshteinIndex:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Phase 2 of :meth:`nearest` for the query indices ``rows``: (query, pool id, distance) of
         every valid candidate within each query's final ``need``-th distance (ties included)."""
-        big = np.int64(1 << 30)
         qlens = np.fromiter((len(queries[i]) for i in rows.tolist()), dtype=np.int64, count=rows.size)
+        # Pool strings equal to a query (distance 0, never valid): found by hashing, not per cell.
+        where: dict[str, list[int]] = {queries[i]: [] for i in rows.tolist()}
+        for c, s in enumerate(self.pool):
+            if s in where:
+                where[s].append(c)
+        lengths, counts = np.unique(qlens, return_counts=True)
+        members = {qlen: rows[qlens == qlen] for qlen in lengths.tolist()}
+
+        def scan(qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            mine = members[qlen]
+            found = self._scan_group(
+                [queries[i] for i in mine.tolist()], qlen, need[mine], query_group[mine], pool_group, where
+            )
+            log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, mine.size, self.pairs_verified)
+            return found
+
+        # Cost estimate: queries x pool strings of similar length (long queries are slower per pair).
+        near = np.searchsorted(self._sorted_lengths, lengths + 8, side="right") - np.searchsorted(
+            self._sorted_lengths, lengths - 8, side="left"
+        )
+        weight = dict(zip(lengths.tolist(), (counts * near * np.where(lengths > SIMD_MAX_LEN, 4, 1)).tolist()))
+        found = self._map(scan, members, lambda qlen: weight[qlen])
         out_q, out_c, out_d = [], [], []
-        for qlen in np.unique(qlens).tolist():
-            members = rows[qlens == qlen]
-            texts = np.empty(members.size, dtype=object)
-            texts[:] = [queries[i] for i in members.tolist()]
-            k = need[members]
-            kmax = int(k.max())
-            groups = query_group[members]
-            # best[j]: the kmax smallest valid distances seen by query j (big = none yet).
-            best = np.full((members.size, kmax), big, dtype=np.int64)
-            bound = np.full(members.size, big, dtype=np.int64)
-            found_q, found_c, found_d = [], [], []
-            for min_delta, lo, hi in self._length_rings(qlen):
-                active = np.flatnonzero(bound >= min_delta)
-                if active.size == 0:
-                    break
-                ids = self._by_length[lo:hi]
-                choices = self._pool_by_length[lo:hi]
-                cgroup = pool_group[ids]
-                block = max(1, SCAN_CELLS // (hi - lo))
-                for b in range(0, active.size, block):
-                    act = active[b : b + block]
-                    cutoff = int(bound[act].max())
-                    m = process.cdist(
-                        texts[act], choices, scorer=Levenshtein.distance,
-                        score_cutoff=None if cutoff >= big else cutoff, dtype=np.int32, workers=self.workers,
-                    ).astype(np.int64)
-                    self.pairs_verified += m.size
-                    m[(m == 0) | (cgroup[None, :] == groups[act][:, None])] = big
-                    # Merge this block's kmax smallest with each query's best so far.
-                    take = min(kmax, m.shape[1])
-                    part = np.partition(m, take - 1, axis=1)[:, :take] if take < m.shape[1] else m
-                    merged = np.sort(np.concatenate([best[act], part], axis=1), axis=1)[:, :kmax]
-                    best[act] = merged
-                    bound[act] = merged[np.arange(act.size), k[act] - 1]
-                    qi, ci = np.nonzero((m <= bound[act][:, None]) & (m < big))
-                    found_q.append(act[qi])
-                    found_c.append(ids[ci])
-                    found_d.append(m[qi, ci])
-            if found_q:
-                fq, fc, fd = np.concatenate(found_q), np.concatenate(found_c), np.concatenate(found_d)
-                keep = fd <= bound[fq]
-                out_q.append(members[fq[keep]])
-                out_c.append(fc[keep])
-                out_d.append(fd[keep])
-            log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, members.size, self.pairs_verified)
+        for qlen in lengths.tolist():
+            fq, fc, fd = found[qlen]
+            out_q.append(members[qlen][fq])
+            out_c.append(fc)
+            out_d.append(fd)
         if not out_q:
             return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
         return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
+
+    def _scan_group(
+        self,
+        group: list[str],
+        qlen: int,
+        k: np.ndarray,
+        groups: np.ndarray,
+        pool_group: np.ndarray,
+        where: dict[str, list[int]],
+        ceiling: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Length-ordered scan for queries of one length ``qlen`` (see :meth:`nearest`); returns
+        (row in ``group``, pool id, distance) within each row's final bound, ties included.
+
+        Queries longer than ``SIMD_MAX_LEN`` are compared one pair at a time by rapidfuzz, at a cost
+        that grows with the ``score_cutoff`` (banded): they never run without one. Their distances
+        are computed up to ``ceiling`` (``LONG_CEILING`` at first); rows with fewer than ``k`` valid
+        strings within it are scanned again with the ceiling doubled. Each block of such queries
+        shares one bound, so every block runs at the tightest exact cutoff."""
+        big = np.int32(1 << 30)
+        if ceiling is None and qlen > SIMD_MAX_LEN:
+            ceiling = LONG_CEILING
+        long_rows = ceiling is not None
+        cap = np.int32(ceiling) if ceiling is not None else big
+        texts = np.empty(len(group), dtype=object)
+        texts[:] = group
+        kmax = int(k.max())
+        rows_all = np.arange(len(group))
+        # Invalid cells, as (row, pool id) codes: the query's own string and its similarity group.
+        same_q = np.repeat(rows_all, [len(where.get(t, ())) for t in group])
+        same_c = np.array([c for t in group for c in where.get(t, ())], dtype=np.int64)
+        # best[j]: the kmax smallest valid distances seen by query j (big = none yet).
+        best = np.full((len(group), kmax), big, dtype=np.int32)
+        bound = np.full(len(group), big, dtype=np.int32)
+        found_q, found_c, found_d = [], [], []
+        for min_delta, lo, hi in self._length_rings(qlen):
+            active = np.flatnonzero(np.minimum(bound, cap) >= min_delta)
+            if active.size == 0:
+                break
+            ids = self._by_length[lo:hi]
+            choices = self._pool_by_length[lo:hi]
+            # Columns of the ring by group id, to find each row's same-group cells without a full pass.
+            cgroup = pool_group[ids]
+            corder = np.argsort(cgroup, kind="stable")
+            csorted = cgroup[corder]
+            # Ring positions of the query strings themselves (distance 0).
+            in_ring = (same_c >= 0) & (self._rank[same_c] >= lo) & (self._rank[same_c] < hi) if same_c.size else None
+            block = max(1, SCAN_CELLS // (hi - lo))
+            if long_rows:  # blocks of equal bound, tightest first
+                active = active[np.argsort(bound[active], kind="stable")]
+                level = np.minimum(bound[active], cap)
+                cuts = np.flatnonzero(np.diff(level)) + 1
+                spans = [
+                    (a + off, min(a + off + block, e))
+                    for a, e in zip(np.r_[0, cuts].tolist(), np.r_[cuts, active.size].tolist())
+                    for off in range(0, e - a, block)
+                ]
+            else:
+                spans = [(b, min(b + block, active.size)) for b in range(0, active.size, block)]
+            for b, e in spans:
+                act = active[b:e]
+                cutoff = int(np.minimum(bound[act], cap).max())
+                m = process.cdist(
+                    texts[act], choices, scorer=Levenshtein.distance,
+                    score_cutoff=None if cutoff >= big else cutoff, dtype=np.int32, workers=1,
+                )
+                self._count(m.size)
+                g = groups[act]
+                first = np.searchsorted(csorted, g, side="left")
+                count = np.searchsorted(csorted, g, side="right") - first
+                if count.any():
+                    r = np.repeat(np.arange(act.size), count)
+                    offs = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+                    m[r, corder[np.repeat(first, count) + offs]] = big
+                if in_ring is not None:
+                    pos = np.full(len(group), -1, dtype=np.int64)
+                    pos[act] = np.arange(act.size)
+                    sel = in_ring & (pos[same_q] >= 0)
+                    m[pos[same_q[sel]], self._rank[same_c[sel]] - lo] = big
+                # Merge this block's kmax smallest with each query's best so far.
+                if kmax == 1:
+                    merged = np.minimum(best[act, 0], m.min(axis=1))[:, None]
+                else:
+                    take = min(kmax, m.shape[1])
+                    part = np.partition(m, take - 1, axis=1)[:, :take] if take < m.shape[1] else m
+                    merged = np.sort(np.concatenate([best[act], part], axis=1), axis=1)[:, :kmax]
+                best[act] = merged
+                bound[act] = merged[np.arange(act.size), k[act] - 1]
+                qi, ci = np.nonzero(m <= np.minimum(bound[act], big - 1)[:, None])
+                found_q.append(act[qi])
+                found_c.append(ids[ci])
+                found_d.append(m[qi, ci])
+        fq = np.concatenate(found_q) if found_q else np.zeros(0, np.int64)
+        fc = np.concatenate(found_c) if found_c else np.zeros(0, np.int64)
+        fd = np.concatenate(found_d).astype(np.int64) if found_d else np.zeros(0, np.int64)
+        keep = fd <= bound[fq]
+        fq, fc, fd = fq[keep], fc[keep], fd[keep]
+        if ceiling is not None:
+            # Rows short of k valid strings within the ceiling: everything they saw is within it, so
+            # scan them again with a doubled ceiling (a ceiling above the longest pool string is final).
+            again = np.flatnonzero(bound > cap)
+            if again.size and ceiling < qlen + int(self._sorted_lengths[-1]):
+                mine = np.isin(fq, again, invert=True)
+                rq, rc, rd = self._scan_group(
+                    [group[i] for i in again.tolist()], qlen, k[again], groups[again], pool_group, where,
+                    ceiling=2 * ceiling,
+                )
+                fq = np.concatenate([fq[mine], again[rq]])
+                fc = np.concatenate([fc[mine], rc])
+                fd = np.concatenate([fd[mine], rd])
+        return fq, fc, fd
 
 
 def brute_force_nearest(
