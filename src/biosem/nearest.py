@@ -608,7 +608,9 @@ class LevenshteinIndex:
                     merged = np.sort(np.concatenate([best[act], part], axis=1), axis=1)[:, :kmax]
                 best[act] = merged
                 bound[act] = merged[np.arange(act.size), k[act] - 1]
-                qi, ci = np.nonzero(m <= np.minimum(bound[act], big - 1)[:, None])
+                # Keep cells within the row's bound and the ceiling: beyond the cutoff, cdist
+                # returns cutoff + 1 for every far string (not a distance, and a flood of cells).
+                qi, ci = np.nonzero(m <= np.minimum(bound[act], min(cap, big - 1))[:, None])
                 found_q.append(act[qi])
                 found_c.append(ids[ci])
                 found_d.append(m[qi, ci])
