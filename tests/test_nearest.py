@@ -106,8 +106,13 @@ def _full_matrix(queries: list[str], pool: list[str]) -> np.ndarray:
     return process.cdist(queries, pool, scorer=Levenshtein.distance, dtype=np.int32, workers=1)
 
 
+@pytest.mark.parametrize("postings", [16_000_000, 40])
 @pytest.mark.parametrize("r", [0, 1, 2, 4, 8, 16])
-def test_within_equals_full_cdist(hpo_pool: list[str], queries: list[str], r: int) -> None:
+def test_within_equals_full_cdist(
+    hpo_pool: list[str], queries: list[str], r: int, postings: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A small posting budget expands the filter's candidates a few rows at a time.
+    monkeypatch.setattr(nearest_module, "FILTER_POSTINGS", postings)
     index = LevenshteinIndex(hpo_pool)
     qi, ci, d = index.within(queries, r)
     m = _full_matrix(queries, hpo_pool)

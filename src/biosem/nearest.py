@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
@@ -66,6 +66,8 @@ SIMD_MAX_LEN = 64
 # First distance ceiling for those long queries in the scan (doubled for the rows it leaves short);
 # they reach the scan without k valid strings within the last LONG_FILTER_RADII radius.
 LONG_CEILING = 32
+# Most posting-list entries the pigeonhole filter expands at once (int64 arrays of this length).
+FILTER_POSTINGS = 16_000_000
 # Fewest pool strings per scan ring (lengths are merged until a ring holds this many).
 RING_MIN = 2048
 
@@ -254,8 +256,10 @@ class LevenshteinIndex:
                 return m
         return 1
 
-    def _filter_candidates(self, qcodes: np.ndarray, qlen: int, r: int) -> tuple[np.ndarray, np.ndarray]:
-        """Candidate (query row, pool id) pairs for same-length queries by the pigeonhole filter.
+    def _filter_candidates(self, qcodes: np.ndarray, qlen: int, r: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Candidate (query row, pool id) pairs for same-length queries by the pigeonhole filter,
+        yielded for consecutive chunks of rows whose posting lists hold at most ``FILTER_POSTINGS``
+        entries together (a common gram's list can hold most of the pool).
 
         Multi-match pigeonhole: ``r`` edits touch at most ``r`` of ``r + m`` disjoint segments of the
         query, so a string within distance ``r`` contains at least ``m`` segments unchanged, hence the
@@ -284,6 +288,23 @@ class LevenshteinIndex:
             j = np.argmin(df[:, a:b], axis=1) + a
             sel_start[:, k] = start[rows, j]
             sel_df[:, k] = df[rows, j]
+        row_total = sel_df.sum(axis=1)
+        first = 0
+        while first < nq:
+            # The longest run of rows from ``first`` within the budget (at least one row).
+            last = int(np.searchsorted(np.cumsum(row_total[first:]), FILTER_POSTINGS, side="right"))
+            last = first + max(1, last)
+            yield self._expand(sel_start[first:last], sel_df[first:last], qlen, r, m, first)
+            first = last
+
+    def _expand(
+        self, sel_start: np.ndarray, sel_df: np.ndarray, qlen: int, r: int, m: int, row0: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Expand the chosen posting lists of a chunk of rows into (row0 + row, pool id) pairs in at
+        least ``m`` lists and within ``r`` in length (see :meth:`_filter_candidates`)."""
+        g = min(qlen // (r + m), MAX_GRAM)
+        index = self._index(g)
+        nq, nseg = sel_df.shape
         counts = sel_df.ravel()
         total = int(counts.sum())
         if total == 0:
@@ -301,7 +322,7 @@ class LevenshteinIndex:
             start = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
             hits = np.diff(np.append(start, key.size))
             key = key[start[hits >= m]]
-        return key // npool, key % npool
+        return key // npool + row0, key % npool
 
     def _verify(self, queries: list[str], qrow: np.ndarray, cand: np.ndarray, r: int) -> np.ndarray:
         """Levenshtein distance (capped at r + 1) for candidate pairs grouped by query row."""
@@ -353,10 +374,14 @@ class LevenshteinIndex:
             if qlen // (r + 1) < MIN_GRAM:
                 return self._within_brute(group, qlen, r)
             codes = np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32).reshape(len(group), qlen)
-            qrow, cand = self._filter_candidates(codes, qlen, r)
-            d = self._verify(group, qrow, cand, r)
-            keep = d <= r
-            return qrow[keep], cand[keep], d[keep]
+            out_q, out_c, out_d = [], [], []
+            for qrow, cand in self._filter_candidates(codes, qlen, r):
+                d = self._verify(group, qrow, cand, r)
+                keep = d <= r
+                out_q.append(qrow[keep])
+                out_c.append(cand[keep])
+                out_d.append(d[keep])
+            return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
 
         return self._per_length(queries, search)
 
