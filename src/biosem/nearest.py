@@ -31,6 +31,7 @@ All distances are Levenshtein (unit costs) on the strings as given: callers pass
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -214,6 +215,14 @@ class LevenshteinIndex:
         with ThreadPoolExecutor(max_workers=self._threads) as ex:
             return dict(zip(order, ex.map(fn, order)))
 
+    @functools.cached_property
+    def _positions(self) -> dict[str, list[int]]:
+        """Pool string -> its indices in the pool (built once, on first use)."""
+        where: dict[str, list[int]] = {}
+        for c, text in enumerate(self.pool):
+            where.setdefault(text, []).append(c)
+        return where
+
     def _index(self, g: int) -> _GramIndex:
         with self._index_lock:
             if g not in self._indexes:
@@ -294,16 +303,14 @@ class LevenshteinIndex:
             # The longest run of rows from ``first`` within the budget (at least one row).
             last = int(np.searchsorted(np.cumsum(row_total[first:]), FILTER_POSTINGS, side="right"))
             last = first + max(1, last)
-            yield self._expand(sel_start[first:last], sel_df[first:last], qlen, r, m, first)
+            yield self._expand(index, sel_start[first:last], sel_df[first:last], qlen, r, m, first)
             first = last
 
     def _expand(
-        self, sel_start: np.ndarray, sel_df: np.ndarray, qlen: int, r: int, m: int, row0: int
+        self, index: _GramIndex, sel_start: np.ndarray, sel_df: np.ndarray, qlen: int, r: int, m: int, row0: int
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Expand the chosen posting lists of a chunk of rows into (row0 + row, pool id) pairs in at
-        least ``m`` lists and within ``r`` in length (see :meth:`_filter_candidates`)."""
-        g = min(qlen // (r + m), MAX_GRAM)
-        index = self._index(g)
+        """Expand the chosen posting lists (of ``index``) of a chunk of rows into (row0 + row, pool id)
+        pairs in at least ``m`` lists and within ``r`` in length (see :meth:`_filter_candidates`)."""
         nq, nseg = sel_df.shape
         counts = sel_df.ravel()
         total = int(counts.sum())
@@ -343,20 +350,19 @@ class LevenshteinIndex:
         return d
 
     def _per_length(
-        self, queries: list[str], search: Callable[[list[str], int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+        self,
+        qlens: np.ndarray,
+        search: Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray, np.ndarray]],
+        cost: Callable[[int, int], float],
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Run ``search(group, qlen)`` on the queries of each length (concurrently, see ``workers``);
-        concatenate its (row, pool id, distance) results in length order, with rows mapped back to
-        indices into ``queries``."""
-        qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
+        """Run ``search(members, qlen)`` for each distinct query length, ``members`` being the
+        positions in ``qlens`` of that length, concurrently (see ``workers``; ``cost(qlen, count)``
+        orders the work, costliest first). Its (row in ``members``, pool id, distance) results are
+        concatenated in length order, rows mapped back to positions in ``qlens``."""
         lengths, counts = np.unique(qlens, return_counts=True)
         members = {qlen: np.flatnonzero(qlens == qlen) for qlen in lengths.tolist()}
         size = dict(zip(lengths.tolist(), counts.tolist()))
-        found = self._map(
-            lambda qlen: search([queries[i] for i in members[qlen].tolist()], qlen),
-            members,
-            lambda qlen: size[qlen] * qlen,
-        )
+        found = self._map(lambda qlen: search(members[qlen], qlen), members, lambda qlen: cost(qlen, size[qlen]))
         out_q, out_c, out_d = [], [], []
         for qlen in lengths.tolist():
             qrow, cand, d = found[qlen]
@@ -370,7 +376,8 @@ class LevenshteinIndex:
     def within(self, queries: list[str], r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every (query index, pool index, distance) with distance <= r: exact, all of them."""
 
-        def search(group: list[str], qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        def search(members: np.ndarray, qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            group = [queries[i] for i in members.tolist()]
             if qlen // (r + 1) < MIN_GRAM:
                 return self._within_brute(group, qlen, r)
             codes = np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32).reshape(len(group), qlen)
@@ -383,7 +390,8 @@ class LevenshteinIndex:
                 out_d.append(d[keep])
             return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
 
-        return self._per_length(queries, search)
+        qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
+        return self._per_length(qlens, search, lambda qlen, count: count * qlen)
 
     # -- k nearest --------------------------------------------------------------------------------
     def nearest(
@@ -514,37 +522,25 @@ class LevenshteinIndex:
         """Phase 2 of :meth:`nearest` for the query indices ``rows``: (query, pool id, distance) of
         every valid candidate within each query's final ``need``-th distance (ties included)."""
         qlens = np.fromiter((len(queries[i]) for i in rows.tolist()), dtype=np.int64, count=rows.size)
-        # Pool strings equal to a query (distance 0, never valid): found by hashing, not per cell.
-        where: dict[str, list[int]] = {queries[i]: [] for i in rows.tolist()}
-        for c, s in enumerate(self.pool):
-            if s in where:
-                where[s].append(c)
-        lengths, counts = np.unique(qlens, return_counts=True)
-        members = {qlen: rows[qlens == qlen] for qlen in lengths.tolist()}
 
-        def scan(qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            mine = members[qlen]
+        def scan(members: np.ndarray, qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            mine = rows[members]
             found = self._scan_group(
-                [queries[i] for i in mine.tolist()], qlen, need[mine], query_group[mine], pool_group, where
+                [queries[i] for i in mine.tolist()], qlen, need[mine], query_group[mine], pool_group
             )
             log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, mine.size, self.pairs_verified)
             return found
 
-        # Cost estimate: queries x pool strings of similar length (long queries are slower per pair).
-        near = np.searchsorted(self._sorted_lengths, lengths + 8, side="right") - np.searchsorted(
-            self._sorted_lengths, lengths - 8, side="left"
-        )
-        weight = dict(zip(lengths.tolist(), (counts * near * np.where(lengths > SIMD_MAX_LEN, 4, 1)).tolist()))
-        found = self._map(scan, members, lambda qlen: weight[qlen])
-        out_q, out_c, out_d = [], [], []
-        for qlen in lengths.tolist():
-            fq, fc, fd = found[qlen]
-            out_q.append(members[qlen][fq])
-            out_c.append(fc)
-            out_d.append(fd)
-        if not out_q:
-            return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
-        return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
+        def cost(qlen: int, count: int) -> float:
+            """Queries x pool strings of similar length (long queries are slower per pair)."""
+            near = np.searchsorted(self._sorted_lengths, qlen + 8, side="right") - np.searchsorted(
+                self._sorted_lengths, qlen - 8, side="left"
+            )
+            return float(count * int(near) * (4 if qlen > SIMD_MAX_LEN else 1))
+
+        _ = self._positions  # built here, before the threads share it
+        qi, ci, d = self._per_length(qlens, scan, cost)
+        return rows[qi], ci, d
 
     def _scan_group(
         self,
@@ -553,7 +549,6 @@ class LevenshteinIndex:
         k: np.ndarray,
         groups: np.ndarray,
         pool_group: np.ndarray,
-        where: dict[str, list[int]],
         ceiling: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Length-ordered scan for queries of one length ``qlen`` (see :meth:`nearest`); returns
@@ -567,14 +562,14 @@ class LevenshteinIndex:
         big = np.int32(1 << 30)
         if ceiling is None and qlen > SIMD_MAX_LEN:
             ceiling = LONG_CEILING
-        long_rows = ceiling is not None
         cap = np.int32(ceiling) if ceiling is not None else big
         texts = np.empty(len(group), dtype=object)
         texts[:] = group
         kmax = int(k.max())
-        rows_all = np.arange(len(group))
-        # Invalid cells, as (row, pool id) codes: the query's own string and its similarity group.
-        same_q = np.repeat(rows_all, [len(where.get(t, ())) for t in group])
+        # The pool strings equal to each row's query (distance 0, never valid), as (row, pool id);
+        # the rows' similarity groups are found per ring below.
+        where = self._positions
+        same_q = np.repeat(np.arange(len(group)), [len(where.get(t, ())) for t in group])
         same_c = np.array([c for t in group for c in where.get(t, ())], dtype=np.int64)
         # best[j]: the kmax smallest valid distances seen by query j (big = none yet).
         best = np.full((len(group), kmax), big, dtype=np.int32)
@@ -591,9 +586,9 @@ class LevenshteinIndex:
             corder = np.argsort(cgroup, kind="stable")
             csorted = cgroup[corder]
             # Ring positions of the query strings themselves (distance 0).
-            in_ring = (same_c >= 0) & (self._rank[same_c] >= lo) & (self._rank[same_c] < hi) if same_c.size else None
+            in_ring = (self._rank[same_c] >= lo) & (self._rank[same_c] < hi) if same_c.size else None
             block = max(1, SCAN_CELLS // (hi - lo))
-            if long_rows:  # blocks of equal bound, tightest first
+            if ceiling is not None:  # blocks of equal bound, tightest first
                 active = active[np.argsort(bound[active], kind="stable")]
                 level = np.minimum(bound[active], cap)
                 cuts = np.flatnonzero(np.diff(level)) + 1
@@ -651,7 +646,7 @@ class LevenshteinIndex:
             if again.size and ceiling < qlen + int(self._sorted_lengths[-1]):
                 mine = np.isin(fq, again, invert=True)
                 rq, rc, rd = self._scan_group(
-                    [group[i] for i in again.tolist()], qlen, k[again], groups[again], pool_group, where,
+                    [group[i] for i in again.tolist()], qlen, k[again], groups[again], pool_group,
                     ceiling=2 * ceiling,
                 )
                 fq = np.concatenate([fq[mine], again[rq]])
