@@ -20,7 +20,7 @@ This module finds the same answer exactly with two complete filters and rapidfuz
 Which phase pays depends on rapidfuzz: queries of up to 64 characters are packed into SIMD words, so
 a scanned pair costs about a quarter of a filter candidate verified on its own; on SNOMED-like pools
 (nearest valid term ~8 edits away) they go straight to the scan. Longer queries are compared pair by
-pair with a banded algorithm whose cost grows with the cutoff: they take the filter up to r = 16 and
+pair with a banded algorithm whose cost grows with the cutoff: they take the filter up to r = 8 and
 scan under a cutoff ceiling that doubles for the rows it leaves short. Both filters are complete, so
 the returned top-``need`` by (distance, seeded tie key) is exact. Ties at equal distance are ordered
 by a per-query key drawn from the caller's ``numpy.random.Generator`` mixed with the candidate index
@@ -56,17 +56,22 @@ _HASH_BASE = np.uint64(1_000_003)
 # Phase 1 radii (pigeonhole filter) by query length; larger distances go to the length-ordered scan.
 # Queries of up to SIMD_MAX_LEN characters skip it: a SIMD scan pair costs a quarter of a verified
 # candidate, and on SNOMED-like pools few of them have k valid neighbours within 4 edits. Longer
-# queries are verified pair by pair either way, so the filter's fewer candidates win.
+# queries are verified pair by pair either way, so the filter's fewer candidates win up to r = 8; at
+# r = 16 a segment is a 3-gram held by much of the pool, and the filter cost more than the scan it
+# saved (long first terms of FSN-SYN / SYN-SYN hard at SNOMED scale: 56 / 58 ms each with r = 16 and a
+# first ceiling of 32, 30 / 32 ms with r <= 8 and a ceiling of 64).
 FILTER_RADII: tuple[int, ...] = ()
-LONG_FILTER_RADII: tuple[int, ...] = (4, 8, 16)
+LONG_FILTER_RADII: tuple[int, ...] = (4, 8)
 # Distance-matrix cells per cdist call in the scan (int32: 4 bytes each).
 SCAN_CELLS = 8_000_000
 # rapidfuzz packs queries of up to 64 characters into SIMD words (cost independent of score_cutoff);
 # longer queries are compared pair by pair with a banded algorithm whose cost grows with the cutoff.
 SIMD_MAX_LEN = 64
 # First distance ceiling for those long queries in the scan (doubled for the rows it leaves short);
-# they reach the scan without k valid strings within the last LONG_FILTER_RADII radius.
-LONG_CEILING = 32
+# they reach the scan without k valid strings within the last LONG_FILTER_RADII radius. A ceiling only
+# binds the first ring of a row (later blocks run at the row's own bound); one that is too low makes
+# rows short and scans them again.
+LONG_CEILING = 64
 # Most posting-list entries the pigeonhole filter expands at once (int64 arrays of this length).
 FILTER_POSTINGS = 16_000_000
 # Fewest pool strings per scan ring (lengths are merged until a ring holds this many).
