@@ -688,10 +688,10 @@ def score_wic_study(
     for first, second in combinations(answers.columns, 2):
         both = (answers[first] != "") & (answers[second] != "")
         a, b = answers.loc[both, first], answers.loc[both, second]
-        unsure = (a == DONT_KNOW) | (b == DONT_KNOW)
+        pair_unsure = (a == DONT_KNOW) | (b == DONT_KNOW)
         if dont_know == "abstain":
-            a, b = a.where(~unsure), b.where(~unsure)
-        kappa, n = cohen_kappa(a, b)
+            a, b = a.where(~pair_unsure), b.where(~pair_unsure)
+        kappa, n = cohen_kappa(a.to_numpy(dtype=object), b.to_numpy(dtype=object))
         rows.append(
             {
                 "measure": "cohen_kappa",
@@ -699,7 +699,7 @@ def score_wic_study(
                 "rater2": second,
                 "items": int(both.sum()),
                 "counted": n,
-                "dont_know": int(unsure.sum()),
+                "dont_know": int(pair_unsure.sum()),
                 "value": kappa,
             }
         )
