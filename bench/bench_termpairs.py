@@ -30,7 +30,12 @@ from biosem.nearest import LevenshteinIndex, brute_force_nearest
 from biosem.readers.rf2 import read_rf2
 from biosem.seeds import generator
 from biosem.termpairs import (
-    DIFFICULTIES, POSITIVE_KINDS, STRATEGIES, TermPairParams, build_dataset, build_positive_pairs,
+    DIFFICULTIES,
+    POSITIVE_KINDS,
+    STRATEGIES,
+    TermPairParams,
+    build_dataset,
+    build_positive_pairs,
     similarity_components,
 )
 

@@ -31,7 +31,7 @@ def test_validator_passes_on_the_workflow_output(workflow_runs: dict[int, Path])
         )
         == []
     )
-    for split, records in splits.items():
+    for records in splits.values():
         for rec in records:
             assert list(rec) == list(RELEASED_COLUMNS)
             assert rec["sentence1"][rec["start1"] : rec["end1"]] == rec["term1"]

@@ -2,6 +2,7 @@
 
 import json
 import logging
+from pathlib import Path
 
 from biosem.io import write_text
 from biosem.logs import configure_logging
@@ -12,7 +13,7 @@ log = logging.getLogger(__name__)
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
-    stats = [json.loads(open(path, encoding="utf-8").read()) for path in sorted(snakemake.input.stats)]
+    stats = [json.loads(Path(path).read_text(encoding="utf-8")) for path in sorted(snakemake.input.stats)]
     table = summarise(stats)
     log.info("%s counts:\n%s", snakemake.wildcards.terminology, table.to_string(index=False))
     write_text(table.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.counts)
