@@ -12,6 +12,9 @@ Usage::
 
     python bench/generate_snomed.py --out /tmp/snomed_scale
     python bench/bench_termpairs.py --release /tmp/snomed_scale [--workers 2] [--out bench/out/termpairs.json]
+    # one or more datasets alone, without the brute-force comparison:
+    python bench/bench_termpairs.py --release /tmp/snomed_scale --skip-subset \
+        --datasets fsn_syn_hard_levenshtein --out bench/out/termpairs_fsn_syn_hard.json
 """
 
 from __future__ import annotations
@@ -79,7 +82,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--subset-terms", type=int, default=20_000)
     ap.add_argument("--subset-queries", type=int, default=20_000)
     ap.add_argument("--out", default="bench/out/termpairs.json")
+    ap.add_argument(
+        "--datasets", nargs="+", metavar="NAME",
+        help="build only these datasets (e.g. fsn_syn_hard_levenshtein); default: all 20",
+    )
+    ap.add_argument("--skip-subset", action="store_true", help="skip the brute-force comparison on the subset")
     args = ap.parse_args(argv)
+    every = {f"{k}_{d}_{s}" for k in POSITIVE_KINDS for d in DIFFICULTIES for s in STRATEGIES}
+    if args.datasets and set(args.datasets) - every:
+        ap.error(f"unknown dataset(s): {', '.join(sorted(set(args.datasets) - every))}; choose from {', '.join(sorted(every))}")
     report: dict[str, object] = {"release": args.release, "workers": args.workers}
     t_all = time.perf_counter()
     t0 = time.perf_counter()
@@ -93,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     report["positives_s"] = round(time.perf_counter() - t0, 1)
     report["positives"] = positives.groupby(["kind", "difficulty"]).size().rename(lambda x: x).to_dict()
     report["positives"] = {f"{k}_{d}": int(v) for (k, d), v in report["positives"].items()}
-    report["subset"] = subset_ratio(positives, components, args.subset_terms, args.subset_queries, args.workers)
+    if not args.skip_subset:
+        report["subset"] = subset_ratio(positives, components, args.subset_terms, args.subset_queries, args.workers)
     print(json.dumps(report, indent=1), flush=True)
     datasets: dict[str, dict[str, object]] = {}
     report["datasets"] = datasets
@@ -102,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     names = [(kind, difficulty, strategy) for kind in POSITIVE_KINDS for difficulty in DIFFICULTIES for strategy in STRATEGIES]
     size = {(k, d): int(((positives["kind"] == k) & (positives["difficulty"] == d)).sum()) for k, d, _ in names}
     names.sort(key=lambda x: (x[2] == "levenshtein", size[x[0], x[1]], x))
+    if args.datasets:
+        names = [n for n in names if "_".join(n) in args.datasets]
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     for kind, difficulty, strategy in names:
