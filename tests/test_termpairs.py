@@ -1008,47 +1008,35 @@ def test_property_negatives_outside_component(pos: pd.DataFrame, seed: int, stra
         ]
 
 
-def test_levenshtein_partners_follow_the_sorted_visit_order() -> None:
-    # abcd -> abce (1). abce's nearest (abcd) is taken in reverse, so it takes its second, abzze
-    # (2). abzze's nearest, abce, is then taken in reverse: it takes abcd (3). Committing abzze's
-    # picks before abce's (searched again) would give abce a far term instead.
-    pos = positives_frame(
-        [
-            ("fsn_syn", "abcd", "qqqqqqqqqqqq", "1"),
-            ("fsn_syn", "abce", "wwwwwwwwwwww", "2"),
-            ("fsn_syn", "abzze", "rrrrrrrrrrrr", "3"),
-        ]
-    )
+@pytest.mark.parametrize(
+    ("pairs", "expected", "requeried"),
+    [
+        # abcd -> abce (1). abce's nearest (abcd) is taken in reverse, so it takes its second, abzze
+        # (2). abzze's nearest, abce, is then taken in reverse: it takes abcd (3). Committing abzze's
+        # picks before abce's (searched again) would give abce a far term instead.
+        (
+            [("abcd", "qqqqqqqqqqqq"), ("abce", "wwwwwwwwwwww"), ("abzze", "rrrrrrrrrrrr")],
+            [("abcd", "abce", 1), ("abce", "abzze", 2), ("abzze", "abcd", 3)],
+            3,
+        ),
+        # lmmm and mlmm (visited first) both take mmmm (1 edit). mmmm's two nearest are then taken
+        # in reverse (tied at 1 edit, so asking for two returns the same two): it is searched again
+        # until it reaches its nearest remaining valid term, mmmmwwwwwwww (8 edits).
+        (
+            [("lmmm", "qqqqqqqqqqqq"), ("mlmm", "mmmmwwwwwwww"), ("mmmm", "rrrrrrrrrrrr")],
+            [("lmmm", "mmmm", 1), ("mlmm", "mmmm", 1), ("mmmm", "mmmmwwwwwwww", 8)],
+            2,
+        ),
+    ],
+    ids=["one-reverse-pair-each", "two-reverse-pairs"],
+)
+def test_levenshtein_partners_follow_the_sorted_visit_order(
+    pairs: list[tuple[str, str]], expected: list[tuple[str, str, int]], requeried: int
+) -> None:
+    pos = positives_frame([("fsn_syn", a, b, str(i)) for i, (a, b) in enumerate(pairs, start=1)])
     comps = similarity_components(pos)
     source = pd.concat([pos["term1"], pos["term2"]], ignore_index=True)
     for seed in range(3):
         neg, counts = sample_levenshtein_negatives(pos, comps, source, generator(seed, "order"))
-        assert list(zip(neg["term1"], neg["term2"], neg["levenshtein"])) == [
-            ("abcd", "abce", 1),
-            ("abce", "abzze", 2),
-            ("abzze", "abcd", 3),
-        ]
-        assert counts["fallback"] == 0 and counts["requeried"] >= 2
-
-
-def test_levenshtein_query_short_after_two_reverse_pairs_is_searched_again() -> None:
-    # lmmm and mlmm (visited first) both take mmmm (1 edit). mmmm's two nearest are then taken in
-    # reverse (tied at 1 edit, so asking for two returns the same two): it is searched again until
-    # it reaches its nearest remaining valid term, mmmmwwwwwwww (8 edits).
-    pos = positives_frame(
-        [
-            ("fsn_syn", "lmmm", "qqqqqqqqqqqq", "1"),
-            ("fsn_syn", "mlmm", "mmmmwwwwwwww", "2"),
-            ("fsn_syn", "mmmm", "rrrrrrrrrrrr", "3"),
-        ]
-    )
-    comps = similarity_components(pos)
-    source = pd.concat([pos["term1"], pos["term2"]], ignore_index=True)
-    for seed in range(3):
-        neg, counts = sample_levenshtein_negatives(pos, comps, source, generator(seed, "order"))
-        assert list(zip(neg["term1"], neg["term2"], neg["levenshtein"])) == [
-            ("lmmm", "mmmm", 1),
-            ("mlmm", "mmmm", 1),
-            ("mmmm", "mmmmwwwwwwww", 8),
-        ]
-        assert counts["fallback"] == 0 and counts["requeried"] == 2
+        assert list(zip(neg["term1"], neg["term2"], neg["levenshtein"])) == expected
+        assert counts["fallback"] == 0 and counts["requeried"] == requeried
