@@ -88,9 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--skip-subset", action="store_true", help="skip the brute-force comparison on the subset")
     args = ap.parse_args(argv)
-    every = {f"{k}_{d}_{s}" for k in POSITIVE_KINDS for d in DIFFICULTIES for s in STRATEGIES}
-    if args.datasets and set(args.datasets) - every:
-        ap.error(f"unknown dataset(s): {', '.join(sorted(set(args.datasets) - every))}; choose from {', '.join(sorted(every))}")
+    names = [(kind, difficulty, strategy) for kind in POSITIVE_KINDS for difficulty in DIFFICULTIES for strategy in STRATEGIES]
+    if args.datasets:
+        every = {"_".join(n) for n in names}
+        if set(args.datasets) - every:
+            ap.error(f"unknown dataset(s): {', '.join(sorted(set(args.datasets) - every))}; choose from {', '.join(sorted(every))}")
+        names = [n for n in names if "_".join(n) in args.datasets]
     report: dict[str, object] = {"release": args.release, "workers": args.workers}
     t_all = time.perf_counter()
     t0 = time.perf_counter()
@@ -111,11 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     report["datasets"] = datasets
     # Smallest first, so that the figures of every other dataset are in hand before the largest
     # Levenshtein datasets run; the report is rewritten after each dataset.
-    names = [(kind, difficulty, strategy) for kind in POSITIVE_KINDS for difficulty in DIFFICULTIES for strategy in STRATEGIES]
     size = {(k, d): int(((positives["kind"] == k) & (positives["difficulty"] == d)).sum()) for k, d, _ in names}
     names.sort(key=lambda x: (x[2] == "levenshtein", size[x[0], x[1]], x))
-    if args.datasets:
-        names = [n for n in names if "_".join(n) in args.datasets]
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     for kind, difficulty, strategy in names:

@@ -316,7 +316,7 @@ def test_bad_utf8_in_gzip_reports_its_line(tmp_path):
         ("format-version: 1.4\n\n[Term]\nid: T:1\nis_a: T:2 ! gone\n", 5, "is_a: T:2 ! gone"),
         # relationship type without a [Typedef] stanza
         (
-            ("format-version: 1.4\n\n[Term]\nid: T:1\n\n" "[Term]\nid: T:2\nrelationship: part_of T:1\n"),
+            "format-version: 1.4\n\n[Term]\nid: T:1\n\n[Term]\nid: T:2\nrelationship: part_of T:1\n",
             8,
             "relationship: part_of T:1",
         ),
