@@ -5,28 +5,24 @@ every first term of a positive pair, the k nearest terms of a pool that are *val
 the similarity component of the query). The reference code compares every query with every pool term
 in Python; at SNOMED CT scale that is ~10^11 distance computations.
 
-This module finds the same answer exactly with two complete filters and rapidfuzz verification:
+This module finds the same answer exactly with a **length-ordered scan** (``lev(q, s) >= | |q| - |s| |``):
+queries of one length meet the pool strings of the same length, then one longer or shorter, and so
+on; each query keeps its ``need``-th valid distance so far, ``U``, and leaves once the length
+difference exceeds it, so near queries stop early and isolated ones see every length that could still
+hold a neighbour. Distances come from a bit-parallel kernel (:mod:`biosem.bitparallel`) that compares
+a block of queries with a block of pool strings across SIMD lanes, exactly and at a cost independent
+of any cutoff (3.5–6.5× faster per pair than ``rapidfuzz.process.cdist`` on SNOMED-like terms).
 
-* **Pigeonhole q-gram filter** (phase 1). If ``lev(q, s) <= r``, split ``q`` into ``r + m`` disjoint
-  segments: ``r`` edits touch at most ``r`` of them, so ``m`` segments of ``q`` occur unchanged in
-  ``s`` and so does every q-gram inside them. For each segment we take its rarest q-gram in the pool's
-  inverted index; the strings in at least ``m`` of those posting lists are a superset of the strings
-  within distance ``r``. A query is resolved at the first radius where it has ``need`` valid strings.
-* **Length-ordered scan** (phase 2, ``lev(q, s) >= | |q| - |s| |``). Queries of one length meet the
-  pool strings of the same length, then one longer or shorter, and so on, in batched SIMD ``cdist``
-  calls; each keeps its ``need``-th valid distance so far and leaves once the length difference
-  exceeds it.
+Filters were measured and left out, because on SNOMED-like pools the nearest valid term is ~9 edits
+away, where they keep much of the length window: a pigeonhole q-gram filter (pays only for queries
+with a neighbour within ~4 edits; for terms over 64 characters it cost 8.4 ms per query against 4.5
+for the scan alone), a 256-bit bigram-set bound (keeps 1 in 2.5), a multiset bigram count bound
+(keeps 1 in 7.5, but costs as much to evaluate as the distances it saves). See README § Benchmarks.
 
-Which phase pays depends on rapidfuzz: queries of up to 64 characters are packed into SIMD words, so
-a scanned pair costs about a quarter of a filter candidate verified on its own; on SNOMED-like pools
-(nearest valid term ~8 edits away) they go straight to the scan. Longer queries are compared pair by
-pair with a banded algorithm whose cost grows with the cutoff: they take the filter up to r = 8 and
-scan under a cutoff ceiling that doubles for the rows it leaves short. Both filters are complete, so
-the returned top-``need`` by (distance, seeded tie key) is exact. Ties at equal distance are ordered
-by a per-query key drawn from the caller's ``numpy.random.Generator`` mixed with the candidate index
-(splitmix64), so the order does not depend on batch, thread or core count.
-
-All distances are Levenshtein (unit costs) on the strings as given: callers pass lowercased strings.
+Ties at equal distance are ordered by a per-query key drawn from the caller's
+``numpy.random.Generator`` mixed with the candidate index (splitmix64), so the order does not depend
+on batch, thread or core count. All distances are Levenshtein (unit costs) on the strings as given:
+callers pass lowercased strings.
 """
 
 from __future__ import annotations
@@ -35,7 +31,7 @@ import functools
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
@@ -44,36 +40,13 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from biosem.bitparallel import Alphabet, distances
+
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-MIN_GRAM = 3
-MAX_GRAM = 5
-# Multi-match pigeonhole: up to MAX_MATCHES segments must match while segments keep STRONG_GRAM chars.
-STRONG_GRAM = 4
-MAX_MATCHES = 3
-_HASH_BASE = np.uint64(1_000_003)
-# Phase 1 radii (pigeonhole filter) by query length; larger distances go to the length-ordered scan.
-# Queries of up to SIMD_MAX_LEN characters skip it: a SIMD scan pair costs a quarter of a verified
-# candidate, and on SNOMED-like pools few of them have k valid neighbours within 4 edits. Longer
-# queries are verified pair by pair either way, so the filter's fewer candidates win up to r = 8; at
-# r = 16 a segment is a 3-gram held by much of the pool, and the filter cost more than the scan it
-# saved (long first terms of FSN-SYN / SYN-SYN hard at SNOMED scale: 56 / 58 ms each with r = 16 and a
-# first ceiling of 32, 30 / 32 ms with r <= 8 and a ceiling of 64).
-FILTER_RADII: tuple[int, ...] = ()
-LONG_FILTER_RADII: tuple[int, ...] = (4, 8)
-# Distance-matrix cells per cdist call in the scan (int32: 4 bytes each).
+# Distance-matrix cells per kernel call in the scan (int32: 4 bytes each).
 SCAN_CELLS = 8_000_000
-# rapidfuzz packs queries of up to 64 characters into SIMD words (cost independent of score_cutoff);
-# longer queries are compared pair by pair with a banded algorithm whose cost grows with the cutoff.
-SIMD_MAX_LEN = 64
-# First distance ceiling for those long queries in the scan (doubled for the rows it leaves short);
-# they reach the scan without k valid strings within the last LONG_FILTER_RADII radius. A ceiling only
-# binds the first ring of a row (later blocks run at the row's own bound); one that is too low makes
-# rows short and scans them again.
-LONG_CEILING = 64
-# Most posting-list entries the pigeonhole filter expands at once (int64 arrays of this length).
-FILTER_POSTINGS = 16_000_000
 # Fewest pool strings per scan ring (lengths are merged until a ring holds this many).
 RING_MIN = 2048
 
@@ -89,11 +62,6 @@ def splitmix64(x: np.ndarray) -> np.ndarray:
     return z
 
 
-def _fold32(h: np.ndarray) -> np.ndarray:
-    """Gram hash folded to 32 bits (top bits of splitmix64), as uint64 values below 2**32."""
-    return splitmix64(h) >> np.uint64(32)
-
-
 def _codepoints(strings: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """Concatenate strings as UTF-32 code points; return (codes, start offsets incl. the end)."""
     lengths = np.fromiter((len(s) for s in strings), dtype=np.int64, count=len(strings))
@@ -101,64 +69,6 @@ def _codepoints(strings: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     np.cumsum(lengths, out=starts[1:])
     codes = np.frombuffer("".join(strings).encode("utf-32-le"), dtype=np.uint32)
     return codes, starts
-
-
-def _gram_hashes(codes: np.ndarray, g: int) -> np.ndarray:
-    """Polynomial hash of every window of ``g`` code points (length ``len(codes) - g + 1``)."""
-    n = codes.size - g + 1
-    if n <= 0:
-        return np.zeros(0, dtype=np.uint64)
-    c = codes.astype(np.uint64)
-    h = c[:n].copy()
-    with np.errstate(over="ignore"):
-        for i in range(1, g):
-            h *= _HASH_BASE
-            h += c[i : i + n]
-    return h
-
-
-@dataclass
-class _GramIndex:
-    """Inverted index: q-gram hash -> sorted ids of pool strings containing it (CSR layout)."""
-
-    hashes: np.ndarray  # distinct folded (32-bit) gram hashes, sorted
-    offsets: np.ndarray  # len(hashes) + 1
-    postings: np.ndarray  # pool ids (int32), grouped by hash, each group sorted
-
-    @classmethod
-    def build(cls, codes: np.ndarray, starts: np.ndarray, g: int) -> _GramIndex:
-        h = _gram_hashes(codes, g)
-        # Windows lying inside one string: string k owns positions starts[k] .. starts[k+1] - g.
-        count = np.maximum(np.diff(starts) - g + 1, 0)
-        total = int(count.sum())
-        sid = np.repeat(np.arange(count.size, dtype=np.uint64), count)
-        first_of = np.repeat(starts[:-1] - (np.cumsum(count) - count), count)
-        h = h[first_of + np.arange(total)] if total else np.zeros(0, dtype=np.uint64)
-        # One packed key per (gram, string): 32-bit folded gram hash above the string id. A plain
-        # (SIMD) sort then groups postings by gram, each sorted by string id; equal keys are one
-        # string holding a gram twice. Folding can merge two grams' lists: a superset, still exact.
-        key = (_fold32(h) << np.uint64(32)) | sid
-        key.sort()
-        keep = np.ones(key.size, dtype=bool)
-        keep[1:] = key[1:] != key[:-1]
-        key = key[keep]
-        gram = key >> np.uint64(32)
-        new_gram = np.ones(key.size, dtype=bool)
-        new_gram[1:] = gram[1:] != gram[:-1]
-        first = np.flatnonzero(new_gram)
-        offsets = np.append(first, key.size).astype(np.int64)
-        postings = (key & np.uint64(0xFFFFFFFF)).astype(np.int32)
-        return cls(gram[first], offsets, postings)
-
-    def lookup(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return (posting start, document frequency) for each gram hash; df 0 where absent."""
-        h = _fold32(h)
-        idx = np.searchsorted(self.hashes, h)
-        idx_c = np.minimum(idx, max(self.hashes.size - 1, 0))
-        present = (self.hashes.size > 0) & (self.hashes[idx_c] == h) if self.hashes.size else np.zeros(h.shape, bool)
-        start = np.where(present, self.offsets[idx_c], 0)
-        df = np.where(present, self.offsets[np.minimum(idx_c + 1, self.offsets.size - 1)] - self.offsets[idx_c], 0)
-        return start, df
 
 
 @dataclass
@@ -184,7 +94,7 @@ class LevenshteinIndex:
         pool: the candidate strings (already normalised, e.g. lowercased; duplicates allowed but
             wasteful).
         workers: threads (``-1`` = all cores). Query-length groups are searched concurrently, each
-            with single-threaded rapidfuzz calls (they release the GIL); results are assembled in
+            with single-threaded kernel calls (they release the GIL); results are assembled in
             length order, so they do not depend on the thread count.
     """
 
@@ -195,16 +105,17 @@ class LevenshteinIndex:
         self.workers = workers
         self._threads = max(1, os.cpu_count() or 1) if workers < 0 else max(1, workers)
         self._lock = threading.Lock()
-        self._index_lock = threading.Lock()
         self.lengths = np.fromiter((len(s) for s in self.pool), dtype=np.int64, count=len(self.pool))
-        self._codes, self._starts = _codepoints(self.pool)
-        self._indexes: dict[int, _GramIndex] = {}
         order = np.argsort(self.lengths, kind="stable")
         self._by_length = order
         self._sorted_lengths = self.lengths[order]
         self._pool_by_length = self._pool_array[order]
         self._rank = np.empty(len(self.pool), dtype=np.int64)
         self._rank[order] = np.arange(len(self.pool))
+        # Symbol ids of the pool strings in length order, for the bit-parallel scan kernel.
+        sorted_codes, self._sorted_starts = _codepoints(self._pool_by_length.tolist())
+        self._alphabet = Alphabet(sorted_codes)
+        self._sorted_symbols = self._alphabet.ids(sorted_codes)
         self.pairs_verified = 0
 
     def _count(self, pairs: int) -> None:
@@ -227,132 +138,6 @@ class LevenshteinIndex:
         for c, text in enumerate(self.pool):
             where.setdefault(text, []).append(c)
         return where
-
-    def _index(self, g: int) -> _GramIndex:
-        with self._index_lock:
-            if g not in self._indexes:
-                self._indexes[g] = _GramIndex.build(self._codes, self._starts, g)
-            return self._indexes[g]
-
-    # -- candidate generation -------------------------------------------------------------------
-    def _within_brute(
-        self, queries: list[str], qlen: int, r: int, cutoff: bool = True
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(query, pool id, distance) for same-length queries against pool strings of length
-        within ``r``, by blocked cdist; only distances <= r when ``cutoff``, else all of them."""
-        lo = np.searchsorted(self._sorted_lengths, qlen - r, side="left")
-        hi = np.searchsorted(self._sorted_lengths, qlen + r, side="right")
-        ids = self._by_length[lo:hi]
-        out_q, out_c, out_d = [], [], []
-        if ids.size == 0:
-            return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
-        choices = self._pool_by_length[lo:hi]
-        block = max(1, 20_000_000 // max(1, len(choices)))
-        for b in range(0, len(queries), block):
-            m = process.cdist(
-                queries[b : b + block], choices, scorer=Levenshtein.distance,
-                score_cutoff=r if cutoff else None, dtype=np.int32, workers=1,
-            )
-            self._count(m.size)
-            qi, ci = np.nonzero(m <= r) if cutoff else np.nonzero(m >= 0)
-            out_q.append(qi + b)
-            out_c.append(ids[ci])
-            out_d.append(m[qi, ci])
-        return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
-
-    @staticmethod
-    def matches_for(qlen: int, r: int) -> int:
-        """Segments that must match exactly (``m``) when a query of length ``qlen`` is split into
-        ``r + m`` segments: the largest ``m <= MAX_MATCHES`` keeping segments of at least
-        ``STRONG_GRAM`` characters, else 1 (segments of at least ``MIN_GRAM``)."""
-        for m in range(MAX_MATCHES, 1, -1):
-            if qlen // (r + m) >= STRONG_GRAM:
-                return m
-        return 1
-
-    def _filter_candidates(self, qcodes: np.ndarray, qlen: int, r: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Candidate (query row, pool id) pairs for same-length queries by the pigeonhole filter,
-        yielded for consecutive chunks of rows whose posting lists hold at most ``FILTER_POSTINGS``
-        entries together (a common gram's list can hold most of the pool).
-
-        Multi-match pigeonhole: ``r`` edits touch at most ``r`` of ``r + m`` disjoint segments of the
-        query, so a string within distance ``r`` contains at least ``m`` segments unchanged, hence the
-        chosen (rarest) q-gram of at least ``m`` distinct segments. Candidates are the pool strings in
-        at least ``m`` of the chosen posting lists (a superset of the answer; ``m = 1`` is the classic
-        filter).
-        """
-        m = self.matches_for(qlen, r)
-        nseg = r + m
-        seglen = qlen // nseg
-        g = min(seglen, MAX_GRAM)
-        index = self._index(g)
-        nq = qcodes.shape[0]
-        npos = qlen - g + 1
-        h = np.zeros((nq, npos), dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for i in range(g):
-                h = h * _HASH_BASE + qcodes[:, i : i + npos].astype(np.uint64)
-        start, df = index.lookup(h)
-        bounds = [(k * qlen) // nseg for k in range(nseg + 1)]
-        sel_start = np.empty((nq, nseg), dtype=np.int64)
-        sel_df = np.empty((nq, nseg), dtype=np.int64)
-        rows = np.arange(nq)
-        for k in range(nseg):
-            a, b = bounds[k], bounds[k + 1] - g + 1  # gram positions fully inside segment k
-            j = np.argmin(df[:, a:b], axis=1) + a
-            sel_start[:, k] = start[rows, j]
-            sel_df[:, k] = df[rows, j]
-        row_total = sel_df.sum(axis=1)
-        first = 0
-        while first < nq:
-            # The longest run of rows from ``first`` within the budget (at least one row).
-            last = int(np.searchsorted(np.cumsum(row_total[first:]), FILTER_POSTINGS, side="right"))
-            last = first + max(1, last)
-            yield self._expand(index, sel_start[first:last], sel_df[first:last], qlen, r, m, first)
-            first = last
-
-    def _expand(
-        self, index: _GramIndex, sel_start: np.ndarray, sel_df: np.ndarray, qlen: int, r: int, m: int, row0: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Expand the chosen posting lists (of ``index``) of a chunk of rows into (row0 + row, pool id)
-        pairs in at least ``m`` lists and within ``r`` in length (see :meth:`_filter_candidates`)."""
-        nq, nseg = sel_df.shape
-        counts = sel_df.ravel()
-        total = int(counts.sum())
-        if total == 0:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        qrow = np.repeat(np.repeat(np.arange(nq), nseg), counts)
-        seg_first = np.repeat(np.cumsum(counts) - counts, counts)
-        pos = np.repeat(sel_start.ravel(), counts) + (np.arange(total) - seg_first)
-        cand = index.postings[pos].astype(np.int64)
-        ok = np.abs(self.lengths[cand] - qlen) <= r
-        qrow, cand = qrow[ok], cand[ok]
-        npool = np.int64(len(self.pool))
-        key = np.sort(qrow * npool + cand)
-        if key.size:
-            # Run-length over the sorted keys: distinct (query, candidate) pairs and their hits.
-            start = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-            hits = np.diff(np.append(start, key.size))
-            key = key[start[hits >= m]]
-        return key // npool + row0, key % npool
-
-    def _verify(self, queries: list[str], qrow: np.ndarray, cand: np.ndarray, r: int) -> np.ndarray:
-        """Levenshtein distance (capped at r + 1) for candidate pairs grouped by query row."""
-        d = np.empty(qrow.size, dtype=np.int32)
-        if qrow.size == 0:
-            return d
-        bounds = np.flatnonzero(np.diff(qrow)) + 1
-        starts = np.concatenate(([0], bounds))
-        ends = np.concatenate((bounds, [qrow.size]))
-        pool = self._pool_array
-        for s, e in zip(starts.tolist(), ends.tolist()):
-            choices = pool[cand[s:e]]
-            d[s:e] = process.cdist(
-                [queries[int(qrow[s])]], choices, scorer=Levenshtein.distance,
-                score_cutoff=r, dtype=np.int32, workers=1,
-            )[0]
-        self._count(qrow.size)
-        return d
 
     def _per_length(
         self,
@@ -378,26 +163,6 @@ class LevenshteinIndex:
             return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
         return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
 
-    def within(self, queries: list[str], r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every (query index, pool index, distance) with distance <= r: exact, all of them."""
-
-        def search(members: np.ndarray, qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            group = [queries[i] for i in members.tolist()]
-            if qlen // (r + 1) < MIN_GRAM:
-                return self._within_brute(group, qlen, r)
-            codes = np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32).reshape(len(group), qlen)
-            out_q, out_c, out_d = [], [], []
-            for qrow, cand in self._filter_candidates(codes, qlen, r):
-                d = self._verify(group, qrow, cand, r)
-                keep = d <= r
-                out_q.append(qrow[keep])
-                out_c.append(cand[keep])
-                out_d.append(d[keep])
-            return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
-
-        qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
-        return self._per_length(qlens, search, lambda qlen, count: count * qlen)
-
     # -- k nearest --------------------------------------------------------------------------------
     def nearest(
         self,
@@ -412,14 +177,10 @@ class LevenshteinIndex:
         A pool string is valid for a query when its group differs (``pool_group[c] !=
         query_group[q]``; e.g. similarity-component ids) and its distance is > 0.
 
-        Two exact phases. (1) Queries with a close neighbour are resolved by the pigeonhole filter at
-        the radii in ``FILTER_RADII`` (queries of up to ``SIMD_MAX_LEN`` characters) and
-        ``LONG_FILTER_RADII`` (longer ones), few candidates verified per query. (2) The rest are scanned
-        by length: queries of one length meet the pool strings of length ``len(q)``, ``len(q) - 1``,
-        ``len(q) + 1``, ... in blocked SIMD ``cdist`` calls (many queries per call), each query
-        keeping the ``need``-th smallest valid distance ``U`` seen so far; a query leaves the scan
-        once the length difference exceeds its ``U`` (``lev >= | |q| - |s| |``), so near queries
-        stop early and isolated ones see every length that could still hold a neighbour.
+        Queries are scanned by length (see the module docstring): queries of one length meet the pool
+        strings of length ``len(q)``, ``len(q) - 1``, ``len(q) + 1``, ... in blocked bit-parallel
+        kernel calls (many queries per call), each query keeping the ``need``-th smallest valid
+        distance ``U`` seen so far; a query leaves the scan once the length difference exceeds ``U``.
 
         Args:
             queries: n query strings.
@@ -437,32 +198,9 @@ class LevenshteinIndex:
         need = np.asarray(need, dtype=np.int64)
         query_group = np.asarray(query_group)
         pool_group = np.asarray(pool_group)
-        qlens = np.fromiter((len(x) for x in queries), dtype=np.int64, count=n)
-        pending = np.ones(n, dtype=bool)
         res_q, res_c, res_d = [], [], []
-
-        long_q = qlens > SIMD_MAX_LEN
-        for r in sorted(set(FILTER_RADII) | set(LONG_FILTER_RADII)):
-            applies = (long_q & (r in LONG_FILTER_RADII)) | (~long_q & (r in FILTER_RADII))
-            todo = np.flatnonzero(pending & applies & (qlens // (r + 1) >= MIN_GRAM))
-            if todo.size == 0:
-                continue
-            qi, ci, d = self.within([queries[i] for i in todo.tolist()], r)
-            qi = todo[qi]
-            valid = (pool_group[ci] != query_group[qi]) & (d > 0)
-            qi, ci, d = qi[valid], ci[valid], d[valid]
-            done = np.zeros(n, dtype=bool)
-            done[todo] = np.bincount(qi, minlength=n)[todo] >= need[todo]
-            keep = done[qi]
-            res_q.append(qi[keep])
-            res_c.append(ci[keep])
-            res_d.append(d[keep])
-            pending &= ~done
-            log.debug("radius %d: %d of %d queries resolved, %d pending", r, int(done.sum()), todo.size, int(pending.sum()))
-
-        rest = np.flatnonzero(pending)
-        if rest.size:
-            qi, ci, d = self._length_scan(queries, rest, need, query_group, pool_group)
+        if n:
+            qi, ci, d = self._length_scan(queries, np.arange(n), need, query_group, pool_group)
             res_q.append(qi)
             res_c.append(ci)
             res_d.append(d)
@@ -528,24 +266,34 @@ class LevenshteinIndex:
         every valid candidate within each query's final ``need``-th distance (ties included)."""
         qlens = np.fromiter((len(queries[i]) for i in rows.tolist()), dtype=np.int64, count=rows.size)
 
+        by_group = self._group_members(pool_group)
+
         def scan(members: np.ndarray, qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             mine = rows[members]
             found = self._scan_group(
-                [queries[i] for i in mine.tolist()], qlen, need[mine], query_group[mine], pool_group
+                [queries[i] for i in mine.tolist()], qlen, need[mine], query_group[mine], by_group
             )
             log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, mine.size, self.pairs_verified)
             return found
 
         def cost(qlen: int, count: int) -> float:
-            """Queries x pool strings of similar length (long queries are slower per pair)."""
+            """Queries x pool strings of similar length x kernel steps per pair (query characters x
+            64-bit words of a pool string of about the same length)."""
             near = np.searchsorted(self._sorted_lengths, qlen + 8, side="right") - np.searchsorted(
                 self._sorted_lengths, qlen - 8, side="left"
             )
-            return float(count * int(near) * (4 if qlen > SIMD_MAX_LEN else 1))
+            return float(count * int(near) * qlen * (1 + qlen // 64))
 
         _ = self._positions  # built here, before the threads share it
         qi, ci, d = self._per_length(qlens, scan, cost)
         return rows[qi], ci, d
+
+    def _group_members(self, pool_group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(distinct group ids, sorted keys ``group position * n_pool + length rank``): the pool
+        strings of a group within a ring ``lo:hi`` of the length order are one searchsorted range."""
+        group_ids, pool_gid = np.unique(pool_group, return_inverse=True)
+        keys = np.sort(pool_gid.astype(np.int64) * np.int64(len(self.pool)) + self._rank)
+        return group_ids, keys
 
     def _scan_group(
         self,
@@ -553,23 +301,19 @@ class LevenshteinIndex:
         qlen: int,
         k: np.ndarray,
         groups: np.ndarray,
-        pool_group: np.ndarray,
-        ceiling: int | None = None,
+        members: tuple[np.ndarray, np.ndarray],
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Length-ordered scan for queries of one length ``qlen`` (see :meth:`nearest`); returns
         (row in ``group``, pool id, distance) within each row's final bound, ties included.
+        ``members`` is :meth:`_group_members` of the pool groups.
 
-        Queries longer than ``SIMD_MAX_LEN`` are compared one pair at a time by rapidfuzz, at a cost
-        that grows with the ``score_cutoff`` (banded): they never run without one. Their distances
-        are computed up to ``ceiling`` (``LONG_CEILING`` at first); rows with fewer than ``k`` valid
-        strings within it are scanned again with the ceiling doubled. Each block of such queries
-        shares one bound, so every block runs at the tightest exact cutoff."""
+        Distances come from the bit-parallel kernel (:func:`biosem.bitparallel.distances`): exact,
+        at a cost that does not depend on a cutoff, so a ring is compared in full with every query
+        still active in it."""
         big = np.int32(1 << 30)
-        if ceiling is None and qlen > SIMD_MAX_LEN:
-            ceiling = LONG_CEILING
-        cap = np.int32(ceiling) if ceiling is not None else big
-        texts = np.empty(len(group), dtype=object)
-        texts[:] = group
+        qsym = self._alphabet.ids(
+            np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32)
+        ).reshape(len(group), qlen)
         kmax = int(k.max())
         # The pool strings equal to each row's query (distance 0, never valid), as (row, pool id);
         # the rows' similarity groups are found per ring below.
@@ -580,45 +324,33 @@ class LevenshteinIndex:
         best = np.full((len(group), kmax), big, dtype=np.int32)
         bound = np.full(len(group), big, dtype=np.int32)
         found_q, found_c, found_d = [], [], []
+        group_ids, group_keys = members
+        npool = np.int64(len(self.pool))
+        group_ranks = group_keys % npool
+        gpos = np.searchsorted(group_ids, groups)
+        gpos_c = np.minimum(gpos, max(group_ids.size - 1, 0))
+        member = (group_ids[gpos_c] == groups) if group_ids.size else np.zeros(len(group), bool)
+        # A row whose group has no pool member gets a key range that holds nothing (-npool - 1 .. -1).
+        row_keys = np.where(member, gpos_c.astype(np.int64) * npool, -npool - 1)
         for min_delta, lo, hi in self._length_rings(qlen):
-            active = np.flatnonzero(np.minimum(bound, cap) >= min_delta)
+            active = np.flatnonzero(bound >= min_delta)
             if active.size == 0:
                 break
             ids = self._by_length[lo:hi]
-            choices = self._pool_by_length[lo:hi]
-            # Columns of the ring by group id, to find each row's same-group cells without a full pass.
-            cgroup = pool_group[ids]
-            corder = np.argsort(cgroup, kind="stable")
-            csorted = cgroup[corder]
             # Ring positions of the query strings themselves (distance 0).
             in_ring = (self._rank[same_c] >= lo) & (self._rank[same_c] < hi) if same_c.size else None
             block = max(1, SCAN_CELLS // (hi - lo))
-            if ceiling is not None:  # blocks of equal bound, tightest first
-                active = active[np.argsort(bound[active], kind="stable")]
-                level = np.minimum(bound[active], cap)
-                cuts = np.flatnonzero(np.diff(level)) + 1
-                spans = [
-                    (a + off, min(a + off + block, e))
-                    for a, e in zip(np.r_[0, cuts].tolist(), np.r_[cuts, active.size].tolist())
-                    for off in range(0, e - a, block)
-                ]
-            else:
-                spans = [(b, min(b + block, active.size)) for b in range(0, active.size, block)]
-            for b, e in spans:
-                act = active[b:e]
-                cutoff = int(np.minimum(bound[act], cap).max())
-                m = process.cdist(
-                    texts[act], choices, scorer=Levenshtein.distance,
-                    score_cutoff=None if cutoff >= big else cutoff, dtype=np.int32, workers=1,
-                )
+            for b in range(0, active.size, block):
+                act = active[b : b + block]
+                m = distances(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi, self._alphabet.size)
                 self._count(m.size)
-                g = groups[act]
-                first = np.searchsorted(csorted, g, side="left")
-                count = np.searchsorted(csorted, g, side="right") - first
+                # Same-group cells: the rows' group members ranked lo .. hi - 1 in length order.
+                first = np.searchsorted(group_keys, row_keys[act] + lo)
+                count = np.searchsorted(group_keys, row_keys[act] + hi) - first
                 if count.any():
                     r = np.repeat(np.arange(act.size), count)
                     offs = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-                    m[r, corder[np.repeat(first, count) + offs]] = big
+                    m[r, group_ranks[np.repeat(first, count) + offs] - lo] = big
                 if in_ring is not None:
                     pos = np.full(len(group), -1, dtype=np.int64)
                     pos[act] = np.arange(act.size)
@@ -633,9 +365,8 @@ class LevenshteinIndex:
                     merged = np.sort(np.concatenate([best[act], part], axis=1), axis=1)[:, :kmax]
                 best[act] = merged
                 bound[act] = merged[np.arange(act.size), k[act] - 1]
-                # Keep cells within the row's bound and the ceiling: beyond the cutoff, cdist
-                # returns cutoff + 1 for every far string (not a distance, and a flood of cells).
-                qi, ci = np.nonzero(m <= np.minimum(bound[act], min(cap, big - 1))[:, None])
+                # Excluded cells hold ``big``; a row with no valid string yet has ``bound == big``.
+                qi, ci = np.nonzero(m <= np.minimum(bound[act], big - 1)[:, None])
                 found_q.append(act[qi])
                 found_c.append(ids[ci])
                 found_d.append(m[qi, ci])
@@ -643,21 +374,7 @@ class LevenshteinIndex:
         fc = np.concatenate(found_c) if found_c else np.zeros(0, np.int64)
         fd = np.concatenate(found_d).astype(np.int64) if found_d else np.zeros(0, np.int64)
         keep = fd <= bound[fq]
-        fq, fc, fd = fq[keep], fc[keep], fd[keep]
-        if ceiling is not None:
-            # Rows short of k valid strings within the ceiling: everything they saw is within it, so
-            # scan them again with a doubled ceiling (a ceiling above the longest pool string is final).
-            again = np.flatnonzero(bound > cap)
-            if again.size and ceiling < qlen + int(self._sorted_lengths[-1]):
-                mine = np.isin(fq, again, invert=True)
-                rq, rc, rd = self._scan_group(
-                    [group[i] for i in again.tolist()], qlen, k[again], groups[again], pool_group,
-                    ceiling=2 * ceiling,
-                )
-                fq = np.concatenate([fq[mine], again[rq]])
-                fc = np.concatenate([fc[mine], rc])
-                fd = np.concatenate([fd[mine], rd])
-        return fq, fc, fd
+        return fq[keep], fc[keep], fd[keep]
 
 
 def brute_force_nearest(
