@@ -258,3 +258,21 @@ def test_benchmark_builds_the_chosen_datasets(release, tmp_path: Path) -> None:
     assert report["concepts"] == N_CONCEPTS
     with pytest.raises(SystemExit):
         bench.main(["--release", str(release[0] / "Snapshot"), "--datasets", "fsn_syn_medium_random"])
+
+
+def test_kernel_benchmark_agrees_with_rapidfuzz(release, tmp_path: Path) -> None:
+    """bench/bench_kernel.py on a small generated release: the kernel's distances equal cdist's (the
+    script raises otherwise) for short, one-word and multi-word term lengths, and the report has them."""
+    spec = importlib.util.spec_from_file_location("bench_kernel", ROOT / "bench" / "bench_kernel.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = tmp_path / "kernel.json"
+    code = bench.main(["--release", str(release[0] / "Snapshot"), "--lengths", "20", "40", "70", "--queries", "8",
+                       "--out", str(out)])
+    assert code == 0
+    rows = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert [row["query_length"] for row in rows] == [20, 40, 70]
+    for row in rows:
+        assert row["pairs"] == 8 * row["pool_strings"] > 0
+        assert row["kernel_ns_per_pair"] > 0 and row["ratio_cdist_over_kernel"] > 0

@@ -1,0 +1,81 @@
+"""Benchmark: the bit-parallel Levenshtein kernel against ``rapidfuzz.process.cdist``, per pair.
+
+On the lowercased description terms of an RF2 release (``bench/generate_snomed.py``), for first terms
+of a few lengths, times :func:`biosem.bitparallel.distances` and ``rapidfuzz.process.cdist`` (one
+thread each, no cutoff) on the same block: 64 queries of one length against every term within 8
+characters of it in length, the shape of one ring of the length-ordered scan. The distances must be
+equal; the figure reported is the ratio of times (rapidfuzz / kernel).
+
+Usage::
+
+    python bench/generate_snomed.py --out /tmp/snomed_scale
+    python bench/bench_kernel.py --release /tmp/snomed_scale/Snapshot [--out bench/out/kernel.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from biosem.bitparallel import Alphabet, distances
+from biosem.readers.rf2 import read_rf2
+
+
+def measure(pool: list[str], qlen: int, n_queries: int, rng: np.random.Generator) -> dict[str, float]:
+    """Kernel vs cdist for ``n_queries`` pool terms of length ``qlen`` against the length-sorted pool
+    strings within 8 characters of ``qlen``; raises AssertionError if any distance differs."""
+    lengths = np.array([len(s) for s in pool])
+    lo = int(np.searchsorted(lengths, qlen - 8, side="left"))
+    hi = int(np.searchsorted(lengths, qlen + 8, side="right"))
+    same = [s for s in pool[lo:hi] if len(s) == qlen]
+    queries = [str(s) for s in rng.choice(same, size=n_queries)]
+    codes = np.frombuffer("".join(pool).encode("utf-32-le"), dtype=np.uint32)
+    alphabet = Alphabet(codes)
+    symbols = alphabet.ids(codes)
+    starts = np.zeros(len(pool) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    qsym = alphabet.ids(np.frombuffer("".join(queries).encode("utf-32-le"), dtype=np.uint32)).reshape(-1, qlen)
+    distances(qsym[:1], symbols, starts, lo, lo + 1, alphabet.size)  # compile outside the timing
+    t0 = time.perf_counter()
+    got = distances(qsym, symbols, starts, lo, hi, alphabet.size)
+    t_kernel = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    want = process.cdist(queries, pool[lo:hi], scorer=Levenshtein.distance, dtype=np.int32, workers=1)
+    t_cdist = time.perf_counter() - t0
+    if not np.array_equal(got, want):
+        raise AssertionError(f"kernel disagrees with rapidfuzz at query length {qlen}")
+    pairs = got.size
+    return {
+        "query_length": qlen, "pool_strings": hi - lo, "pairs": pairs,
+        "kernel_ns_per_pair": round(t_kernel / pairs * 1e9, 1), "cdist_ns_per_pair": round(t_cdist / pairs * 1e9, 1),
+        "ratio_cdist_over_kernel": round(t_cdist / t_kernel, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--release", required=True, help="folder of the generated RF2 release")
+    ap.add_argument("--lengths", type=int, nargs="+", default=[12, 20, 30, 38, 50, 60, 75, 100])
+    ap.add_argument("--queries", type=int, default=64)
+    ap.add_argument("--out", default="bench/out/kernel.json")
+    args = ap.parse_args(argv)
+    terms = read_rf2(args.release, "snomed_scale")["terms"].column("term").to_pylist()
+    pool = sorted({t.lower() for t in terms}, key=lambda s: (len(s), s))
+    rng = np.random.default_rng(0)
+    rows = [measure(pool, qlen, args.queries, rng) for qlen in args.lengths]
+    for row in rows:
+        print(json.dumps(row), flush=True)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"release": args.release, "pool": len(pool), "rows": rows}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
