@@ -27,7 +27,6 @@ callers pass lowercased strings.
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import threading
@@ -36,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
 
+import numba
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -49,6 +49,8 @@ _T = TypeVar("_T")
 SCAN_CELLS = 8_000_000
 # Fewest pool strings per scan ring (lengths are merged until a ring holds this many).
 RING_MIN = 2048
+# No valid string seen yet (a distance no pair reaches).
+_NONE = np.int32(1 << 30)
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -130,14 +132,6 @@ class LevenshteinIndex:
         order = sorted(keys, key=lambda key: -cost(key))
         with ThreadPoolExecutor(max_workers=self._threads) as ex:
             return dict(zip(order, ex.map(fn, order)))
-
-    @functools.cached_property
-    def _positions(self) -> dict[str, list[int]]:
-        """Pool string -> its indices in the pool (built once, on first use)."""
-        where: dict[str, list[int]] = {}
-        for c, text in enumerate(self.pool):
-            where.setdefault(text, []).append(c)
-        return where
 
     def _per_length(
         self,
@@ -266,12 +260,12 @@ class LevenshteinIndex:
         every valid candidate within each query's final ``need``-th distance (ties included)."""
         qlens = np.fromiter((len(queries[i]) for i in rows.tolist()), dtype=np.int64, count=rows.size)
 
-        by_group = self._group_members(pool_group)
+        sorted_group = np.ascontiguousarray(pool_group[self._by_length], dtype=np.int64)
 
         def scan(members: np.ndarray, qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             mine = rows[members]
             found = self._scan_group(
-                [queries[i] for i in mine.tolist()], qlen, need[mine], query_group[mine], by_group
+                [queries[i] for i in mine.tolist()], qlen, need[mine], query_group[mine], sorted_group
             )
             log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, mine.size, self.pairs_verified)
             return found
@@ -284,16 +278,8 @@ class LevenshteinIndex:
             )
             return float(count * int(near) * qlen * (1 + qlen // 64))
 
-        _ = self._positions  # built here, before the threads share it
         qi, ci, d = self._per_length(qlens, scan, cost)
         return rows[qi], ci, d
-
-    def _group_members(self, pool_group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(distinct group ids, sorted keys ``group position * n_pool + length rank``): the pool
-        strings of a group within a ring ``lo:hi`` of the length order are one searchsorted range."""
-        group_ids, pool_gid = np.unique(pool_group, return_inverse=True)
-        keys = np.sort(pool_gid.astype(np.int64) * np.int64(len(self.pool)) + self._rank)
-        return group_ids, keys
 
     def _scan_group(
         self,
@@ -301,80 +287,100 @@ class LevenshteinIndex:
         qlen: int,
         k: np.ndarray,
         groups: np.ndarray,
-        members: tuple[np.ndarray, np.ndarray],
+        sorted_group: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Length-ordered scan for queries of one length ``qlen`` (see :meth:`nearest`); returns
         (row in ``group``, pool id, distance) within each row's final bound, ties included.
-        ``members`` is :meth:`_group_members` of the pool groups.
+        ``sorted_group`` holds the pool strings' groups in length order.
 
         Distances come from the bit-parallel kernel (:func:`biosem.bitparallel.distances`): exact,
         at a cost that does not depend on a cutoff, so a ring is compared in full with every query
-        still active in it."""
-        big = np.int32(1 << 30)
+        still active in it; :func:`_keep_nearest` then updates each row's k best in one pass."""
         qsym = self._alphabet.ids(
             np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32)
         ).reshape(len(group), qlen)
         kmax = int(k.max())
-        # The pool strings equal to each row's query (distance 0, never valid), as (row, pool id);
-        # the rows' similarity groups are found per ring below.
-        where = self._positions
-        same_q = np.repeat(np.arange(len(group)), [len(where.get(t, ())) for t in group])
-        same_c = np.array([c for t in group for c in where.get(t, ())], dtype=np.int64)
-        # best[j]: the kmax smallest valid distances seen by query j (big = none yet).
-        best = np.full((len(group), kmax), big, dtype=np.int32)
-        bound = np.full(len(group), big, dtype=np.int32)
+        k = np.ascontiguousarray(k, dtype=np.int64)
+        groups = np.ascontiguousarray(groups, dtype=np.int64)
+        # best[j]: the kmax smallest valid distances seen by query j (_NONE = none yet).
+        best = np.full((len(group), kmax), _NONE, dtype=np.int32)
+        bound = np.full(len(group), _NONE, dtype=np.int32)
         found_q, found_c, found_d = [], [], []
-        group_ids, group_keys = members
-        npool = np.int64(len(self.pool))
-        group_ranks = group_keys % npool
-        gpos = np.searchsorted(group_ids, groups)
-        gpos_c = np.minimum(gpos, max(group_ids.size - 1, 0))
-        member = (group_ids[gpos_c] == groups) if group_ids.size else np.zeros(len(group), bool)
-        # A row whose group has no pool member gets a key range that holds nothing (-npool - 1 .. -1).
-        row_keys = np.where(member, gpos_c.astype(np.int64) * npool, -npool - 1)
         for min_delta, lo, hi in self._length_rings(qlen):
             active = np.flatnonzero(bound >= min_delta)
             if active.size == 0:
                 break
-            ids = self._by_length[lo:hi]
-            # Ring positions of the query strings themselves (distance 0).
-            in_ring = (self._rank[same_c] >= lo) & (self._rank[same_c] < hi) if same_c.size else None
             block = max(1, SCAN_CELLS // (hi - lo))
             for b in range(0, active.size, block):
                 act = active[b : b + block]
                 m = distances(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi, self._alphabet.size)
                 self._count(m.size)
-                # Same-group cells: the rows' group members ranked lo .. hi - 1 in length order.
-                first = np.searchsorted(group_keys, row_keys[act] + lo)
-                count = np.searchsorted(group_keys, row_keys[act] + hi) - first
-                if count.any():
-                    r = np.repeat(np.arange(act.size), count)
-                    offs = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-                    m[r, group_ranks[np.repeat(first, count) + offs] - lo] = big
-                if in_ring is not None:
-                    pos = np.full(len(group), -1, dtype=np.int64)
-                    pos[act] = np.arange(act.size)
-                    sel = in_ring & (pos[same_q] >= 0)
-                    m[pos[same_q[sel]], self._rank[same_c[sel]] - lo] = big
-                # Merge this block's kmax smallest with each query's best so far.
-                if kmax == 1:
-                    merged = np.minimum(best[act, 0], m.min(axis=1))[:, None]
-                else:
-                    take = min(kmax, m.shape[1])
-                    part = np.partition(m, take - 1, axis=1)[:, :take] if take < m.shape[1] else m
-                    merged = np.sort(np.concatenate([best[act], part], axis=1), axis=1)[:, :kmax]
-                best[act] = merged
-                bound[act] = merged[np.arange(act.size), k[act] - 1]
-                # Excluded cells hold ``big``; a row with no valid string yet has ``bound == big``.
-                qi, ci = np.nonzero(m <= np.minimum(bound[act], big - 1)[:, None])
-                found_q.append(act[qi])
-                found_c.append(ids[ci])
-                found_d.append(m[qi, ci])
+                row, col, d = _keep_nearest(m, sorted_group[lo:hi], groups, act, k, best, bound)
+                found_q.append(act[row])
+                found_c.append(self._by_length[lo + col])
+                found_d.append(d)
         fq = np.concatenate(found_q) if found_q else np.zeros(0, np.int64)
         fc = np.concatenate(found_c) if found_c else np.zeros(0, np.int64)
         fd = np.concatenate(found_d).astype(np.int64) if found_d else np.zeros(0, np.int64)
         keep = fd <= bound[fq]
         return fq[keep], fc[keep], fd[keep]
+
+
+@numba.njit(nogil=True, cache=True, boundscheck=False)
+def _keep_nearest(
+    m: np.ndarray, col_group: np.ndarray, groups: np.ndarray, rows: np.ndarray, k: np.ndarray,
+    best: np.ndarray, bound: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One block of the scan: ``m[i, c]`` is the distance of query ``rows[i]`` to ring column ``c``.
+
+    A cell is valid when its column's group differs from the row's (``col_group[c] !=
+    groups[rows[i]]``) and its distance is > 0 (an identical string). Each row's ``best`` (its
+    ``kmax`` smallest valid distances so far, ascending) and ``bound`` (``best[k - 1]``) are updated in
+    place; returned are (i, c, distance) of the valid cells within the updated bound, row by row."""
+    na, nc = m.shape
+    kmax = best.shape[1]
+    counts = np.zeros(na, np.int64)
+    for i in range(na):
+        r = rows[i]
+        g = groups[r]
+        b = best[r]
+        worst = b[kmax - 1]
+        for c in range(nc):
+            d = m[i, c]
+            if d < worst and d > 0 and col_group[c] != g:
+                j = kmax - 1
+                while j > 0 and b[j - 1] > d:
+                    b[j] = b[j - 1]
+                    j -= 1
+                b[j] = d
+                worst = b[kmax - 1]
+        bnd = b[k[r] - 1]
+        bound[r] = bnd
+        n = 0
+        for c in range(nc):
+            d = m[i, c]
+            if d <= bnd and d > 0 and col_group[c] != g:
+                n += 1
+        counts[i] = n
+    total = counts.sum()
+    out_i = np.empty(total, np.int64)
+    out_c = np.empty(total, np.int64)
+    out_d = np.empty(total, np.int32)
+    pos = 0
+    for i in range(na):
+        if counts[i] == 0:
+            continue
+        r = rows[i]
+        g = groups[r]
+        bnd = bound[r]
+        for c in range(nc):
+            d = m[i, c]
+            if d <= bnd and d > 0 and col_group[c] != g:
+                out_i[pos] = i
+                out_c[pos] = c
+                out_d[pos] = d
+                pos += 1
+    return out_i, out_c, out_d
 
 
 def brute_force_nearest(

@@ -73,8 +73,9 @@ def termpair_datasets(terminology):
 
 
 def termpair_threads(wildcards):
-    """The exact Levenshtein search scales with threads (rapidfuzz workers; the outputs do not depend
-    on them); random negatives are single-threaded. Snakemake caps threads at --cores.
+    """The exact Levenshtein search scales with threads (term-length groups searched concurrently by
+    the bit-parallel kernel; the outputs do not depend on them); random negatives are
+    single-threaded. Snakemake caps threads at --cores.
     """
     return 8 if wildcards.strategy == "levenshtein" else 1
 
