@@ -11,7 +11,8 @@ on; each query keeps its ``need``-th valid distance so far, ``U``, and leaves on
 difference exceeds it, so near queries stop early and isolated ones see every length that could still
 hold a neighbour. Distances come from a bit-parallel kernel (:mod:`biosem.bitparallel`) that compares
 a block of queries with a block of pool strings across SIMD lanes, exactly and at a cost independent
-of any cutoff (3.5–6.5× faster per pair than ``rapidfuzz.process.cdist`` on SNOMED-like terms).
+of any cutoff (2.5–8.7× faster per pair than ``rapidfuzz.process.cdist`` on SNOMED-like terms;
+``bench/bench_kernel.py``).
 
 Filters were measured and left out, because on SNOMED-like pools the nearest valid term is ~9 edits
 away, where they keep much of the length window: a pigeonhole q-gram filter (pays only for queries
