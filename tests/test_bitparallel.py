@@ -14,14 +14,12 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from biosem.bitparallel import LANES, Alphabet, distances
+from biosem.bitparallel import LANES, Alphabet, codepoints, distances
 
 
 def _encode(pool: list[str]) -> tuple[Alphabet, np.ndarray, np.ndarray]:
-    codes = np.frombuffer("".join(pool).encode("utf-32-le"), dtype=np.uint32)
+    codes, starts = codepoints(pool)
     alphabet = Alphabet(codes)
-    starts = np.zeros(len(pool) + 1, dtype=np.int64)
-    np.cumsum([len(s) for s in pool], out=starts[1:])
     return alphabet, alphabet.ids(codes), starts
 
 
@@ -29,8 +27,7 @@ def _kernel(queries: list[str], pool: list[str], lo: int = 0, hi: int | None = N
     alphabet, symbols, starts = _encode(pool)
     n = len(queries[0]) if queries else 0
     assert all(len(q) == n for q in queries)
-    qcodes = np.frombuffer("".join(queries).encode("utf-32-le"), dtype=np.uint32)
-    qsym = alphabet.ids(qcodes).reshape(len(queries), n)
+    qsym = alphabet.ids(codepoints(queries)[0]).reshape(len(queries), n)
     return distances(qsym, symbols, starts, lo, len(pool) if hi is None else hi, alphabet.size)
 
 

@@ -21,6 +21,8 @@ strings; ``tests/test_bitparallel.py`` checks this on random and hand-made strin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numba
 import numpy as np
 
@@ -160,6 +162,17 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
             _one_word(query, nq, n, peq64, lens, width, out, b - lo, np.uint64(1), _ALL)
         else:
             _many_words(query, nq, n, peq64, lens, width, block_words, out, b - lo)
+
+
+def codepoints(strings: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The strings concatenated as UTF-32 code points: (uint32 codes, int64 start offsets of shape
+    (len(strings) + 1,), the last one the end), the ``symbols`` / ``starts`` layout of
+    :func:`distances` once mapped by :meth:`Alphabet.ids`."""
+    lengths = np.fromiter((len(s) for s in strings), dtype=np.int64, count=len(strings))
+    starts = np.zeros(len(strings) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    codes = np.frombuffer("".join(strings).encode("utf-32-le"), dtype=np.uint32)
+    return codes, starts
 
 
 class Alphabet:

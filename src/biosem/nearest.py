@@ -41,7 +41,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from biosem.bitparallel import Alphabet, distances
+from biosem.bitparallel import Alphabet, codepoints, distances
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -63,15 +63,6 @@ def splitmix64(x: np.ndarray) -> np.ndarray:
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         z = z ^ (z >> np.uint64(31))
     return z
-
-
-def _codepoints(strings: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Concatenate strings as UTF-32 code points; return (codes, start offsets incl. the end)."""
-    lengths = np.fromiter((len(s) for s in strings), dtype=np.int64, count=len(strings))
-    starts = np.zeros(len(strings) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=starts[1:])
-    codes = np.frombuffer("".join(strings).encode("utf-32-le"), dtype=np.uint32)
-    return codes, starts
 
 
 @dataclass
@@ -103,8 +94,6 @@ class LevenshteinIndex:
 
     def __init__(self, pool: Sequence[str], workers: int = 1) -> None:
         self.pool = list(pool)
-        self._pool_array = np.empty(len(self.pool), dtype=object)
-        self._pool_array[:] = self.pool
         self.workers = workers
         self._threads = max(1, os.cpu_count() or 1) if workers < 0 else max(1, workers)
         self._lock = threading.Lock()
@@ -112,11 +101,8 @@ class LevenshteinIndex:
         order = np.argsort(self.lengths, kind="stable")
         self._by_length = order
         self._sorted_lengths = self.lengths[order]
-        self._pool_by_length = self._pool_array[order]
-        self._rank = np.empty(len(self.pool), dtype=np.int64)
-        self._rank[order] = np.arange(len(self.pool))
         # Symbol ids of the pool strings in length order, for the bit-parallel scan kernel.
-        sorted_codes, self._sorted_starts = _codepoints(self._pool_by_length.tolist())
+        sorted_codes, self._sorted_starts = codepoints([self.pool[i] for i in order.tolist()])
         self._alphabet = Alphabet(sorted_codes)
         self._sorted_symbols = self._alphabet.ids(sorted_codes)
         self.pairs_verified = 0
@@ -193,15 +179,7 @@ class LevenshteinIndex:
         need = np.asarray(need, dtype=np.int64)
         query_group = np.asarray(query_group)
         pool_group = np.asarray(pool_group)
-        res_q, res_c, res_d = [], [], []
-        if n:
-            qi, ci, d = self._length_scan(queries, np.arange(n), need, query_group, pool_group)
-            res_q.append(qi)
-            res_c.append(ci)
-            res_d.append(d)
-        q = np.concatenate(res_q) if res_q else np.zeros(0, np.int64)
-        c = np.concatenate(res_c) if res_c else np.zeros(0, np.int64)
-        d = np.concatenate(res_d) if res_d else np.zeros(0, np.int64)
+        q, c, d = self._length_scan(queries, need, query_group, pool_group)
         tie = splitmix64(qseed[q] ^ c.astype(np.uint64))
         order = np.lexsort((tie, d, q))
         q, c, d = q[order], c[order], d[order]
@@ -252,23 +230,20 @@ class LevenshteinIndex:
     def _length_scan(
         self,
         queries: list[str],
-        rows: np.ndarray,
         need: np.ndarray,
         query_group: np.ndarray,
         pool_group: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Phase 2 of :meth:`nearest` for the query indices ``rows``: (query, pool id, distance) of
-        every valid candidate within each query's final ``need``-th distance (ties included)."""
-        qlens = np.fromiter((len(queries[i]) for i in rows.tolist()), dtype=np.int64, count=rows.size)
-
+        """The scan of :meth:`nearest`: (query, pool id, distance) of every valid candidate within
+        each query's final ``need``-th distance (ties included), grouped by query length."""
+        qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
         sorted_group = np.ascontiguousarray(pool_group[self._by_length], dtype=np.int64)
 
         def scan(members: np.ndarray, qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            mine = rows[members]
             found = self._scan_group(
-                [queries[i] for i in mine.tolist()], qlen, need[mine], query_group[mine], sorted_group
+                [queries[i] for i in members.tolist()], qlen, need[members], query_group[members], sorted_group
             )
-            log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, mine.size, self.pairs_verified)
+            log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, members.size, self.pairs_verified)
             return found
 
         def cost(qlen: int, count: int) -> float:
@@ -279,8 +254,7 @@ class LevenshteinIndex:
             )
             return float(count * int(near) * qlen * (1 + qlen // 64))
 
-        qi, ci, d = self._per_length(qlens, scan, cost)
-        return rows[qi], ci, d
+        return self._per_length(qlens, scan, cost)
 
     def _scan_group(
         self,
