@@ -551,7 +551,7 @@ def _assign_nearest(
     # FSN-SYN hard), while the queries left short after reverse pairs (mutual nearest terms; a fifth
     # to a third of them) are searched again cheaply: their neighbours are close (SYN-SYN hard: 97.5 G
     # pairs for all 421,288 first terms, 8.4 G for the 140,198 searched again).
-    need = k.astype(np.int64).copy()
+    need = k.astype(np.int64)  # a copy (astype copies): raised below for queries searched again
     chosen: list[list[int]] = [[] for _ in range(nq)]
     used: set[int] = set()
     todo = np.arange(nq)
