@@ -256,6 +256,11 @@ def test_benchmark_builds_the_chosen_datasets(release, tmp_path: Path) -> None:
         assert stats["positives"] == stats["negatives"] > 0
     assert report["subset"]["subset_queries"] == 200 and report["subset"]["pairs_brute"] == 400 * 200
     assert report["concepts"] == N_CONCEPTS
+    # fsn_syn_hard_levenshtein took its first search from the joint FSN-SYN + SYN-SYN hard search.
+    joint = report["joint_search"]["hard"]
+    assert list(report["joint_search"]) == ["hard"]
+    assert joint["queries_syn_syn"] <= joint["queries"] < joint["queries_fsn_syn"] + joint["queries_syn_syn"]
+    assert joint["pairs_verified"] > 0 and report["joint_search_total_s"] >= 0
     with pytest.raises(SystemExit):
         bench.main(["--release", str(release[0] / "Snapshot"), "--datasets", "fsn_syn_medium_random"])
 

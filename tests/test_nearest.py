@@ -252,3 +252,45 @@ def test_splitmix64_known_values() -> None:
     # The first two outputs of the reference SplitMix64 generator seeded with 0 (states 0 and gamma).
     got = splitmix64(np.array([0, 0x9E3779B97F4A7C15], dtype=np.uint64)).tolist()
     assert got == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4]
+
+
+def test_scan_of_several_datasets_equals_each_alone(hpo_pool: list[str], queries: list[str]) -> None:
+    """One scan over the union pool, each dataset with its own pool, first terms and need, returns
+    for each dataset exactly the rows of that dataset searched alone (LevenshteinIndex.scan)."""
+    rng = np.random.default_rng(21)
+    pool = sorted(set(hpo_pool))
+    pool_group = rng.integers(0, 40, size=len(pool))
+    query_group = rng.integers(0, 40, size=len(queries))
+    # Three datasets: nested pools (all, 70 %, 20 % of the union) and overlapping first terms.
+    member = np.stack([np.ones(len(pool), bool), rng.random(len(pool)) < 0.7, rng.random(len(pool)) < 0.2], axis=1)
+    need = rng.integers(1, 4, size=(len(queries), 3)) * (rng.random((len(queries), 3)) < [0.9, 0.6, 0.5])
+    need[0] = 0  # a first term of no dataset
+    joint = LevenshteinIndex(pool).scan(queries, need, query_group, pool_group, member)
+    assert set(joint.dataset.tolist()) == {0, 1, 2}
+    assert 0 not in joint.query.tolist()
+    for b in range(3):
+        qs = np.flatnonzero(need[:, b] > 0)
+        sub = np.flatnonzero(member[:, b])
+        alone = LevenshteinIndex([pool[i] for i in sub]).scan(
+            [queries[q] for q in qs], need[qs, b][:, None], query_group[qs], pool_group[sub]
+        )
+        rows = joint.dataset == b
+        got = sorted(zip(joint.query[rows].tolist(), joint.candidate[rows].tolist(), joint.distance[rows].tolist()))
+        want = sorted(zip(qs[alone.query].tolist(), sub[alone.candidate].tolist(), alone.distance.tolist()))
+        assert got == want and len(want) >= len(qs)
+        # ... and those rows are the brute-force answer for the dataset.
+        m = _full_matrix([queries[q] for q in qs], [pool[i] for i in sub])
+        valid = (query_group[qs][:, None] != pool_group[sub][None, :]) & (m > 0)
+        for j, q in enumerate(qs.tolist()):
+            vd = np.sort(m[j][valid[j]])
+            cutoff = vd[min(int(need[q, b]), vd.size) - 1]
+            assert sorted(c for qq, c, _ in got if qq == q) == sub[valid[j] & (m[j] <= cutoff)].tolist()
+
+
+def test_scan_rejects_mismatched_shapes(hpo_pool: list[str]) -> None:
+    index = LevenshteinIndex(hpo_pool[:10])
+    groups = np.arange(10)
+    with pytest.raises(ValueError, match=r"need has shape \(2,\), expected \(2, n_datasets\)"):
+        index.scan(["a", "b"], np.array([1, 1]), np.array([0, 1]), groups)
+    with pytest.raises(ValueError, match=r"pool_member has shape \(10, 1\), expected \(10, 2\)"):
+        index.scan(["a"], np.array([[1, 1]]), np.array([0]), groups, np.ones((10, 1), bool))

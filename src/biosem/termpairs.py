@@ -29,6 +29,7 @@ Roles (DESIGN.md § termpairs):
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,7 +41,7 @@ from rapidfuzz.distance import Levenshtein
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from biosem.nearest import LevenshteinIndex
+from biosem.nearest import LevenshteinIndex, rank_neighbours
 
 log = logging.getLogger(__name__)
 
@@ -460,12 +461,72 @@ def sample_random_negatives(
     return _negative_frame(positives["term1"].tolist(), term2.tolist()), counts
 
 
+def search_neighbours(
+    positives: pd.DataFrame,
+    components: pd.DataFrame,
+    kinds: Sequence[str],
+    difficulty: str,
+    workers: int = 1,
+) -> tuple[pd.DataFrame, dict[str, int]]:
+    """The first Levenshtein-negative search of several datasets of one difficulty, made at once.
+
+    FSN-SYN positives are SYN-SYN positives too (the head term is one of the synonyms), so the two
+    datasets share nearly all first terms and pool terms: at SNOMED CT scale every FSN-SYN hard first
+    term is a SYN-SYN hard one and its pool lies inside SYN-SYN hard's. One
+    :meth:`biosem.nearest.LevenshteinIndex.scan` over the union of the datasets' pools compares each
+    distinct first term with each pool term once, every dataset keeping its own pool, ``need`` and
+    bound; the rows of a dataset are exactly what its own search returns, so
+    :func:`sample_levenshtein_negatives` given them builds the same negatives.
+
+    Args:
+        positives: all positives of the source; components: :func:`similarity_components` of them.
+        kinds: the datasets (:data:`POSITIVE_KINDS`) searched together; difficulty: easy or hard.
+
+    Returns:
+        (rows, counts): rows of :data:`biosem.schemas.TERMPAIR_NEIGHBOURS` (``kind, term1, need,
+        term2, levenshtein``; every valid pool term within each first term's ``need``-th distance,
+        ties included, lowercased), counts of first terms per kind, distinct first terms, pool terms
+        and pairs verified.
+    """
+    comp = components.set_index("term_lower")["component"]
+    pools, firsts = [], []
+    for kind in kinds:
+        sel = positives[(positives["kind"] == kind) & (positives["difficulty"] == difficulty)]
+        pools.append(_Pool.from_terms(pd.concat([sel["term1"], sel["term2"]]), comp).lower)
+        firsts.append(np.unique(sel["term1"].str.lower().to_numpy(dtype=object), return_counts=True))
+    union = np.unique(np.concatenate(pools)) if pools else np.zeros(0, dtype=object)
+    queries = np.unique(np.concatenate([q for q, _ in firsts])) if firsts else np.zeros(0, dtype=object)
+    member = np.zeros((union.size, len(kinds)), dtype=bool)
+    need = np.zeros((queries.size, len(kinds)), dtype=np.int64)
+    for b, (pool, (q, k)) in enumerate(zip(pools, firsts)):
+        member[np.searchsorted(union, pool), b] = True
+        need[np.searchsorted(queries, q), b] = k
+    counts = {f"queries_{kind}": int(q.size) for kind, (q, _) in zip(kinds, firsts)}
+    counts.update({"queries": int(queries.size), "pool": int(union.size), "pairs_verified": 0})
+    empty = pd.DataFrame({"kind": [], "term1": [], "need": [], "term2": [], "levenshtein": []})
+    if queries.size == 0 or union.size == 0:
+        return empty.astype({"need": "int64", "levenshtein": "int64"}), counts
+    index = LevenshteinIndex(list(union), workers=workers)
+    found = index.scan(list(queries), need, comp.reindex(queries).to_numpy().astype(np.int64),
+                       comp.reindex(union).to_numpy().astype(np.int64), member)
+    counts["pairs_verified"] = found.pairs_verified
+    rows = pd.DataFrame({
+        "kind": np.asarray(kinds, dtype=object)[found.dataset],
+        "term1": queries[found.query],
+        "need": need[found.query, found.dataset],
+        "term2": union[found.candidate],
+        "levenshtein": found.distance.astype(np.int64),
+    })
+    return rows, counts
+
+
 def sample_levenshtein_negatives(
     positives: pd.DataFrame,
     components: pd.DataFrame,
     source_terms: pd.Series,
     rng: np.random.Generator,
     workers: int = 1,
+    neighbours: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """One nearest-term negative per positive (medisim "advanced" strategy, exact).
 
@@ -475,9 +536,17 @@ def sample_levenshtein_negatives(
     ties at equal distance ordered by a seeded draw; see :class:`biosem.nearest.LevenshteinIndex`.
     Pairs are then emitted in the order of the positives.
 
+    Args:
+        neighbours: this dataset's rows of :func:`search_neighbours` (its first search, made jointly
+            with other datasets); None: searched here. The result is the same either way.
+
     Returns:
         (negatives, counts): ``term1, term2, levenshtein`` aligned with ``positives``; counts of
-        queries, pairs verified and fallbacks to the source pool.
+        queries, pairs verified (here; not those of ``neighbours``) and fallbacks to the source pool.
+
+    Raises:
+        ValueError: ``neighbours`` names a first term or partner the dataset does not have, or a
+            ``need`` other than the first term's positives (it was built from other positives).
     """
     comp = components.set_index("term_lower")["component"]
     pool = _Pool.from_terms(pd.concat([positives["term1"], positives["term2"]]), comp)
@@ -489,8 +558,11 @@ def sample_levenshtein_negatives(
     qkeys, inverse, k = np.unique(a_low, return_inverse=True, return_counts=True)
     q_in_pool = pool.find(qkeys)
     counts["queries"] = int(qkeys.size)
-    index = LevenshteinIndex(list(pool.lower), workers=workers)
-    chosen, used = _assign_nearest(index, qkeys, q_in_pool, k, pool.component, pool.component[q_in_pool], rng, counts)
+    first = None if neighbours is None else _first_search(neighbours, qkeys, k, pool)
+    chosen, used = _assign_nearest(
+        lambda: LevenshteinIndex(list(pool.lower), workers=workers), qkeys, q_in_pool, k, pool.component,
+        pool.component[q_in_pool], rng, counts, first,
+    )
 
     # Queries still short of partners: search the source's whole term pool.
     short = np.flatnonzero(np.array([len(c) for c in chosen]) < k)
@@ -531,8 +603,29 @@ def sample_levenshtein_negatives(
     return _negative_frame(positives["term1"].tolist(), term2), counts
 
 
+def _first_search(neighbours: pd.DataFrame, qkeys: np.ndarray, k: np.ndarray, pool: _Pool) -> tuple[np.ndarray, ...]:
+    """(query, pool id, distance) arrays of a dataset's :func:`search_neighbours` rows, checked
+    against its first terms ``qkeys`` (sorted), their positive counts ``k`` and its pool."""
+    term1 = neighbours["term1"].to_numpy(dtype=object)
+    term2 = neighbours["term2"].to_numpy(dtype=object)
+    need = neighbours["need"].to_numpy(dtype=np.int64)
+    q = np.searchsorted(qkeys, term1)
+    c = pool.find(term2)
+    ok = (q < qkeys.size) & (c < len(pool))
+    qi, ci = np.where(ok, q, 0), np.where(ok, c, 0)
+    if ok.any():
+        ok &= (qkeys[qi] == term1) & (pool.lower[ci] == term2) & (k[qi] == need)
+    if not ok.all():
+        row = int(np.flatnonzero(~ok)[0])
+        raise ValueError(
+            f"neighbours row {row} ({term1[row]!r} -> {term2[row]!r}, need {need[row]}) does not match the "
+            "dataset's first terms, their positive counts or its pool; rebuild it from these positives"
+        )
+    return q.astype(np.int64), c.astype(np.int64), neighbours["levenshtein"].to_numpy(dtype=np.int64)
+
+
 def _assign_nearest(
-    index: LevenshteinIndex,
+    make_index: Callable[[], LevenshteinIndex],
     qkeys: np.ndarray,
     q_in_pool: np.ndarray,
     k: np.ndarray,
@@ -540,9 +633,12 @@ def _assign_nearest(
     q_comp: np.ndarray,
     rng: np.random.Generator,
     counts: dict[str, int],
+    first: tuple[np.ndarray, ...] | None = None,
 ) -> tuple[list[list[int]], set[int]]:
     """Sequentially assign nearest partners, skipping pairs already used in reverse; requery if short.
 
+    ``first``: the scan rows (query, pool id, distance) of the first search, made elsewhere
+    (:func:`search_neighbours`); the index is then built only if a query is searched again.
     Returns the partners (pool ids) per query and the used unordered pairs (codes lo * npool + hi).
     """
     nq = qkeys.size
@@ -556,9 +652,15 @@ def _assign_nearest(
     used: set[int] = set()
     todo = np.arange(nq)
     exhausted = np.zeros(nq, dtype=bool)
+    index: LevenshteinIndex | None = None
     while todo.size:
-        res = index.nearest(list(qkeys[todo]), need[todo], q_comp[todo], pool_comp, rng)
-        counts["pairs_verified"] = res.pairs_verified
+        if first is not None:
+            res = rank_neighbours(*first, need[todo], rng)
+            first = None
+        else:
+            index = index or make_index()
+            res = index.nearest(list(qkeys[todo]), need[todo], q_comp[todo], pool_comp, rng)
+            counts["pairs_verified"] = res.pairs_verified
         bounds = np.searchsorted(res.query, np.arange(todo.size + 1))
         # Queries are committed in sorted order, as if visited one by one. A query short of partners
         # (some were taken in reverse by earlier queries) is searched again with a larger need; a later
@@ -632,6 +734,7 @@ def build_dataset(
     rng: np.random.Generator,
     workers: int = 1,
     random_rounds: int = 30,
+    neighbours: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, dict[str, object]]:
     """One of the 20 datasets of a source: its positives plus one negative each, shuffled.
 
@@ -641,6 +744,8 @@ def build_dataset(
         kind, difficulty, strategy: which dataset (:data:`POSITIVE_KINDS`, :data:`DIFFICULTIES`,
             :data:`STRATEGIES`).
         rng: the dataset's seeded generator (negatives first, then the shuffle).
+        neighbours: for a Levenshtein dataset, :func:`search_neighbours` rows that include its kind
+            (the first search made jointly); None: searched here. Same result either way.
 
     Returns:
         (dataset, stats): dataset columns ``term1, term2, label, concept_id1, concept_id2,
@@ -653,7 +758,9 @@ def build_dataset(
     if strategy == "random":
         negatives, counts = sample_random_negatives(sel, components, source_terms, rng, rounds=random_rounds)
     else:
-        negatives, counts = sample_levenshtein_negatives(sel, components, source_terms, rng, workers=workers)
+        own = None if neighbours is None else neighbours[neighbours["kind"] == kind]
+        negatives, counts = sample_levenshtein_negatives(sel, components, source_terms, rng, workers=workers,
+                                                         neighbours=own)
     dataset = assemble_dataset(sel, negatives, rng)
     stats: dict[str, object] = {
         "kind": kind,

@@ -72,12 +72,35 @@ def termpair_datasets(terminology):
     )
 
 
+JOINT_SEARCH_KINDS = list(
+    config["termpairs"].get("joint_search", ["fsn_syn", "syn_syn"])
+)
+
+
+def termpair_neighbours_file(terminology, difficulty):
+    return (
+        f"results/intermediate/termpair_neighbours/{terminology}/{difficulty}.parquet"
+    )
+
+
+def termpair_neighbours(wildcards):
+    """The joint first search (rule search_termpair_neighbours) a Levenshtein dataset reads when its
+    kind is in ``termpairs.joint_search``; nothing otherwise."""
+    if wildcards.strategy == "levenshtein" and wildcards.kind in JOINT_SEARCH_KINDS:
+        return {
+            "neighbours": termpair_neighbours_file(
+                wildcards.terminology, wildcards.difficulty
+            )
+        }
+    return {}
+
+
 def termpair_threads(wildcards):
     """The exact Levenshtein search scales with threads (term-length groups searched concurrently by
     the bit-parallel kernel; the outputs do not depend on them); random negatives are
     single-threaded. Snakemake caps threads at --cores.
     """
-    return 8 if wildcards.strategy == "levenshtein" else 1
+    return 8 if getattr(wildcards, "strategy", "levenshtein") == "levenshtein" else 1
 
 
 def termpair_mem_mb(wildcards, input):
@@ -88,7 +111,7 @@ def termpair_mem_mb(wildcards, input):
 def termpair_runtime(wildcards, input, attempt):
     """Minutes: Levenshtein datasets of a full SNOMED CT release take hours on 2 cores (README
     "Benchmarks"); doubled on the retry."""
-    if wildcards.strategy != "levenshtein":
+    if getattr(wildcards, "strategy", "levenshtein") != "levenshtein":
         return 30 * attempt
     return attempt * int(30 + 8 * input.size_mb)
 

@@ -24,8 +24,31 @@ rule build_termpair_positives:
         "../scripts/build_termpair_positives.py"
 
 
+rule search_termpair_neighbours:
+    input:
+        positives="results/datasets/termpairs/{terminology}/positives.parquet",
+        components="results/datasets/termpairs/{terminology}/components.parquet",
+    output:
+        neighbours=termpair_neighbours_file("{terminology}", "{difficulty}"),
+    log:
+        "logs/search_termpair_neighbours/{terminology}/{difficulty}.log",
+    benchmark:
+        "benchmarks/search_termpair_neighbours/{terminology}/{difficulty}.tsv"
+    conda:
+        "../envs/biosem.yaml"
+    threads: termpair_threads
+    resources:
+        mem_mb=termpair_mem_mb,
+        runtime=termpair_runtime,
+    params:
+        kinds=JOINT_SEARCH_KINDS,
+    script:
+        "../scripts/search_termpair_neighbours.py"
+
+
 rule sample_termpair_negatives:
     input:
+        unpack(termpair_neighbours),
         positives="results/datasets/termpairs/{terminology}/positives.parquet",
         components="results/datasets/termpairs/{terminology}/components.parquet",
     output:

@@ -17,10 +17,11 @@ def main(snakemake) -> None:
     w = snakemake.wildcards
     positives = read_table(snakemake.input.positives)
     components = read_table(snakemake.input.components)
+    neighbours = read_table(snakemake.input.neighbours) if hasattr(snakemake.input, "neighbours") else None
     rng = generator(snakemake.params.seed, "termpairs", w.terminology, w.kind, w.difficulty, w.strategy)
     dataset, stats = build_dataset(
         positives, components, w.kind, w.difficulty, w.strategy, rng,
-        workers=snakemake.threads, random_rounds=snakemake.params.random_rounds,
+        workers=snakemake.threads, random_rounds=snakemake.params.random_rounds, neighbours=neighbours,
     )
     for key, value in stats.items():
         log.info("%s %s_%s_%s: %s = %s", w.terminology, w.kind, w.difficulty, w.strategy, key, value)
