@@ -114,8 +114,8 @@ def rank_neighbours(
         need: int array (n_queries,), neighbours wanted per query (>= 1).
         rng: seeded generator (one draw, whatever the rows).
     """
-    n = int(np.asarray(need).size)
     need = np.asarray(need, dtype=np.int64)
+    n = int(need.size)
     qseed = rng.integers(0, np.iinfo(np.int64).max, size=n, dtype=np.int64).astype(np.uint64)
     q = np.asarray(query, dtype=np.int64)
     c = np.asarray(candidate, dtype=np.int64)
@@ -394,6 +394,15 @@ class LevenshteinIndex:
         return fq[keep], fb[keep], fc[keep], fd[keep]
 
 
+@numba.njit(inline="always")
+def _row_bound(bound: np.ndarray, r: int) -> np.int32:
+    """The largest distance any dataset of query ``r`` could still take (-1: none)."""
+    worst = np.int32(-1)
+    for s in range(bound.shape[1]):
+        worst = max(worst, bound[r, s])
+    return worst
+
+
 @numba.njit(nogil=True, cache=True, boundscheck=False)
 def _keep_nearest(
     m: np.ndarray, col_group: np.ndarray, col_member: np.ndarray, groups: np.ndarray, rows: np.ndarray,
@@ -404,46 +413,32 @@ def _keep_nearest(
     A cell is valid in dataset ``b`` when its column is a member of ``b`` (bit ``b`` of
     ``col_member[c]``), its group differs from the row's (``col_group[c] != groups[rows[i]]``) and
     its distance is > 0 (an identical string). Each (row, dataset)'s ``best`` (its ``k`` smallest
-    valid distances so far, ascending) and ``bound`` (``best[k - 1]``; -1 where ``k`` is 0) are
-    updated in place; returned are (i, dataset, c, distance) of the valid cells within the updated
-    bounds, row by row."""
+    valid distances so far, ascending) and ``bound`` (``best[k - 1]``; -1 where ``k`` is 0, so no
+    distance enters) are updated in place; returned are (i, dataset, c, distance) of the valid cells
+    within the updated bounds, row by row."""
     na, nc = m.shape
     n_sets = k.shape[1]
     counts = np.zeros(na, np.int64)
     for i in range(na):
         r = rows[i]
         g = groups[r]
-        # worst: the largest distance any of the row's datasets could still take.
-        worst = np.int32(-1)
-        for s in range(n_sets):
-            if k[r, s] > 0:
-                worst = max(worst, best[r, s, k[r, s] - 1])
+        worst = _row_bound(bound, r)
         for c in range(nc):
             d = m[i, c]
             if d < worst and d > 0 and col_group[c] != g:
                 bits = col_member[c]
-                changed = False
                 for s in range(n_sets):
-                    ks = k[r, s]
-                    if ks == 0 or (bits >> s) & 1 == 0:
+                    if (bits >> s) & 1 == 0 or d >= bound[r, s]:
                         continue
                     b = best[r, s]
-                    if d >= b[ks - 1]:
-                        continue
-                    j = ks - 1
+                    j = k[r, s] - 1
                     while j > 0 and b[j - 1] > d:
                         b[j] = b[j - 1]
                         j -= 1
                     b[j] = d
-                    changed = True
-                if changed:
-                    worst = np.int32(-1)
-                    for s in range(n_sets):
-                        if k[r, s] > 0:
-                            worst = max(worst, best[r, s, k[r, s] - 1])
+                    bound[r, s] = b[k[r, s] - 1]
+                worst = _row_bound(bound, r)
         n = 0
-        for s in range(n_sets):
-            bound[r, s] = best[r, s, k[r, s] - 1] if k[r, s] > 0 else np.int32(-1)
         for c in range(nc):
             d = m[i, c]
             if d <= worst and d > 0 and col_group[c] != g:
@@ -463,9 +458,7 @@ def _keep_nearest(
             continue
         r = rows[i]
         g = groups[r]
-        worst = np.int32(-1)
-        for s in range(n_sets):
-            worst = max(worst, bound[r, s])
+        worst = _row_bound(bound, r)
         for c in range(nc):
             d = m[i, c]
             if d <= worst and d > 0 and col_group[c] != g:
