@@ -645,8 +645,8 @@ def _assign_nearest(
     npool = pool_comp.size
     # Ask for exactly k: one more would widen every search (about 15 % more pairs on SNOMED-scale
     # FSN-SYN hard), while the queries left short after reverse pairs (mutual nearest terms; a fifth
-    # to a third of them) are searched again cheaply: their neighbours are close (SYN-SYN hard: 97.5 G
-    # pairs for all 421,288 first terms, 8.4 G for the 140,198 searched again).
+    # to a third of them) are searched again (SNOMED scale, README § Benchmarks: the joint first search
+    # of FSN-SYN and SYN-SYN hard 79.5 G pairs; SYN-SYN hard's 140,198 first terms searched again 27.2 G).
     need = k.astype(np.int64)  # a copy (astype copies): raised below for queries searched again
     chosen: list[list[int]] = [[] for _ in range(nq)]
     used: set[int] = set()
