@@ -294,3 +294,60 @@ def test_scan_rejects_mismatched_shapes(hpo_pool: list[str]) -> None:
         index.scan(["a", "b"], np.array([1, 1]), np.array([0, 1]), groups)
     with pytest.raises(ValueError, match=r"pool_member has shape \(10, 1\), expected \(10, 2\)"):
         index.scan(["a"], np.array([[1, 1]]), np.array([0]), groups, np.ones((10, 1), bool))
+
+
+def _expected_rows(m: np.ndarray, valid: np.ndarray, need: np.ndarray, gap: np.ndarray, slack: int,
+                   covered: np.ndarray) -> tuple[set[tuple[int, int, int]], np.ndarray]:
+    """Brute force: each query's final bound B (its need-th valid distance; huge when it has fewer
+    valid candidates) and the rows of LevenshteinIndex.scan: d <= B, or d <= B + slack within
+    max(B, covered) length difference."""
+    rows, bounds = set(), np.zeros(len(m), dtype=np.int64)
+    for j in range(len(m)):
+        vd = np.sort(m[j][valid[j]])
+        bound = int(vd[need[j] - 1]) if vd.size >= need[j] else 1 << 30
+        bounds[j] = bound
+        ok = valid[j] & (m[j] <= bound + slack) & (gap[j] <= max(bound, covered[j]))
+        rows |= {(j, int(c), int(m[j, c])) for c in np.flatnonzero(ok)}
+    return rows, bounds
+
+
+@pytest.mark.parametrize("ring_min", [nearest_module.RING_MIN, 8])
+def test_scan_slack_and_resume_against_brute_force(
+    hpo_pool: list[str], queries: list[str], ring_min: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """slack returns the near misses the scan compared anyway; a search resumed from them (known
+    rows, covered length differences) for more neighbours equals a fresh one wherever its new bound
+    lies within the known rows' reach (bound + slack), and compares fewer pairs."""
+    monkeypatch.setattr(nearest_module, "RING_MIN", ring_min)
+    rng = np.random.default_rng(33)
+    pool = sorted(set(hpo_pool))
+    pool_group = rng.integers(0, 40, size=len(pool))
+    query_group = rng.integers(0, 40, size=len(queries))
+    m = _full_matrix(queries, pool)
+    valid = (query_group[:, None] != pool_group[None, :]) & (m > 0)
+    gap = np.abs(np.array([len(q) for q in queries])[:, None] - np.array([len(p) for p in pool])[None, :])
+    need = rng.integers(1, 3, size=len(queries))
+    slack = 2
+    first = LevenshteinIndex(pool).scan(queries, need[:, None], query_group, pool_group, slack=slack)
+    want, bound = _expected_rows(m, valid, need, gap, slack, np.full(len(queries), -1))
+    assert set(zip(first.query.tolist(), first.candidate.tolist(), first.distance.tolist())) == want
+    assert sum(d > bound[q] for q, _, d in want) > 100  # near misses are returned
+
+    more = need + rng.integers(1, 3, size=len(queries))
+    index = LevenshteinIndex(pool)
+    resumed = index.scan(queries, more[:, None], query_group, pool_group, slack=slack, known=first, covered=bound)
+    fresh_index = LevenshteinIndex(pool)
+    fresh = fresh_index.scan(queries, more[:, None], query_group, pool_group, slack=slack)
+    if ring_min == 8:  # one ring per length: the covered ones are skipped (a merged ring is compared whole)
+        assert index.pairs_verified < fresh_index.pairs_verified / 2
+    _, new_bound = _expected_rows(m, valid, more, gap, 0, np.full(len(queries), -1))
+    exact = new_bound <= bound + slack
+    assert exact.mean() > 0.5 and not exact.all()  # a sparse pool: 2 of 3 within reach
+
+    def within(res: object, q: int) -> set[tuple[int, int]]:
+        sel = (res.query == q) & (res.distance <= new_bound[q])
+        return set(zip(res.candidate[sel].tolist(), res.distance[sel].tolist()))
+
+    for q in np.flatnonzero(exact).tolist():
+        assert within(resumed, q) == within(fresh, q) == {
+            (int(c), int(m[q, c])) for c in np.flatnonzero(valid[q] & (m[q] <= new_bound[q]))}, queries[q]

@@ -16,10 +16,13 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+import biosem.termpairs as termpairs_module
+from biosem.nearest import splitmix64, tie_seeds
 from biosem.readers.obo import read_obo
-from biosem.schemas import ASSOCIATIONS, CONCEPTS, TERMPAIR_DATASET, TERMS
+from biosem.schemas import ASSOCIATIONS, CONCEPTS, TERMPAIR_DATASET, TERMPAIR_NEIGHBOURS, TERMS
 from biosem.seeds import generator
 from biosem.termpairs import (
     DATASETS,
@@ -1016,11 +1019,12 @@ def test_property_negatives_outside_component(pos: pd.DataFrame, seed: int, stra
     [
         # abcd -> abce (1). abce's nearest (abcd) is taken in reverse, so it takes its second, abzze
         # (2). abzze's nearest, abce, is then taken in reverse: it takes abcd (3). Committing abzze's
-        # picks before abce's (searched again) would give abce a far term instead.
+        # picks before abce's (searched again) would give abce a far term instead: abzze is deferred
+        # with abce (not searched), then searched once abce has committed.
         (
             [("abcd", "qqqqqqqqqqqq"), ("abce", "wwwwwwwwwwww"), ("abzze", "rrrrrrrrrrrr")],
             [("abcd", "abce", 1), ("abce", "abzze", 2), ("abzze", "abcd", 3)],
-            3,
+            (2, 1),
         ),
         # lmmm and mlmm (visited first) both take mmmm (1 edit). mmmm's two nearest are then taken
         # in reverse (tied at 1 edit, so asking for two returns the same two): it is searched again
@@ -1028,13 +1032,13 @@ def test_property_negatives_outside_component(pos: pd.DataFrame, seed: int, stra
         (
             [("lmmm", "qqqqqqqqqqqq"), ("mlmm", "mmmmwwwwwwww"), ("mmmm", "rrrrrrrrrrrr")],
             [("lmmm", "mmmm", 1), ("mlmm", "mmmm", 1), ("mmmm", "mmmmwwwwwwww", 8)],
-            2,
+            (2, 0),
         ),
     ],
     ids=["one-reverse-pair-each", "two-reverse-pairs"],
 )
 def test_levenshtein_partners_follow_the_sorted_visit_order(
-    pairs: list[tuple[str, str]], expected: list[tuple[str, str, int]], requeried: int
+    pairs: list[tuple[str, str]], expected: list[tuple[str, str, int]], requeried: tuple[int, int]
 ) -> None:
     pos = positives_frame([("fsn_syn", a, b, str(i)) for i, (a, b) in enumerate(pairs, start=1)])
     comps = similarity_components(pos)
@@ -1042,7 +1046,7 @@ def test_levenshtein_partners_follow_the_sorted_visit_order(
     for seed in range(3):
         neg, counts = sample_levenshtein_negatives(pos, comps, source, generator(seed, "order"))
         assert list(zip(neg["term1"], neg["term2"], neg["levenshtein"])) == expected
-        assert counts["fallback"] == 0 and counts["requeried"] == requeried
+        assert counts["fallback"] == 0 and (counts["requeried"], counts["deferred"]) == requeried
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1075,6 +1079,13 @@ def test_joint_search_gives_the_same_datasets(hpo_positives: pd.DataFrame, diffi
     assert (rows["levenshtein"] > 0).all() and (rows["term1"] != rows["term2"]).all()
     comp = component_of(comps)
     assert all(comp[a] != comp[b] for a, b in zip(rows["term1"], rows["term2"]))
+    # Each first term's rows reach from its bound B (its need-th distance) to B + RESUME_SLACK.
+    ranked = rows.sort_values(["kind", "term1", "levenshtein"], kind="stable")
+    nth = ranked.groupby(["kind", "term1"]).cumcount() + 1
+    bound = ranked["levenshtein"].where(nth == ranked["need"]).groupby([ranked["kind"], ranked["term1"]]).transform("max")
+    reached = (ranked["reach"] - bound).dropna()
+    assert reached.between(0, termpairs_module.RESUME_SLACK).all() and (reached > 0).mean() > 0.5
+    assert (ranked["levenshtein"] <= ranked["reach"]).all() and (ranked["levenshtein"] > bound).any()
     for kind in ("fsn_syn", "syn_syn"):
         name = f"{kind}_{difficulty}_levenshtein"
         alone, s_alone = build_dataset(pos, comps, kind, difficulty, "levenshtein", generator(0, name))
@@ -1096,3 +1107,68 @@ def test_joint_search_rows_must_match_the_dataset(hpo_positives: pd.DataFrame) -
     other = rows.assign(term2="not a term of the dataset")
     with pytest.raises(ValueError, match="rebuild it from these positives"):
         build_dataset(pos, comps, "syn_syn", "hard", "levenshtein", generator(0, "x"), neighbours=other)
+
+
+def _visit_one_by_one(pos: pd.DataFrame, comps: pd.DataFrame, rng: np.random.Generator) -> dict[str, list[str]]:
+    """Reference for the Levenshtein negatives, quadratic: first terms visited one by one in sorted
+    order (lowercased), each taking its k nearest valid terms of the dataset (distance > 0, outside
+    its component) in (distance, tie key) order whose unordered pair is not taken yet; the tie key
+    is splitmix64(first term's seed ^ pool position), the seeds one draw (tie_seeds)."""
+    comp = component_of(comps)
+    pool = np.unique(pd.concat([pos["term1"], pos["term2"]]).str.lower().to_numpy(dtype=object))
+    qkeys, k = np.unique(pos["term1"].str.lower().to_numpy(dtype=object), return_counts=True)
+    seeds = tie_seeds(rng, qkeys.size)
+    m = process.cdist(list(qkeys), list(pool), scorer=Levenshtein.distance, dtype=np.int64)
+    pool_comp = np.array([comp[x] for x in pool])
+    used: set[tuple[str, str]] = set()
+    partners = {}
+    for q, a in enumerate(qkeys.tolist()):
+        valid = np.flatnonzero((m[q] > 0) & (pool_comp != comp[a]))
+        tie = splitmix64(seeds[q] ^ valid.astype(np.uint64))
+        picked = []
+        for c in valid[np.lexsort((tie, m[q, valid]))].tolist():
+            pair = (min(a, pool[c]), max(a, pool[c]))
+            if pair not in used:
+                picked.append(pool[c])
+                if len(picked) == k[q]:
+                    break
+        used |= {(min(a, b), max(a, b)) for b in picked}
+        partners[a] = picked
+    return partners
+
+
+@pytest.mark.parametrize(("kind", "slack", "rows"), [("fsn_syn", 2, 32), ("syn_syn", 2, 32), ("syn_syn", 0, 32),
+                                                      ("syn_syn", 3, 0)])
+def test_levenshtein_negatives_equal_the_one_by_one_visit(
+    hpo_positives: pd.DataFrame, kind: str, slack: int, rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On real HPO terms, the batched search (first terms left short resume their searches, the
+    ones depending on them are deferred) gives exactly the partners of the one-by-one visit, with
+    any slack and row cap (they only decide how often a search resumes or starts again)."""
+    monkeypatch.setattr(termpairs_module, "RESUME_SLACK", slack)
+    monkeypatch.setattr(termpairs_module, "RESUME_ROWS", rows)
+    pos = hpo_positives[(hpo_positives["kind"] == kind) & (hpo_positives["difficulty"] == "hard")]
+    comps = similarity_components(hpo_positives)
+    source = pd.concat([pos["term1"], pos["term2"]], ignore_index=True)
+    neg, counts = sample_levenshtein_negatives(pos, comps, source, generator(3, "visit"))
+    want = _visit_one_by_one(pos, comps, generator(3, "visit"))
+    got: dict[str, list[str]] = defaultdict(list)
+    for a, b in zip(neg["term1"].str.lower(), neg["term2"].str.lower()):
+        got[a].append(b)
+    assert counts["fallback"] == 0 and all(len(v) == len(got[a]) for a, v in want.items())
+    assert dict(got) == want
+    # The paths under test were taken: searches resumed, first terms deferred.
+    assert counts["queries"] == len(want) > 500
+    assert counts["requeried"] > 20 and counts["deferred"] > 5, counts
+    # Without slack a search for more neighbours resumes only if ties at its bound suffice.
+    assert 0 < counts["restarted"] < counts["requeried"], counts
+    if slack == 0:
+        assert counts["restarted"] > 0.8 * counts["requeried"], counts
+
+
+def test_joint_search_without_first_terms_is_empty_with_the_schema(hpo_positives: pd.DataFrame) -> None:
+    pos = hpo_positives.iloc[:0]
+    rows, counts = search_neighbours(pos, similarity_components(pos), ["fsn_syn", "syn_syn"], "hard")
+    assert rows.empty and list(rows.columns) == TERMPAIR_NEIGHBOURS.schema.names
+    assert (rows.dtypes[["need", "levenshtein", "reach"]] == "int64").all()
+    assert counts["queries"] == counts["pool"] == counts["pairs_verified"] == 0

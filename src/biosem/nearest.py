@@ -25,6 +25,12 @@ the datasets it belongs to, each query its ``need`` per dataset, and a query sha
 compared with each pool string once while every dataset keeps its own bound (the term pairs' FSN-SYN
 and SYN-SYN share nearly all first terms; :func:`biosem.termpairs.search_neighbours`).
 
+A search can be resumed for more neighbours (``scan``'s ``slack``, ``known`` and ``covered``): the
+first scan also returns the valid candidates a few edits beyond each bound among the lengths it
+compared, and a later scan for a larger ``need`` starts from them and compares only the pool strings
+of a larger length difference (the term pairs' first terms left short of partners;
+:func:`biosem.termpairs._assign_nearest`).
+
 Ties at equal distance are ordered by a per-query key drawn from the caller's
 ``numpy.random.Generator`` mixed with the candidate index (splitmix64), so the order does not depend
 on batch, thread or core count. All distances are Levenshtein (unit costs) on the strings as given:
@@ -101,22 +107,27 @@ class ScanResult:
     pairs_verified: int
 
 
+def tie_seeds(rng: np.random.Generator, n: int) -> np.ndarray:
+    """One ``rng.integers`` draw of ``n`` per-query tie seeds (uint64), for :func:`rank_neighbours`."""
+    return rng.integers(0, np.iinfo(np.int64).max, size=n, dtype=np.int64).astype(np.uint64)
+
+
 def rank_neighbours(
-    query: np.ndarray, candidate: np.ndarray, distance: np.ndarray, need: np.ndarray, rng: np.random.Generator,
+    query: np.ndarray, candidate: np.ndarray, distance: np.ndarray, need: np.ndarray, seeds: np.ndarray,
     pairs_verified: int = 0,
 ) -> NearestResult:
     """Order one dataset's scan rows into a :class:`NearestResult`: per query by (distance, tie key),
-    the tie key splitmix64(query seed ^ candidate), the query seeds one ``rng.integers`` draw of
-    ``len(need)`` values; rows beyond each query's ``need``-th neighbour's distance are dropped.
+    the tie key splitmix64(query seed ^ candidate); rows beyond each query's ``need``-th neighbour's
+    distance are dropped. A query ranked again with the same seed keeps its order.
 
     Args:
         query, candidate, distance: int arrays of equal length (rows in any order).
         need: int array (n_queries,), neighbours wanted per query (>= 1).
-        rng: seeded generator (one draw, whatever the rows).
+        seeds: uint64 array (n_queries,), the queries' tie seeds (:func:`tie_seeds`).
     """
     need = np.asarray(need, dtype=np.int64)
     n = int(need.size)
-    qseed = rng.integers(0, np.iinfo(np.int64).max, size=n, dtype=np.int64).astype(np.uint64)
+    qseed = np.asarray(seeds, dtype=np.uint64)
     q = np.asarray(query, dtype=np.int64)
     c = np.asarray(candidate, dtype=np.int64)
     d = np.asarray(distance, dtype=np.int64)
@@ -229,7 +240,8 @@ class LevenshteinIndex:
         """
         need = np.asarray(need, dtype=np.int64)
         scan = self.scan(queries, need[:, None], query_group, pool_group)
-        return rank_neighbours(scan.query, scan.candidate, scan.distance, need, rng, self.pairs_verified)
+        return rank_neighbours(scan.query, scan.candidate, scan.distance, need, tie_seeds(rng, need.size),
+                               self.pairs_verified)
 
     def scan(
         self,
@@ -238,6 +250,9 @@ class LevenshteinIndex:
         query_group: np.ndarray,
         pool_group: np.ndarray,
         pool_member: np.ndarray | None = None,
+        slack: int = 0,
+        known: ScanResult | None = None,
+        covered: np.ndarray | None = None,
     ) -> ScanResult:
         """The search of :meth:`nearest` for several datasets at once, without the tie order.
 
@@ -247,15 +262,30 @@ class LevenshteinIndex:
         own ``need``-th valid distance. A query leaves the scan once the length difference exceeds
         all of them. The rows of dataset ``b`` are exactly those a search of ``b`` alone returns.
 
+        A search can be resumed: ``covered[q]`` says that the pool strings within that many
+        characters of query ``q``'s length were compared before (they are skipped), and ``known``
+        holds the valid candidates found among them (rows of a larger length difference are
+        ignored); they seed the bounds and are returned with the new rows. The result is exact for
+        ``(q, b)`` when ``known`` holds every valid candidate of ``b`` within ``covered[q]`` length
+        difference up to the final bound; the caller checks that (e.g. known complete up to a
+        distance ``E`` and the final bound <= ``E``).
+
         Args:
             queries: n query strings.
             need: int array (n, n_datasets), neighbours wanted per dataset (0: not a query there).
             query_group: int array (n,); pool_group: int array (len(pool),).
             pool_member: bool array (len(pool), n_datasets); None: one dataset, the whole pool.
+            slack: also return the valid candidates at distance up to ``B + slack`` (``B`` the final
+                ``need``-th distance) whose length differs from the query's by at most ``B`` (or
+                ``covered[q]``); the scan compares all of them anyway, and they let a later search
+                for more neighbours resume instead of starting again.
+            known: rows (query, dataset, candidate, distance) of valid candidates; None: none.
+            covered: int array (n,) of length differences already compared; None: -1 (none).
 
         Returns:
             :class:`ScanResult`: every valid candidate within its query's final ``need``-th
-            distance in each dataset (ties included), sorted by (dataset, query, distance,
+            distance ``B`` in each dataset (ties included), and those up to ``B + slack`` within
+            ``max(B, covered[q])`` length difference, sorted by (dataset, query, distance,
             candidate).
 
         Raises:
@@ -274,7 +304,18 @@ class LevenshteinIndex:
                 raise ValueError(f"pool_member has shape {pool_member.shape}, expected ({len(self.pool)}, {n_sets}), "
                                  "at most 32 datasets")
             member = (pool_member.astype(np.int64) << np.arange(n_sets, dtype=np.int64)).sum(axis=1)
-        q, b, c, d = self._length_scan(queries, need, np.asarray(query_group), np.asarray(pool_group), member)
+        skip = np.full(len(queries), -1, dtype=np.int64) if covered is None else np.asarray(covered, dtype=np.int64)
+        if skip.shape != (len(queries),):
+            raise ValueError(f"covered has shape {skip.shape}, expected ({len(queries)},)")
+        empty = np.zeros(0, dtype=np.int64)
+        kq, kb, kc, kd = (empty,) * 4 if known is None else (
+            np.asarray(x, dtype=np.int64) for x in (known.query, known.dataset, known.candidate, known.distance))
+        if kq.size:
+            qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
+            inside = np.abs(self.lengths[kc] - qlens[kq]) <= skip[kq]
+            kq, kb, kc, kd = kq[inside], kb[inside], kc[inside], kd[inside]
+        q, b, c, d = self._length_scan(queries, need, np.asarray(query_group), np.asarray(pool_group), member,
+                                       int(slack), skip, (kq, kb, kc, kd))
         order = np.lexsort((c, d, q, b))
         return ScanResult(q[order], b[order], c[order], d[order], self.pairs_verified)
 
@@ -319,18 +360,32 @@ class LevenshteinIndex:
         query_group: np.ndarray,
         pool_group: np.ndarray,
         pool_member: np.ndarray,
+        slack: int,
+        skip: np.ndarray,
+        known: tuple[np.ndarray, ...],
     ) -> tuple[np.ndarray, ...]:
-        """The scan of :meth:`scan`: (query, dataset, pool id, distance) of every valid candidate
-        within each (query, dataset)'s final ``need``-th distance (ties included), grouped by query
-        length. ``pool_member`` holds each pool string's datasets as bits."""
+        """The scan of :meth:`scan`: (query, dataset, pool id, distance) rows, grouped by query
+        length. ``pool_member`` holds each pool string's datasets as bits; ``skip`` the covered
+        length differences, ``known`` the known rows (all within them)."""
         qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
         sorted_group = np.ascontiguousarray(pool_group[self._by_length], dtype=np.int64)
         sorted_member = np.ascontiguousarray(pool_member[self._by_length], dtype=np.int64)
+        # Each query's position in its length group, and the known rows of each length group.
+        by_len = np.argsort(qlens, kind="stable")
+        local = np.empty(len(queries), dtype=np.int64)
+        local[by_len] = np.arange(by_len.size) - np.searchsorted(qlens[by_len], qlens[by_len], side="left")
+        known_len = qlens[known[0]]
+        order = np.argsort(known_len, kind="stable")
+        lens, starts = np.unique(known_len[order], return_index=True)
+        bounds = dict(zip(lens.tolist(), zip(starts.tolist(), [*starts[1:].tolist(), order.size])))
 
         def scan(members: np.ndarray, qlen: int) -> tuple[np.ndarray, ...]:
+            lo, hi = bounds.get(qlen, (0, 0))
+            rows = order[lo:hi]
+            group_known = (local[known[0][rows]], *(part[rows] for part in known[1:]))
             found = self._scan_group(
                 [queries[i] for i in members.tolist()], qlen, need[members], query_group[members], sorted_group,
-                sorted_member,
+                sorted_member, slack, skip[members], group_known,
             )
             log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, members.size, self.pairs_verified)
             return found
@@ -353,11 +408,15 @@ class LevenshteinIndex:
         groups: np.ndarray,
         sorted_group: np.ndarray,
         sorted_member: np.ndarray,
+        slack: int,
+        skip: np.ndarray,
+        known: tuple[np.ndarray, ...],
     ) -> tuple[np.ndarray, ...]:
         """Length-ordered scan for queries of one length ``qlen`` (see :meth:`nearest`); returns
-        (row in ``group``, dataset, pool id, distance) within each (row, dataset)'s final bound, ties
-        included. ``k`` is (rows, datasets); ``sorted_group`` / ``sorted_member`` hold the pool
-        strings' groups and dataset bits in length order.
+        (row in ``group``, dataset, pool id, distance) of :meth:`scan`. ``k`` is (rows, datasets);
+        ``sorted_group`` / ``sorted_member`` hold the pool strings' groups and dataset bits in length
+        order; ``skip`` (rows,) the covered length differences, ``known`` the (row, dataset, pool
+        id, distance) rows found within them.
 
         Distances come from the bit-parallel kernel (:func:`biosem.bitparallel.distances`): exact,
         at a cost that does not depend on a cutoff, so a ring is compared in full with every query
@@ -369,28 +428,44 @@ class LevenshteinIndex:
         kmax = max(1, int(k.max()))
         k = np.ascontiguousarray(k, dtype=np.int64)
         groups = np.ascontiguousarray(groups, dtype=np.int64)
+        skip = np.ascontiguousarray(skip, dtype=np.int64)
         # best[j, b]: the k[j, b] smallest valid distances seen by query j in dataset b (_NONE = none
         # yet); bound[j, b] the largest of them, -1 where j is no query of b.
         best = np.full((len(group), k.shape[1], kmax), _NONE, dtype=np.int32)
-        bound = np.where(k > 0, _NONE, np.int32(-1)).astype(np.int32)
-        found: list[list[np.ndarray]] = [[], [], [], []]
+        kj, kb, kc, kd = known
+        if kj.size:
+            by = np.lexsort((kd, kb, kj))
+            kj, kb, kc, kd = kj[by], kb[by], kc[by], kd[by]
+            cell = kj * k.shape[1] + kb
+            rank = np.arange(cell.size) - np.searchsorted(cell, cell, side="left")
+            seed = rank < k[kj, kb]
+            best[kj[seed], kb[seed], rank[seed]] = kd[seed]
+        rows_k = np.maximum(k - 1, 0)
+        bound = np.where(k > 0, np.take_along_axis(best, rows_k[:, :, None], axis=2)[:, :, 0], -1).astype(np.int32)
+        found: list[list[np.ndarray]] = [[kj], [kb], [kc], [kd]]
         for min_delta, lo, hi in self._length_rings(qlen):
-            active = np.flatnonzero(bound.max(axis=1) >= min_delta)
-            if active.size == 0:
+            max_delta = max(abs(int(self._sorted_lengths[lo]) - qlen), abs(int(self._sorted_lengths[hi - 1]) - qlen))
+            alive = bound.max(axis=1) >= min_delta
+            if not alive.any():
                 break
+            active = np.flatnonzero(alive & (skip < max_delta))
+            if active.size == 0:
+                continue
             block = max(1, SCAN_CELLS // (hi - lo))
+            col_gap = np.abs(self._sorted_lengths[lo:hi] - qlen)
             for b in range(0, active.size, block):
                 act = active[b : b + block]
                 m = distances(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi, self._alphabet.size)
                 self._count(m.size)
-                row, dset, col, d = _keep_nearest(m, sorted_group[lo:hi], sorted_member[lo:hi], groups, act, k, best,
-                                                  bound)
+                row, dset, col, d = _keep_nearest(m, sorted_group[lo:hi], sorted_member[lo:hi], col_gap, groups, skip,
+                                                  act, k, best, bound, slack)
                 found[0].append(act[row])
                 found[1].append(dset)
                 found[2].append(self._by_length[lo + col])
                 found[3].append(d)
-        fq, fb, fc, fd = (np.concatenate(part).astype(np.int64) if part else np.zeros(0, np.int64) for part in found)
-        keep = fd <= bound[fq, fb]
+        fq, fb, fc, fd = (np.concatenate(part).astype(np.int64) for part in found)
+        final = bound[fq, fb].astype(np.int64)
+        keep = (fd <= final + slack) & (np.abs(self.lengths[fc] - qlen) <= np.maximum(final, skip[fq]))
         return fq[keep], fb[keep], fc[keep], fd[keep]
 
 
@@ -405,27 +480,29 @@ def _row_bound(bound: np.ndarray, r: int) -> np.int32:
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
 def _keep_nearest(
-    m: np.ndarray, col_group: np.ndarray, col_member: np.ndarray, groups: np.ndarray, rows: np.ndarray,
-    k: np.ndarray, best: np.ndarray, bound: np.ndarray,
+    m: np.ndarray, col_group: np.ndarray, col_member: np.ndarray, col_gap: np.ndarray, groups: np.ndarray,
+    skip: np.ndarray, rows: np.ndarray, k: np.ndarray, best: np.ndarray, bound: np.ndarray, slack: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One block of the scan: ``m[i, c]`` is the distance of query ``rows[i]`` to ring column ``c``.
 
     A cell is valid in dataset ``b`` when its column is a member of ``b`` (bit ``b`` of
-    ``col_member[c]``), its group differs from the row's (``col_group[c] != groups[rows[i]]``) and
-    its distance is > 0 (an identical string). Each (row, dataset)'s ``best`` (its ``k`` smallest
-    valid distances so far, ascending) and ``bound`` (``best[k - 1]``; -1 where ``k`` is 0, so no
-    distance enters) are updated in place; returned are (i, dataset, c, distance) of the valid cells
-    within the updated bounds, row by row."""
+    ``col_member[c]``), its group differs from the row's (``col_group[c] != groups[rows[i]]``), its
+    length difference ``col_gap[c]`` exceeds the row's covered one (``skip``) and its distance is > 0
+    (an identical string). Each (row, dataset)'s ``best`` (its ``k`` smallest valid distances so far,
+    ascending) and ``bound`` (``best[k - 1]``; -1 where ``k`` is 0, so no distance enters) are updated
+    in place; returned are (i, dataset, c, distance) of the valid cells within the updated bounds
+    plus ``slack``, row by row."""
     na, nc = m.shape
     n_sets = k.shape[1]
     counts = np.zeros(na, np.int64)
     for i in range(na):
         r = rows[i]
         g = groups[r]
+        covered = skip[r]
         worst = _row_bound(bound, r)
         for c in range(nc):
             d = m[i, c]
-            if d < worst and d > 0 and col_group[c] != g:
+            if d < worst and d > 0 and col_group[c] != g and col_gap[c] > covered:
                 bits = col_member[c]
                 for s in range(n_sets):
                     if (bits >> s) & 1 == 0 or d >= bound[r, s]:
@@ -441,10 +518,10 @@ def _keep_nearest(
         n = 0
         for c in range(nc):
             d = m[i, c]
-            if d <= worst and d > 0 and col_group[c] != g:
+            if d <= worst + slack and d > 0 and col_group[c] != g and col_gap[c] > covered:
                 bits = col_member[c]
                 for s in range(n_sets):
-                    if (bits >> s) & 1 and d <= bound[r, s]:
+                    if (bits >> s) & 1 and d <= bound[r, s] + slack:
                         n += 1
         counts[i] = n
     total = counts.sum()
@@ -458,13 +535,14 @@ def _keep_nearest(
             continue
         r = rows[i]
         g = groups[r]
+        covered = skip[r]
         worst = _row_bound(bound, r)
         for c in range(nc):
             d = m[i, c]
-            if d <= worst and d > 0 and col_group[c] != g:
+            if d <= worst + slack and d > 0 and col_group[c] != g and col_gap[c] > covered:
                 bits = col_member[c]
                 for s in range(n_sets):
-                    if (bits >> s) & 1 and d <= bound[r, s]:
+                    if (bits >> s) & 1 and d <= bound[r, s] + slack:
                         out_i[pos] = i
                         out_s[pos] = s
                         out_c[pos] = c

@@ -139,8 +139,13 @@ TERMPAIR_NEIGHBOURS = TableSpec(
             _s("kind"),  # the dataset (of one difficulty) whose first term and pool these are
             _s("term1"),  # a first term of the dataset, lowercased
             pa.field("need", pa.int64(), nullable=False),  # its positives in the dataset
-            _s("term2"),  # a valid pool term within the first term's need-th distance, lowercased
+            # a valid pool term within the first term's need-th distance B, or within reach and B
+            # characters in length (biosem.termpairs._settle); lowercased
+            _s("term2"),
             pa.field("levenshtein", pa.int64(), nullable=False),  # characters
+            # the first term's rows hold every valid pool term within B characters in length up to
+            # this distance (B to B + biosem.termpairs.RESUME_SLACK; 2**40: all of them)
+            pa.field("reach", pa.int64(), nullable=False),
         ]
     ),
     ("kind", "term1", "levenshtein", "term2"),

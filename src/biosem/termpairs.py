@@ -41,7 +41,7 @@ from rapidfuzz.distance import Levenshtein
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from biosem.nearest import LevenshteinIndex, rank_neighbours
+from biosem.nearest import LevenshteinIndex, ScanResult, rank_neighbours, tie_seeds
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,15 @@ DATASETS = tuple(f"{k}_{d}_{s}" for k in POSITIVE_KINDS for d in DIFFICULTIES fo
 """The 20 dataset names per source: ``<kind>_<easy|hard>_<random|levenshtein>``."""
 
 POSITIVE_COLUMNS = ["kind", "difficulty", "term1", "term2", "concept_id1", "concept_id2", "levenshtein"]
+
+RESUME_SLACK = 2
+"""Distances beyond a first term's bound kept by its Levenshtein search (:meth:`LevenshteinIndex.scan`
+``slack``), so that a first term left short of partners resumes its search (see
+:func:`_assign_nearest`)."""
+RESUME_ROWS = 32
+"""Most rows kept beyond a first term's ``need`` by those distances: whole distance levels are kept
+while they fit (a few generic terms have thousands of terms one or two edits beyond their bound)."""
+_FAR = np.int64(1) << 40  # no bound: every valid term was found
 
 
 @dataclass(frozen=True)
@@ -484,9 +493,10 @@ def search_neighbours(
 
     Returns:
         (rows, counts): rows of :data:`biosem.schemas.TERMPAIR_NEIGHBOURS` (``kind, term1, need,
-        term2, levenshtein``; every valid pool term within each first term's ``need``-th distance,
-        ties included, lowercased), counts of first terms per kind, distinct first terms, pool terms
-        and pairs verified.
+        term2, levenshtein, reach``; every valid pool term within each first term's ``need``-th
+        distance ``B``, ties included, and within ``B`` characters in length every one up to
+        ``reach`` (``B`` to ``B +`` :data:`RESUME_SLACK`, see :func:`_settle`), lowercased),
+        counts of first terms per kind, distinct first terms, pool terms and pairs verified.
     """
     comp = components.set_index("term_lower")["component"]
     pools, firsts = [], []
@@ -503,21 +513,25 @@ def search_neighbours(
         need[np.searchsorted(queries, q), b] = k
     counts = {f"queries_{kind}": int(q.size) for kind, (q, _) in zip(kinds, firsts)}
     counts.update({"queries": int(queries.size), "pool": int(union.size), "pairs_verified": 0})
-    empty = pd.DataFrame({"kind": [], "term1": [], "need": [], "term2": [], "levenshtein": []})
+    empty = pd.DataFrame({"kind": [], "term1": [], "need": [], "term2": [], "levenshtein": [], "reach": []})
     if queries.size == 0 or union.size == 0:
-        return empty.astype({"need": "int64", "levenshtein": "int64"}), counts
+        return empty.astype({"need": "int64", "levenshtein": "int64", "reach": "int64"}), counts
     index = LevenshteinIndex(list(union), workers=workers)
     found = index.scan(list(queries), need, comp.reindex(queries).to_numpy().astype(np.int64),
-                       comp.reindex(union).to_numpy().astype(np.int64), member)
+                       comp.reindex(union).to_numpy().astype(np.int64), member, slack=RESUME_SLACK)
     counts["pairs_verified"] = found.pairs_verified
-    rows = pd.DataFrame({
-        "kind": np.asarray(kinds, dtype=object)[found.dataset],
-        "term1": queries[found.query],
-        "need": need[found.query, found.dataset],
-        "term2": union[found.candidate],
-        "levenshtein": found.distance.astype(np.int64),
-    })
-    return rows, counts
+    qlen, pool_len = _lengths(queries), _lengths(union)
+    parts = []
+    for b, kind in enumerate(kinds):
+        sel = found.dataset == b
+        # Each dataset's rows as its own search keeps them (_settle), with the distance they reach.
+        (q, c, d), _, reach = _settle((found.query[sel], found.candidate[sel], found.distance[sel]), need[:, b], qlen,
+                                      pool_len, np.full(queries.size, _FAR, dtype=np.int64))
+        parts.append(pd.DataFrame({
+            "kind": kind, "term1": queries[q], "need": need[q, b], "term2": union[c],
+            "levenshtein": d.astype(np.int64), "reach": reach[q],
+        }))
+    return pd.concat(parts, ignore_index=True), counts
 
 
 def sample_levenshtein_negatives(
@@ -550,7 +564,7 @@ def sample_levenshtein_negatives(
     """
     comp = components.set_index("term_lower")["component"]
     pool = _Pool.from_terms(pd.concat([positives["term1"], positives["term2"]]), comp)
-    counts = {"queries": 0, "pairs_verified": 0, "fallback": 0, "requeried": 0}
+    counts = {"queries": 0, "pairs_verified": 0, "fallback": 0, "requeried": 0, "deferred": 0, "restarted": 0}
     n = len(positives)
     if n == 0:
         return _negative_frame([], []), counts
@@ -561,7 +575,7 @@ def sample_levenshtein_negatives(
     first = None if neighbours is None else _first_search(neighbours, qkeys, k, pool)
     chosen, used = _assign_nearest(
         lambda: LevenshteinIndex(list(pool.lower), workers=workers), qkeys, q_in_pool, k, pool.component,
-        pool.component[q_in_pool], rng, counts, first,
+        pool.component[q_in_pool], _lengths(pool.lower), rng, counts, first,
     )
 
     # Queries still short of partners: search the source's whole term pool.
@@ -604,24 +618,68 @@ def sample_levenshtein_negatives(
 
 
 def _first_search(neighbours: pd.DataFrame, qkeys: np.ndarray, k: np.ndarray, pool: _Pool) -> tuple[np.ndarray, ...]:
-    """(query, pool id, distance) arrays of a dataset's :func:`search_neighbours` rows, checked
+    """(query, pool id, distance, reach) arrays of a dataset's :func:`search_neighbours` rows, checked
     against its first terms ``qkeys`` (sorted), their positive counts ``k`` and its pool."""
     term1 = neighbours["term1"].to_numpy(dtype=object)
     term2 = neighbours["term2"].to_numpy(dtype=object)
     need = neighbours["need"].to_numpy(dtype=np.int64)
-    q = np.searchsorted(qkeys, term1)
-    c = pool.find(term2)
+    distance = neighbours["levenshtein"].to_numpy(dtype=np.int64)
+    reach = neighbours["reach"].to_numpy(dtype=np.int64)
+    # Rows repeat their terms (tens of rows per first term): look up each distinct term once.
+    codes1, terms1 = pd.factorize(term1)
+    codes2, terms2 = pd.factorize(term2)
+    q = np.searchsorted(qkeys, np.asarray(terms1, dtype=object))[codes1] if term1.size else codes1
+    c = pool.find(np.asarray(terms2, dtype=object))[codes2] if term2.size else codes2
     ok = (q < qkeys.size) & (c < len(pool))
     qi, ci = np.where(ok, q, 0), np.where(ok, c, 0)
     if ok.any():
-        ok &= (qkeys[qi] == term1) & (pool.lower[ci] == term2) & (k[qi] == need)
+        ok &= (qkeys[qi] == term1) & (pool.lower[ci] == term2) & (k[qi] == need) & (distance <= reach)
     if not ok.all():
         row = int(np.flatnonzero(~ok)[0])
         raise ValueError(
             f"neighbours row {row} ({term1[row]!r} -> {term2[row]!r}, need {need[row]}) does not match the "
             "dataset's first terms, their positive counts or its pool; rebuild it from these positives"
         )
-    return q.astype(np.int64), c.astype(np.int64), neighbours["levenshtein"].to_numpy(dtype=np.int64)
+    return q.astype(np.int64), c.astype(np.int64), distance, reach
+
+
+def _lengths(strings: np.ndarray) -> np.ndarray:
+    return np.fromiter((len(x) for x in strings), dtype=np.int64, count=len(strings))
+
+
+def _settle(
+    rows: tuple[np.ndarray, ...], need: np.ndarray, qlen: np.ndarray, pool_len: np.ndarray, reach: np.ndarray
+) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """The known state of queries after a search: their rows reduced to a set known complete.
+
+    ``rows`` (query, pool id, distance) hold, for each query ``q`` (0..n-1), every valid pool term
+    within its ``need[q]``-th distance ``B`` and, within ``B`` characters in length, every one up
+    to ``min(reach[q], B + RESUME_SLACK)`` (and maybe more). Kept are the rows within ``B`` and,
+    within ``B`` characters in length, whole distance levels above ``B`` up to that distance while
+    the query's rows stay within ``need[q] + RESUME_ROWS``; the new ``reach`` is the last level
+    kept (``B`` at least). Returns the rows sorted by (query, distance, pool id), ``covered`` =
+    ``B`` (length differences searched) and ``reach``; both ``_FAR`` where fewer than ``need[q]``
+    rows exist (no bound: every valid term was found)."""
+    q, c, d = rows
+    order = np.lexsort((c, d, q))
+    q, c, d = q[order], c[order], d[order]
+    n = need.size
+    first = np.searchsorted(q, np.arange(n), side="left")
+    has = (np.bincount(q, minlength=n) >= need) & (need > 0)
+    bound = np.full(n, _FAR, dtype=np.int64)
+    bound[has] = d[first[has] + need[has] - 1]
+    top = np.minimum(reach, bound + RESUME_SLACK)
+    inside = (d <= top[q]) & (np.abs(pool_len[c] - qlen[q]) <= bound[q])
+    q, c, d = q[inside], c[inside], d[inside]
+    # Rows up to and including each row's distance level, per query.
+    key = q * (int(d.max(initial=0)) + 1) + d
+    through = np.searchsorted(key, key, side="right") - np.searchsorted(q, q, side="left")
+    over = (d > bound[q]) & (through > need[q] + RESUME_ROWS)
+    first_over = np.full(n, _FAR, dtype=np.int64)
+    np.minimum.at(first_over, q[over], d[over])
+    reach = np.where(first_over < _FAR, first_over - 1, top)
+    keep = d <= reach[q]
+    return (q[keep], c[keep], d[keep]), bound, reach
 
 
 def _assign_nearest(
@@ -631,43 +689,57 @@ def _assign_nearest(
     k: np.ndarray,
     pool_comp: np.ndarray,
     q_comp: np.ndarray,
+    pool_len: np.ndarray,
     rng: np.random.Generator,
     counts: dict[str, int],
     first: tuple[np.ndarray, ...] | None = None,
 ) -> tuple[list[list[int]], set[int]]:
     """Sequentially assign nearest partners, skipping pairs already used in reverse; requery if short.
 
-    ``first``: the scan rows (query, pool id, distance) of the first search, made elsewhere
-    (:func:`search_neighbours`); the index is then built only if a query is searched again.
-    Returns the partners (pool ids) per query and the used unordered pairs (codes lo * npool + hi).
+    First terms are committed in sorted order, as if visited one by one, each taking its ``k``
+    nearest valid terms (ties in the order of its seed, :func:`biosem.nearest.rank_neighbours`) whose
+    unordered pair is not taken yet. A first term left short (its nearest terms taken in reverse by
+    earlier first terms: mutual nearest terms) needs more neighbours: its search *resumes* from the
+    state the last one left (:meth:`LevenshteinIndex.scan` ``known``/``covered``), comparing only
+    the pool terms of a larger length difference, and is exact when its new bound lies within the
+    distance its kept rows are complete to (its reach: up to bound + :data:`RESUME_SLACK`, see
+    :func:`_settle`); otherwise it starts again. A later first term that would pick a term of a
+    deferred one is deferred too (its rows kept, not searched again), so no commit depends on a
+    deferred first term's future picks: the result equals the one-by-one visit.
+
+    ``first``: the scan rows (query, pool id, distance, reach) of the first search, made elsewhere
+    (:func:`search_neighbours`, kept as :func:`_settle` keeps them); the index is then built only
+    if a first term is searched again. ``pool_len``: the pool terms' lengths. Returns the partners
+    (pool ids) per query and the used unordered pairs (codes lo * npool + hi).
     """
     nq = qkeys.size
     npool = pool_comp.size
-    # Ask for exactly k: one more would widen every search (about 15 % more pairs on SNOMED-scale
-    # FSN-SYN hard), while the queries left short after reverse pairs (mutual nearest terms; a fifth
-    # to a third of them) are searched again (SNOMED scale, README § Benchmarks: the joint first search
-    # of FSN-SYN and SYN-SYN hard 79.5 G pairs; SYN-SYN hard's 140,198 first terms searched again 27.2 G).
+    seeds = tie_seeds(rng, nq)
+    qlen = _lengths(qkeys)
     need = k.astype(np.int64)  # a copy (astype copies): raised below for queries searched again
+    index: LevenshteinIndex | None = None
+    reach = np.full(nq, _FAR, dtype=np.int64)
+    if first is None:
+        index = make_index()
+        found = index.scan(list(qkeys), need[:, None], q_comp, pool_comp, slack=RESUME_SLACK)
+        counts["pairs_verified"] = index.pairs_verified
+        first = (found.query, found.candidate, found.distance)
+    else:
+        reach[first[0]] = first[3]
+    rows, covered, reach = _settle(first[:3], need, qlen, pool_len, reach)
     chosen: list[list[int]] = [[] for _ in range(nq)]
     used: set[int] = set()
     todo = np.arange(nq)
     exhausted = np.zeros(nq, dtype=bool)
-    index: LevenshteinIndex | None = None
+    local = np.full(nq, -1, dtype=np.int64)
     while todo.size:
-        if first is not None:
-            res = rank_neighbours(*first, need[todo], rng)
-            first = None
-        else:
-            index = index or make_index()
-            res = index.nearest(list(qkeys[todo]), need[todo], q_comp[todo], pool_comp, rng)
-            counts["pairs_verified"] = res.pairs_verified
+        local[:] = -1
+        local[todo] = np.arange(todo.size)
+        sel = local[rows[0]] >= 0
+        res = rank_neighbours(local[rows[0][sel]], rows[1][sel], rows[2][sel], need[todo], seeds[todo])
         bounds = np.searchsorted(res.query, np.arange(todo.size + 1))
-        # Queries are committed in sorted order, as if visited one by one. A query short of partners
-        # (some were taken in reverse by earlier queries) is searched again with a larger need; a later
-        # query that would pick a deferred one is deferred too, so that no commit depends on a
-        # deferred query's future picks (the result equals the one-by-one visit).
         deferred: set[int] = set()
-        again = []
+        again, short = [], []
         for pos, q in enumerate(todo.tolist()):
             cands = res.candidate[bounds[pos]:bounds[pos + 1]].tolist()
             a = int(q_in_pool[q])
@@ -679,12 +751,12 @@ def _assign_nearest(
                 picked.append(c)
                 if len(picked) == k[q]:
                     break
-            short = len(picked) < k[q] and len(cands) >= need[q] and not exhausted[q]
-            if short or (deferred and any(c in deferred for c in picked)):
-                if short:
+            is_short = len(picked) < k[q] and len(cands) >= need[q] and not exhausted[q]
+            if is_short or (deferred and any(c in deferred for c in picked)):
+                if is_short:
                     need[q] = need[q] + (k[q] - len(picked))
-                    if need[q] > npool:
-                        exhausted[q] = True
+                    exhausted[q] = need[q] > npool
+                    short.append(q)
                 if a >= 0:
                     deferred.add(a)
                 again.append(q)
@@ -692,9 +764,48 @@ def _assign_nearest(
             for c in picked:
                 used.add(min(a, c) * npool + max(a, c))
             chosen[q] = picked
-        counts["requeried"] += len(again)
+        if short:
+            index = index or make_index()
+            rows = _resume(index, np.asarray(short, dtype=np.int64), rows, need, covered, reach, qkeys, qlen, q_comp,
+                           pool_comp, pool_len, counts)
+        counts["requeried"] += len(short)
+        counts["deferred"] += len(again) - len(short)
         todo = np.asarray(again, dtype=np.int64)
     return chosen, used
+
+
+def _resume(
+    index: LevenshteinIndex, sub: np.ndarray, rows: tuple[np.ndarray, ...], need: np.ndarray, covered: np.ndarray,
+    reach: np.ndarray, qkeys: np.ndarray, qlen: np.ndarray, q_comp: np.ndarray, pool_comp: np.ndarray,
+    pool_len: np.ndarray, counts: dict[str, int],
+) -> tuple[np.ndarray, ...]:
+    """Search the first terms ``sub`` (sorted) again for ``need[sub]`` neighbours, resuming from their
+    rows (see :func:`_assign_nearest`); ``covered``/``reach`` are updated in place, the new rows
+    returned (the others' unchanged)."""
+    local = np.full(qkeys.size, -1, dtype=np.int64)
+    local[sub] = np.arange(sub.size)
+    mine = local[rows[0]] >= 0
+    known = ScanResult(local[rows[0][mine]], np.zeros(int(mine.sum()), dtype=np.int64), rows[1][mine], rows[2][mine], 0)
+    found = index.scan(list(qkeys[sub]), need[sub][:, None], q_comp[sub], pool_comp, slack=RESUME_SLACK, known=known,
+                       covered=covered[sub])
+    new, bound, new_reach = _settle((found.query, found.candidate, found.distance), need[sub], qlen[sub], pool_len,
+                                    reach[sub])
+    # Exact where the new bound lies within the distances the kept rows were complete to.
+    redo = np.flatnonzero(bound > reach[sub])
+    if redo.size:
+        again = index.scan(list(qkeys[sub[redo]]), need[sub[redo]][:, None], q_comp[sub[redo]], pool_comp,
+                           slack=RESUME_SLACK)
+        fresh, fresh_bound, fresh_reach = _settle(
+            (again.query, again.candidate, again.distance), need[sub[redo]], qlen[sub[redo]], pool_len,
+            np.full(redo.size, _FAR, dtype=np.int64))
+        drop = np.isin(new[0], redo)
+        new = tuple(np.concatenate([part[~drop], fpart]) for part, fpart in
+                    zip(new, (redo[fresh[0]], fresh[1], fresh[2])))
+        bound[redo], new_reach[redo] = fresh_bound, fresh_reach
+        counts["restarted"] += int(redo.size)
+    covered[sub], reach[sub] = bound, new_reach
+    counts["pairs_verified"] = index.pairs_verified
+    return tuple(np.concatenate([part[~mine], npart]) for part, npart in zip(rows, (sub[new[0]], new[1], new[2])))
 
 
 def _negative_frame(term1: list[str], term2: list[str]) -> pd.DataFrame:
