@@ -308,14 +308,10 @@ class LevenshteinIndex:
         if skip.shape != (len(queries),):
             raise ValueError(f"covered has shape {skip.shape}, expected ({len(queries)},)")
         empty = np.zeros(0, dtype=np.int64)
-        kq, kb, kc, kd = (empty,) * 4 if known is None else (
+        rows = (empty,) * 4 if known is None else tuple(
             np.asarray(x, dtype=np.int64) for x in (known.query, known.dataset, known.candidate, known.distance))
-        if kq.size:
-            qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
-            inside = np.abs(self.lengths[kc] - qlens[kq]) <= skip[kq]
-            kq, kb, kc, kd = kq[inside], kb[inside], kc[inside], kd[inside]
         q, b, c, d = self._length_scan(queries, need, np.asarray(query_group), np.asarray(pool_group), member,
-                                       int(slack), skip, (kq, kb, kc, kd))
+                                       int(slack), skip, rows)
         order = np.lexsort((c, d, q, b))
         return ScanResult(q[order], b[order], c[order], d[order], self.pairs_verified)
 
@@ -366,8 +362,10 @@ class LevenshteinIndex:
     ) -> tuple[np.ndarray, ...]:
         """The scan of :meth:`scan`: (query, dataset, pool id, distance) rows, grouped by query
         length. ``pool_member`` holds each pool string's datasets as bits; ``skip`` the covered
-        length differences, ``known`` the known rows (all within them)."""
+        length differences, ``known`` the known rows (those beyond them are dropped)."""
         qlens = np.fromiter((len(q) for q in queries), dtype=np.int64, count=len(queries))
+        inside = np.abs(self.lengths[known[2]] - qlens[known[0]]) <= skip[known[0]]
+        known = tuple(part[inside] for part in known)
         sorted_group = np.ascontiguousarray(pool_group[self._by_length], dtype=np.int64)
         sorted_member = np.ascontiguousarray(pool_member[self._by_length], dtype=np.int64)
         # Each query's position in its length group, and the known rows of each length group.

@@ -520,13 +520,13 @@ def search_neighbours(
     found = index.scan(list(queries), need, comp.reindex(queries).to_numpy().astype(np.int64),
                        comp.reindex(union).to_numpy().astype(np.int64), member, slack=RESUME_SLACK)
     counts["pairs_verified"] = found.pairs_verified
-    qlen, pool_len = _lengths(queries), _lengths(union)
+    qlen = _lengths(queries)
     parts = []
     for b, kind in enumerate(kinds):
         sel = found.dataset == b
         # Each dataset's rows as its own search keeps them (_settle), with the distance they reach.
         (q, c, d), _, reach = _settle((found.query[sel], found.candidate[sel], found.distance[sel]), need[:, b], qlen,
-                                      pool_len, np.full(queries.size, _FAR, dtype=np.int64))
+                                      index.lengths, np.full(queries.size, _FAR, dtype=np.int64))
         parts.append(pd.DataFrame({
             "kind": kind, "term1": queries[q], "need": need[q, b], "term2": union[c],
             "levenshtein": d.astype(np.int64), "reach": reach[q],
