@@ -14,7 +14,16 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from biosem.bitparallel import LANES, Alphabet, codepoints, distances
+from biosem.bitparallel import (
+    BUCKETS,
+    LANES,
+    PRUNED,
+    Alphabet,
+    codepoints,
+    distances,
+    histograms,
+    screened_distances,
+)
 
 
 def _encode(pool: list[str]) -> tuple[Alphabet, np.ndarray, np.ndarray]:
@@ -85,3 +94,51 @@ def test_empty_inputs() -> None:
 )
 def test_matches_rapidfuzz_on_any_strings(pool: list[str], query: str) -> None:
     assert _kernel([query], pool).tolist() == _reference([query], pool).tolist()
+
+
+@pytest.mark.parametrize("qlen", [5, 30, 50, 90])
+def test_screened_distances_are_exact_within_the_limit(qlen: int) -> None:
+    """Pairs within a query's limit get their exact distance; the others are exact too or PRUNED,
+    and PRUNED only when the distance exceeds the limit (the bag distance is a lower bound)."""
+    rng = np.random.default_rng(100 + qlen)
+    alphabet = list("abcdefghij klmnoé")
+    lengths = np.sort(np.concatenate([rng.integers(max(0, qlen - 15), qlen + 15, size=600), [0, 32, 33, 64, 65, 129]]))
+    pool = ["".join(rng.choice(alphabet, size=int(n))) for n in lengths]
+    # Queries near some pool strings (a few edits away) and far from the rest.
+    queries = []
+    for i in rng.choice(len(pool), size=12, replace=False):
+        s = list((pool[i] + "abc" * qlen)[:qlen])
+        for p in rng.choice(qlen, size=min(qlen, 3), replace=False):
+            s[p] = str(rng.choice(alphabet))
+        queries.append("".join(s))
+    queries.append("z" * qlen)  # shares no symbol with the pool
+    alphabet_, symbols, starts = _encode(pool)
+    qsym = alphabet_.ids(codepoints(queries)[0]).reshape(len(queries), qlen)
+    hist = histograms(symbols, starts, alphabet_)
+    qhist = np.ascontiguousarray(histograms(qsym.ravel(), np.arange(len(queries) + 1) * qlen, alphabet_).T)
+    want = _reference(queries, pool)
+    limit = np.concatenate([np.full(len(queries) - 1, 6), [10**6]])
+    got, computed = screened_distances(qsym, symbols, starts, 0, len(pool), alphabet_.size, hist, qhist, limit)
+    pruned = got == PRUNED
+    assert (got[~pruned] == want[~pruned]).all()
+    assert (want[pruned] > limit[np.nonzero(pruned)[0]]).all()
+    assert computed == int((~pruned).sum())
+    assert pruned[:-1].mean() > 0.5 and not pruned[-1].any()
+    # Every limit the scan can pass, from nothing to everything, on a sub-range.
+    for lim in (0, 3, 12, 40):
+        got, _ = screened_distances(qsym, symbols, starts, 5, 5 + LANES + 7, alphabet_.size, hist, qhist,
+                                    np.full(len(queries), lim))
+        ok = got != PRUNED
+        assert (got[ok] == want[:, 5 : 5 + LANES + 7][ok]).all()
+        assert (want[:, 5 : 5 + LANES + 7][~ok] > lim).all()
+
+
+def test_bag_distance_histograms() -> None:
+    """Histogram bins: the most frequent pool symbols get a bin each; counts saturate at 255."""
+    pool = ["aab", "b" * 300, "", "ca"]
+    alphabet, symbols, starts = _encode(pool)
+    hist = histograms(symbols, starts, alphabet)
+    assert hist.shape == (BUCKETS, 4) and hist.dtype == np.uint8
+    b_bin, a_bin, c_bin = (alphabet.bucket[alphabet.ids(np.array([ord(x)], np.uint32))[0]] for x in "bac")
+    assert (b_bin, a_bin, c_bin) == (0, 1, 2)  # 301 b, 3 a, 1 c
+    assert hist[:, 0].tolist()[:3] == [1, 2, 0] and hist[b_bin, 1] == 255 and hist[:, 2].sum() == 0

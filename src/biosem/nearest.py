@@ -14,11 +14,18 @@ a block of queries with a block of pool strings across SIMD lanes, exactly and a
 of any cutoff (2.5–8.7× faster per pair than ``rapidfuzz.process.cdist`` on SNOMED-like terms;
 ``bench/bench_kernel.py``).
 
-Filters were measured and left out, because on SNOMED-like pools the nearest valid term is ~9 edits
-away, where they keep much of the length window: a pigeonhole q-gram filter (pays only for queries
-with a neighbour within ~4 edits; for terms over 64 characters it cost 8.4 ms per query against 4.5
-for the scan alone), a 256-bit bigram-set bound (keeps 1 in 2.5), a multiset bigram count bound
-(keeps 1 in 7.5, but costs as much to evaluate as the distances it saves). See README § Benchmarks.
+Before the kernel, each pair is screened by its **bag distance** (the characters one string has in
+excess of the other, over 32 histogram bins; a lower bound of the Levenshtein distance, Bartolini et
+al. 2002): a query that already has a bound ``U`` computes only the pool strings whose bag distance
+is within ``U`` (plus the resume slack), their match masks gathered into contiguous lanes
+(:func:`biosem.bitparallel.screened_distances`). At the term pairs' bounds a third to a half of
+the length window passes; the screen costs about a fifth of a distance. Stronger filters were
+measured and left out, because on SNOMED-like pools the nearest valid term is ~9 edits away, where
+they keep much of the length window: a pigeonhole q-gram filter (pays only for queries with a
+neighbour within ~4 edits; for terms over 64 characters it cost 8.4 ms per query against 4.5 for
+the scan alone), a 256-bit bigram-set bound (keeps 1 in 2.5), a multiset bigram count bound (keeps
+1 in 7.5, but costs as much to evaluate as the distances it saves; hashed into 64-256 bins it keeps
+more than the character bag distance). See README § Benchmarks.
 
 :meth:`LevenshteinIndex.scan` runs the search for several datasets at once: each pool string carries
 the datasets it belongs to, each query its ``need`` per dataset, and a query shared by datasets is
@@ -52,7 +59,13 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from biosem.bitparallel import Alphabet, codepoints, distances
+from biosem.bitparallel import (
+    Alphabet,
+    codepoints,
+    distances,
+    histograms,
+    screened_distances,
+)
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -63,6 +76,10 @@ SCAN_CELLS = 8_000_000
 RING_MIN = 2048
 # No valid string seen yet (a distance no pair reaches).
 _NONE = np.int32(1 << 30)
+# Screen pairs by bag distance before computing their distances (biosem.bitparallel.screened_distances).
+SCREEN = True
+# The limit of a query that has no bound yet (every pair is computed).
+_UNLIMITED = np.int64(1 << 40)
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -169,11 +186,15 @@ class LevenshteinIndex:
         sorted_codes, self._sorted_starts = codepoints([self.pool[i] for i in order.tolist()])
         self._alphabet = Alphabet(sorted_codes)
         self._sorted_symbols = self._alphabet.ids(sorted_codes)
+        # Character histograms of the pool strings in length order, for the bag-distance screen.
+        self._sorted_hist = histograms(self._sorted_symbols, self._sorted_starts, self._alphabet)
         self.pairs_verified = 0
+        self.pairs_screened = 0
 
-    def _count(self, pairs: int) -> None:
+    def _count(self, verified: int, screened: int) -> None:
         with self._lock:
-            self.pairs_verified += int(pairs)
+            self.pairs_verified += int(verified)
+            self.pairs_screened += int(screened)
 
     def _map(self, fn: Callable[[int], _T], keys: Iterable[int], cost: Callable[[int], float]) -> dict[int, _T]:
         """``{key: fn(key)}``, computed on ``self._threads`` threads, costliest keys first."""
@@ -416,13 +437,16 @@ class LevenshteinIndex:
         order; ``skip`` (rows,) the covered length differences, ``known`` the (row, dataset, pool
         id, distance) rows found within them.
 
-        Distances come from the bit-parallel kernel (:func:`biosem.bitparallel.distances`): exact,
-        at a cost that does not depend on a cutoff, so a ring is compared in full with every query
-        still active in it; :func:`_keep_nearest` then updates each (row, dataset)'s k best in one
-        pass."""
+        Distances come from the bit-parallel kernel (:func:`biosem.bitparallel.screened_distances`):
+        exact, at a cost that does not depend on a cutoff, so a ring is compared with every query
+        still active in it, except the pool strings whose bag distance exceeds the query's bound
+        (plus ``slack``) at the start of the ring (``PRUNED``, never valid); :func:`_keep_nearest`
+        then updates each (row, dataset)'s k best in one pass."""
         qsym = self._alphabet.ids(
             np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32)
         ).reshape(len(group), qlen)
+        starts = np.arange(len(group) + 1, dtype=np.int64) * qlen
+        qhist = np.ascontiguousarray(histograms(qsym.ravel(), starts, self._alphabet).T)
         kmax = max(1, int(k.max()))
         k = np.ascontiguousarray(k, dtype=np.int64)
         groups = np.ascontiguousarray(groups, dtype=np.int64)
@@ -453,8 +477,15 @@ class LevenshteinIndex:
             col_gap = np.abs(self._sorted_lengths[lo:hi] - qlen)
             for b in range(0, active.size, block):
                 act = active[b : b + block]
-                m = distances(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi, self._alphabet.size)
-                self._count(m.size)
+                worst = bound[act].max(axis=1).astype(np.int64)
+                if SCREEN and (worst < _NONE).any():
+                    limit = np.where(worst < _NONE, worst + slack, _UNLIMITED)
+                    m, verified = screened_distances(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi,
+                                                     self._alphabet.size, self._sorted_hist, qhist[act], limit)
+                else:
+                    m = distances(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi, self._alphabet.size)
+                    verified = m.size
+                self._count(verified, m.size)
                 row, dset, col, d = _keep_nearest(m, sorted_group[lo:hi], sorted_member[lo:hi], col_gap, groups, skip,
                                                   act, k, best, bound, slack)
                 found[0].append(act[row])

@@ -496,7 +496,8 @@ def search_neighbours(
         term2, levenshtein, reach``; every valid pool term within each first term's ``need``-th
         distance ``B``, ties included, and within ``B`` characters in length every one up to
         ``reach`` (``B`` to ``B +`` :data:`RESUME_SLACK`, see :func:`_settle`), lowercased),
-        counts of first terms per kind, distinct first terms, pool terms and pairs verified.
+        counts of first terms per kind, distinct first terms, pool terms, pairs screened (within the
+        length windows) and pairs verified (distances computed).
     """
     comp = components.set_index("term_lower")["component"]
     pools, firsts = [], []
@@ -512,14 +513,14 @@ def search_neighbours(
         member[np.searchsorted(union, pool), b] = True
         need[np.searchsorted(queries, q), b] = k
     counts = {f"queries_{kind}": int(q.size) for kind, (q, _) in zip(kinds, firsts)}
-    counts.update({"queries": int(queries.size), "pool": int(union.size), "pairs_verified": 0})
+    counts.update({"queries": int(queries.size), "pool": int(union.size), "pairs_verified": 0, "pairs_screened": 0})
     empty = pd.DataFrame({"kind": [], "term1": [], "need": [], "term2": [], "levenshtein": [], "reach": []})
     if queries.size == 0 or union.size == 0:
         return empty.astype({"need": "int64", "levenshtein": "int64", "reach": "int64"}), counts
     index = LevenshteinIndex(list(union), workers=workers)
     found = index.scan(list(queries), need, comp.reindex(queries).to_numpy().astype(np.int64),
                        comp.reindex(union).to_numpy().astype(np.int64), member, slack=RESUME_SLACK)
-    counts["pairs_verified"] = found.pairs_verified
+    counts["pairs_verified"], counts["pairs_screened"] = found.pairs_verified, index.pairs_screened
     qlen = _lengths(queries)
     parts = []
     for b, kind in enumerate(kinds):
@@ -556,7 +557,8 @@ def sample_levenshtein_negatives(
 
     Returns:
         (negatives, counts): ``term1, term2, levenshtein`` aligned with ``positives``; counts of
-        queries, pairs verified (here; not those of ``neighbours``) and fallbacks to the source pool.
+        queries, pairs screened and verified (here; not those of ``neighbours``) and fallbacks to the
+        source pool.
 
     Raises:
         ValueError: ``neighbours`` names a first term or partner the dataset does not have, or a
@@ -564,7 +566,8 @@ def sample_levenshtein_negatives(
     """
     comp = components.set_index("term_lower")["component"]
     pool = _Pool.from_terms(pd.concat([positives["term1"], positives["term2"]]), comp)
-    counts = {"queries": 0, "pairs_verified": 0, "fallback": 0, "requeried": 0, "deferred": 0, "restarted": 0}
+    counts = {"queries": 0, "pairs_verified": 0, "pairs_screened": 0, "fallback": 0, "requeried": 0, "deferred": 0,
+              "restarted": 0}
     n = len(positives)
     if n == 0:
         return _negative_frame([], []), counts
@@ -607,6 +610,7 @@ def sample_levenshtein_negatives(
             source_choice[q] = picks
             counts["fallback"] += len(picks)
         counts["pairs_verified"] += res.pairs_verified
+        counts["pairs_screened"] += sindex.pairs_screened
 
     # Emit in positive order: the m-th positive of a first term gets its m-th partner.
     occurrence = pd.Series(inverse).groupby(inverse).cumcount().to_numpy()
@@ -722,7 +726,7 @@ def _assign_nearest(
     if first is None:
         index = make_index()
         found = index.scan(list(qkeys), need[:, None], q_comp, pool_comp, slack=RESUME_SLACK)
-        counts["pairs_verified"] = index.pairs_verified
+        counts["pairs_verified"], counts["pairs_screened"] = index.pairs_verified, index.pairs_screened
         first = (found.query, found.candidate, found.distance)
     else:
         reach[first[0]] = first[3]
@@ -804,7 +808,7 @@ def _resume(
         bound[redo], new_reach[redo] = fresh_bound, fresh_reach
         counts["restarted"] += int(redo.size)
     covered[sub], reach[sub] = bound, new_reach
-    counts["pairs_verified"] = index.pairs_verified
+    counts["pairs_verified"], counts["pairs_screened"] = index.pairs_verified, index.pairs_screened
     return tuple(np.concatenate([part[~mine], npart]) for part, npart in zip(rows, (sub[new[0]], new[1], new[2])))
 
 
