@@ -4,7 +4,11 @@ On the lowercased description terms of an RF2 release (``bench/generate_snomed.p
 of a few lengths, times :func:`biosem.bitparallel.distances` and ``rapidfuzz.process.cdist`` (one
 thread each, no cutoff) on the same block: 64 queries of one length against every term within 8
 characters of it in length, the shape of one ring of the length-ordered scan. The distances must be
-equal; the figure reported is the ratio of times (rapidfuzz / kernel).
+equal; the figure reported is the ratio of times (rapidfuzz / kernel). For query lengths over 32 it
+also times :func:`biosem.bitparallel.screened_distances` with every pair passing the bag-distance
+screen (all-zero histograms) at a limit of ``--band-limit`` edits, so that the blocks go to the banded
+kernel: distances within the limit must equal rapidfuzz's and the others be ``PRUNED``; the figure is
+the ratio of the plain kernel's time to the banded one's.
 
 Usage::
 
@@ -23,7 +27,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from biosem.bitparallel import Alphabet, codepoints, distances
+from biosem.bitparallel import BUCKETS, PRUNED, Alphabet, codepoints, distances, screened_distances
 from biosem.readers.rf2 import read_rf2
 
 Encoded = tuple[np.ndarray, Alphabet, np.ndarray, np.ndarray]
@@ -36,10 +40,12 @@ def encode(pool: list[str]) -> Encoded:
     return np.diff(starts), alphabet, alphabet.ids(codes), starts
 
 
-def measure(pool: list[str], encoded: Encoded, qlen: int, n_queries: int, rng: np.random.Generator) -> dict[str, float]:
+def measure(pool: list[str], encoded: Encoded, qlen: int, n_queries: int, rng: np.random.Generator,
+            band_limit: int) -> dict[str, float]:
     """Kernel vs cdist for ``n_queries`` pool terms of length ``qlen`` against the length-sorted pool
-    strings within 8 characters of ``qlen`` (``encoded`` is :func:`encode` of the pool); raises
-    AssertionError if any distance differs."""
+    strings within 8 characters of ``qlen`` (``encoded`` is :func:`encode` of the pool), and for
+    ``qlen`` over 32 the banded kernel at ``band_limit`` edits; raises AssertionError if any distance
+    differs."""
     lengths, alphabet, symbols, starts = encoded
     lo = int(np.searchsorted(lengths, qlen - 8, side="left"))
     hi = int(np.searchsorted(lengths, qlen + 8, side="right"))
@@ -56,11 +62,25 @@ def measure(pool: list[str], encoded: Encoded, qlen: int, n_queries: int, rng: n
     if not np.array_equal(got, want):
         raise AssertionError(f"kernel disagrees with rapidfuzz at query length {qlen}")
     pairs = got.size
-    return {
+    row: dict[str, float] = {
         "query_length": qlen, "pool_strings": hi - lo, "pairs": pairs,
         "kernel_ns_per_pair": round(t_kernel / pairs * 1e9, 1), "cdist_ns_per_pair": round(t_cdist / pairs * 1e9, 1),
         "ratio_cdist_over_kernel": round(t_cdist / t_kernel, 2),
     }
+    if qlen > 32:
+        # Zero histograms: every pair passes the bag-distance screen, so only the band limits the work.
+        hist = np.zeros((BUCKETS, starts.size - 1), np.uint8)
+        query_hist = np.zeros((n_queries, BUCKETS), np.uint8)
+        limit = np.full(n_queries, band_limit, np.int64)
+        screened_distances(qsym[:1], symbols, starts, lo, lo + 1, alphabet.size, hist, query_hist[:1], limit[:1])
+        t0 = time.perf_counter()
+        banded, _ = screened_distances(qsym, symbols, starts, lo, hi, alphabet.size, hist, query_hist, limit)
+        t_band = time.perf_counter() - t0
+        if not np.array_equal(banded, np.where(want <= band_limit, want, PRUNED)):
+            raise AssertionError(f"banded kernel disagrees with rapidfuzz at query length {qlen}")
+        row.update({"band_limit": band_limit, "band_ns_per_pair": round(t_band / pairs * 1e9, 1),
+                    "ratio_kernel_over_band": round(t_kernel / t_band, 2)})
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,13 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--release", required=True, help="folder of the generated RF2 release")
     ap.add_argument("--lengths", type=int, nargs="+", default=[12, 20, 30, 38, 50, 60, 75, 100])
     ap.add_argument("--queries", type=int, default=64)
+    ap.add_argument("--band-limit", type=int, default=20, help="limit of the banded measurement (edits)")
     ap.add_argument("--out", default="bench/out/kernel.json")
     args = ap.parse_args(argv)
     terms = read_rf2(args.release, "snomed_scale")["terms"].column("term").to_pylist()
     pool = sorted({t.lower() for t in terms}, key=lambda s: (len(s), s))
     rng = np.random.default_rng(0)
     encoded = encode(pool)
-    rows = [measure(pool, encoded, qlen, args.queries, rng) for qlen in args.lengths]
+    rows = [measure(pool, encoded, qlen, args.queries, rng, args.band_limit) for qlen in args.lengths]
     for row in rows:
         print(json.dumps(row), flush=True)
     out = Path(args.out)

@@ -15,6 +15,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from biosem.bitparallel import (
+    BAND_LIMIT,
     BUCKETS,
     LANES,
     PRUNED,
@@ -122,7 +123,8 @@ def test_screened_distances_are_exact_within_the_limit(qlen: int) -> None:
     pruned = got == PRUNED
     assert (got[~pruned] == want[~pruned]).all()
     assert (want[pruned] > limit[np.nonzero(pruned)[0]]).all()
-    assert computed == int((~pruned).sum())
+    # Banded lanes (strings over 32 characters, limit <= BAND_LIMIT) are computed and may be PRUNED.
+    assert computed >= int((~pruned).sum())
     assert pruned[:-1].mean() > 0.5 and not pruned[-1].any()
     # Every limit the scan can pass, from nothing to everything, on a sub-range.
     for lim in (0, 3, 12, 40):
@@ -131,6 +133,86 @@ def test_screened_distances_are_exact_within_the_limit(qlen: int) -> None:
         ok = got != PRUNED
         assert (got[ok] == want[:, 5 : 5 + LANES + 7][ok]).all()
         assert (want[:, 5 : 5 + LANES + 7][~ok] > lim).all()
+
+
+@pytest.mark.parametrize("qlen", [20, 33, 47, 64, 90, 140])
+def test_banded_distances_are_exact_within_the_limit(qlen: int) -> None:
+    """The 32-cell band (limits up to BAND_LIMIT, pool strings over 32 characters, blocks of one
+    length and of many): every distance within the limit is exact and every other one PRUNED or
+    exact, near strings (up to 20 edits of the query, insertions and deletions included, so paths
+    leave the main diagonal) and far ones, on a two-letter alphabet (many equal-cost paths) and a
+    larger one."""
+    rng = np.random.default_rng(7 + qlen)
+    for letters in ("ab", "abcdefgh é"):
+        alphabet = list(letters)
+        base = ["".join(rng.choice(alphabet, size=qlen)) for _ in range(6)]
+        pool = []
+        for i in range(700):
+            s = list(base[i % len(base)])
+            for _ in range(int(rng.integers(0, 20))):
+                op, at = int(rng.integers(0, 3)), int(rng.integers(0, len(s) + 1))
+                if op == 0:
+                    s.insert(at, str(rng.choice(alphabet)))
+                elif s and at < len(s):
+                    s[at] = str(rng.choice(alphabet)) if op == 1 else ""
+            pool.append("".join(s))
+        pool += ["".join(rng.choice(alphabet, size=int(n))) for n in rng.integers(max(0, qlen - 20), qlen + 20, 100)]
+        pool.sort(key=len)
+        alphabet_, symbols, starts = _encode(pool)
+        qsym = alphabet_.ids(codepoints(base)[0]).reshape(len(base), qlen)
+        hist = histograms(symbols, starts, alphabet_)
+        qhist = np.ascontiguousarray(histograms(qsym.ravel(), np.arange(len(base) + 1) * qlen, alphabet_).T)
+        want = _reference(base, pool)
+        lengths = np.array([len(s) for s in pool])
+        for lim in range(BAND_LIMIT + 2):
+            limit = np.full(len(base), lim)
+            limit[0] = BAND_LIMIT - lim // 2  # queries of one call with different limits
+            # The whole pool (blocks of many lengths) and the strings of one length difference.
+            for d in (None, lim // 3, -(lim // 2)):
+                cols = np.arange(len(pool)) if d is None else np.flatnonzero(lengths == qlen + d)
+                if cols.size == 0:
+                    continue
+                lo, hi = int(cols[0]), int(cols[-1]) + 1
+                got, _ = screened_distances(qsym, symbols, starts, lo, hi, alphabet_.size, hist, qhist, limit)
+                sub = want[:, lo:hi]
+                inside = sub <= limit[:, None]
+                assert (got[inside] == sub[inside]).all()
+                computed = got != PRUNED
+                assert (got[computed] == sub[computed]).all()
+
+
+def test_band_holds_the_paths_that_leave_the_diagonal_most() -> None:
+    """Strings whose only cheap alignments run far off the main diagonal (a block moved from one end
+    to the other: ``k`` deletions then ``k`` insertions, diagonal ``-k`` or ``+k``; with a length
+    difference on top): the band must reach the extreme diagonals of every limit."""
+    rng = np.random.default_rng(11)
+    for qlen in (40, 70):
+        queries = ["".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), size=qlen)) for _ in range(4)]
+        pool = []
+        for q in queries:
+            for k in range(1, 16):
+                pool += [q[k:] + q[:k], q[-k:] + q[:-k]]  # rotations: distance 2k at most
+                for extra in range(1, 4):
+                    pool += [q[k:] + q[:k] + "x" * extra, q[-k:] + q[:-k][extra:]]
+        pool.sort(key=len)
+        alphabet_, symbols, starts = _encode(pool)
+        qsym = alphabet_.ids(codepoints(queries)[0]).reshape(len(queries), qlen)
+        hist = histograms(symbols, starts, alphabet_)
+        qhist = np.ascontiguousarray(histograms(qsym.ravel(), np.arange(len(queries) + 1) * qlen, alphabet_).T)
+        want = _reference(queries, pool)
+        lengths = np.array([len(s) for s in pool])
+        for lim in range(BAND_LIMIT + 1):
+            for d in range(-3, 4):
+                cols = np.flatnonzero(lengths == qlen + d)
+                if cols.size == 0:
+                    continue
+                lo, hi = int(cols[0]), int(cols[-1]) + 1
+                got, _ = screened_distances(qsym, symbols, starts, lo, hi, alphabet_.size, hist, qhist,
+                                            np.full(len(queries), lim))
+                sub = want[:, lo:hi]
+                inside = sub <= lim
+                assert (got[inside] == sub[inside]).all(), (qlen, lim, d)
+                assert (got[~inside] == PRUNED).all() or (got[got != PRUNED] == sub[got != PRUNED]).all()
 
 
 def test_bag_distance_histograms() -> None:

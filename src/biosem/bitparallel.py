@@ -17,6 +17,15 @@ characters one 64-bit word, up to 128 two words with the carries in registers, l
 of a block that pass get their match masks gathered into contiguous lanes, so the kernel stays
 dense; a query that keeps most of a block (``DENSE_SHARE``) is compared with all of it.
 
+A screened query's limit also bounds the diagonals an alignment within it can use: a path of at most
+``L`` edits between strings whose lengths differ by ``d`` stays within ``L + 1`` diagonals around
+``d / 2``. Where a band of 32 cells holds them for every string of a block over 32 characters
+(:func:`band_offset`, limits up to ``BAND_LIMIT``), the block is compared by :func:`_band32`
+(Hyyrö 2003's banded bit-vector; rapidfuzz uses it for small cutoffs) at one 32-bit word per lane
+whatever the strings' length, exact within the limit and ``PRUNED`` beyond it: 8 lanes per AVX2
+register instead of 4 for strings of 33-64 characters, and one word instead of two or more for
+longer ones (2.5-3x on 65-128 characters, ``bench/bench_kernel.py``).
+
 The final distance is read from the last column of the DP matrix: with ``VP`` / ``VN`` the vertical
 +1 / -1 deltas of column ``n`` (query length) and row 0 equal to ``0..n``, ``D[m][n] = n +
 popcount(VP) - popcount(VN)`` over the pattern's ``m`` bits, so no per-step score is kept.
@@ -39,8 +48,9 @@ _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 BUCKETS = 32
 # A distance :func:`screened_distances` did not compute (its bag distance exceeds the limit).
 PRUNED = np.int32(np.iinfo(np.int32).max)
-# Share of a block's lanes past which a screened query is compared with all of them.
-DENSE_SHARE = 0.45
+# Share of a block's lanes past which a screened query is compared with all of them, per kernel
+# (32-bit, one 64-bit word, two, more, banded).
+DENSE_SHARE = np.array([0.45, 0.45, 0.45, 0.45, 0.45])
 
 
 @numba.njit(inline="always")
@@ -107,6 +117,106 @@ def _one_word32(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, wid
         m = lens[lane]
         mask = _ALL >> np.uint64(64 - m) if m > 0 else np.uint64(0)
         res[lane] = n + _popcount64(np.uint64(vp_row[lane]) & mask) - _popcount64(np.uint64(vn_row[lane]) & mask)
+
+
+# Largest limit the banded kernel (:func:`_band32`) can serve: a path of at most ``limit`` edits
+# between strings whose lengths differ by ``d`` stays within diagonals ceil((d - limit) / 2) ..
+# floor((d + limit) / 2), ``limit + 1`` of them, and the band holds 31 (:func:`band_offset`).
+BAND_LIMIT = 31
+
+
+@numba.njit(inline="always")
+def band_offset(lens: np.ndarray, width: int, n: int, limit: int) -> int:
+    """The bottom diagonal of a 32-cell band that holds every path of at most ``limit`` edits from a
+    query of length ``n`` to each of ``lens[:width]`` within ``limit`` of ``n`` in length (the others
+    are beyond the limit): ``floor((d_max + limit) / 2)`` over their length differences ``d = m -
+    n``, provided ``ceil((d_min - limit) / 2)`` is at most 30 diagonals above it (the band's top
+    diagonal gets no carry from above and is never relied on, as in rapidfuzz's small-band
+    Levenshtein). Returns -1 where no band holds them all, -2 where no lane is within the limit.
+    """
+    d_min = 1 << 30
+    d_max = -(1 << 30)
+    for lane in range(width):
+        d = lens[lane] - n
+        if -limit <= d <= limit:
+            d_min = min(d_min, d)
+            d_max = max(d_max, d)
+    if d_max < d_min:
+        return -2
+    bottom = (d_max + limit) // 2
+    if limit > BAND_LIMIT or bottom > 31 or -((limit - d_min) // 2) < bottom - 30 or d_min < bottom - 30:
+        return -1
+    return bottom
+
+
+@numba.njit(nogil=True, cache=True, boundscheck=False)
+def _band32(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: int, limit: int, bottom: int,
+            vp_row: np.ndarray, vn_row: np.ndarray, zeros: np.ndarray, res: np.ndarray) -> None:
+    """Distances of one query to ``width`` lanes within a diagonal band of 32 cells (Hyyrö 2003,
+    § banded computation): exact where they are at most ``limit``, ``PRUNED`` elsewhere, at one
+    32-bit word per lane whatever the pattern's length. ``bottom`` is :func:`band_offset` of the
+    lanes (>= 0): the band then holds every path of at most ``limit`` edits.
+
+    ``peq`` (uint32, words x symbols x lanes) holds the patterns' match masks, bit ``p & 31`` of
+    word ``p >> 5`` for pattern position ``p``, zero past each pattern's end, and at least
+    ``(n - 1) // 32 + 2`` words. Before query character ``j`` the band's bit ``b`` is pattern
+    row ``b + bottom - 30 + j``: its bottom bit runs down diagonal ``bottom`` from ``D[bottom][0] =
+    bottom`` (``zeros`` counts the steps where that cell's diagonal delta is 0, the others add 1),
+    and the match masks of the band are the pattern's masks shifted by the same amount in every
+    lane. At the end ``D[m][n]`` is the bottom cell's value less the vertical deltas of the rows
+    below ``m``; a lane whose length differs from ``n`` by more than ``limit`` is ``PRUNED``
+    outright."""
+    init = _U32(_U32(0xFFFFFFFF) << _U32(31 - bottom))
+    for lane in range(width):
+        vp_row[lane] = init
+        vn_row[lane] = _U32(0)
+        zeros[lane] = _U32(0)
+    for j in range(n):
+        c = qrow[j]
+        # The band's masks: pattern positions start .. start + 31 of every lane. Two loops, so
+        # that each has the fewest shifts (the step is a dozen operations).
+        start = bottom - 31 + j
+        if start < 0:
+            row = peq[0, c, :width]
+            left = _U32(-start)
+            for lane in range(width):
+                x = _U32(row[lane] << left)
+                vp = vp_row[lane]
+                vn = vn_row[lane]
+                d0 = _U32(_U32(_U32(_U32(_U32(x & vp) + vp) ^ vp) | x) | vn)
+                hp = _U32(vn | _U32(~_U32(d0 | vp)))
+                hn = _U32(d0 & vp)
+                zeros[lane] = _U32(zeros[lane] + _U32(d0 >> _U32(31)))
+                d1 = _U32(d0 >> _U32(1))
+                vp_row[lane] = _U32(hn | _U32(~_U32(d1 | hp)))
+                vn_row[lane] = _U32(d1 & hp)
+        else:
+            right = _U32(start & 31)
+            rest = _U32(31) - right
+            row = peq[start >> 5, c, :width]
+            nxt = peq[(start >> 5) + 1, c, :width]
+            for lane in range(width):
+                x = _U32(_U32(row[lane] >> right) | _U32(_U32(nxt[lane] << rest) << _U32(1)))
+                vp = vp_row[lane]
+                vn = vn_row[lane]
+                d0 = _U32(_U32(_U32(_U32(_U32(x & vp) + vp) ^ vp) | x) | vn)
+                hp = _U32(vn | _U32(~_U32(d0 | vp)))
+                hn = _U32(d0 & vp)
+                zeros[lane] = _U32(zeros[lane] + _U32(d0 >> _U32(31)))
+                d1 = _U32(d0 >> _U32(1))
+                vp_row[lane] = _U32(hn | _U32(~_U32(d1 | hp)))
+                vn_row[lane] = _U32(d1 & hp)
+    below = np.uint64(0x7FFFFFFF)
+    for lane in range(width):
+        m = lens[lane]
+        if abs(m - n) > limit:
+            res[lane] = PRUNED
+            continue
+        # Rows m + 1 .. bottom + n are bits 31 - bottom + (m - n) .. 30.
+        mask = below & ~((np.uint64(1) << np.uint64(31 - bottom + m - n)) - np.uint64(1))
+        d = (bottom + n - np.int64(zeros[lane]) - _popcount64(np.uint64(vp_row[lane]) & mask)
+             + _popcount64(np.uint64(vn_row[lane]) & mask))
+        res[lane] = d if d <= limit else PRUNED
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
@@ -216,14 +326,41 @@ def _many_words(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, wid
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
+def _masks64(peq64: np.ndarray, block_words: int, symbols: np.ndarray, starts: np.ndarray, local: np.ndarray,
+             b: int, lens: np.ndarray, width: int) -> None:
+    """The 64-bit match masks of the pool strings ``b .. b + width - 1`` (lengths ``lens``)."""
+    peq64[:block_words, :, :] = np.uint64(0)
+    for lane in range(width):
+        s = starts[b + lane]
+        for p in range(lens[lane]):
+            k = local[symbols[s + p]]
+            if k >= 0:
+                peq64[p >> 6, k, lane] |= np.uint64(1) << np.uint64(p & 63)
+
+
+@numba.njit(nogil=True, cache=True, boundscheck=False)
 def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: int, hi: int,
                local: np.ndarray, n_local: int, out: np.ndarray, hist: np.ndarray, query_hist: np.ndarray,
-               limit: np.ndarray) -> int:
+               limit: np.ndarray, dense_share: np.ndarray) -> int:
     """Fill ``out[q, c - lo]`` with the distance of query ``q`` to pool string ``c`` in ``lo:hi``;
-    with a non-empty ``limit``, lanes whose bag distance exceeds ``limit[q]`` get ``PRUNED`` instead.
-    Returns the number of distances computed."""
+    with a non-empty ``limit``, lanes whose bag distance exceeds ``limit[q]`` get ``PRUNED`` instead,
+    and a query with ``limit[q] <= BAND_LIMIT`` has the blocks of pool strings over 32 characters
+    that a band holds (:func:`band_offset`) compared by :func:`_band32` (``PRUNED`` beyond the
+    limit too). ``dense_share[kernel]`` is the share of a block's lanes past which a screened query
+    is compared with all of them (kernels: 32-bit, one word, two words, more, band). Returns the
+    number of distances computed."""
     nq, n = query.shape
     screen = limit.size > 0
+    # The banded kernel's masks (built for blocks over 32 characters when a query may use them);
+    # the 64-bit masks are built for a block once a query needs them.
+    band_queries = 0
+    for qi in range(limit.size):
+        band_queries += limit[qi] <= BAND_LIMIT
+    use_band = n > 0 and band_queries > 0
+    band_words = (n - 1) // 32 + 2 if use_band else 2  # the band reads words up to (n - 1) // 32 + 1
+    peqb = np.zeros((band_words, n_local + 1, LANES if use_band else 1), np.uint32)
+    cpeqb = np.zeros((band_words, n_local + 1, LANES if use_band else 1), np.uint32)
+    zeros32 = np.empty(LANES, np.uint32)
     most = 0
     for c in range(lo, hi):
         most = max(most, starts[c + 1] - starts[c])
@@ -273,18 +410,30 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
                     k = local[symbols[s + p]]
                     if k >= 0:
                         peq32[0, k, lane] |= np.uint32(1) << np.uint32(p)
-        else:
-            peq64[:block_words, :, :] = np.uint64(0)
+        if not short and use_band:
+            peqb[:, :, :] = np.uint32(0)
+            reach = 32 * band_words
             for lane in range(width):
                 s = starts[b + lane]
-                for p in range(lens[lane]):
+                for p in range(min(lens[lane], reach)):
                     k = local[symbols[s + p]]
                     if k >= 0:
-                        peq64[p >> 6, k, lane] |= np.uint64(1) << np.uint64(p & 63)
+                        peqb[p >> 5, k, lane] |= np.uint32(1) << np.uint32(p & 31)
+        built64 = False
         block_hist = hist[:, b:b + width]
         for qi in range(nq):
             qrow = query[qi]
             r = width
+            bottom = band_offset(lens, width, n, limit[qi]) if use_band and not short else -1
+            if bottom == -2:  # every lane is beyond the limit by its length alone
+                for lane in range(width):
+                    out[qi, b - lo + lane] = PRUNED
+                continue
+            band = bottom >= 0
+            kernel = 4 if band else (0 if short else min(block_words, 3))
+            if not short and not band and not built64:
+                _masks64(peq64, block_words, symbols, starts, local, b, lens, width)
+                built64 = True
             if screen and limit[qi] < max(n, longest):
                 # Bag distance (Bartolini et al. 2002): max(pos, neg) = (L1 + |len difference|) / 2
                 # over the symbol-bucket histograms, a lower bound of the Levenshtein distance.
@@ -303,7 +452,7 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
                     r += np.int64(l1[lane]) + gap[lane] <= most_l1
                 # Gathering a lane's masks costs about as much as comparing it: past DENSE_SHARE of
                 # the lanes, every lane is compared.
-                if r > DENSE_SHARE * width:
+                if r > dense_share[kernel] * width:
                     r = width
                 if r < width:
                     for lane in range(width):
@@ -312,7 +461,9 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
                         continue
             computed += r
             if r == width:
-                if short:
+                if band:
+                    _band32(qrow, n, peqb, lens, width, limit[qi], bottom, vp32, vn32, zeros32, res)
+                elif short:
                     _one_word32(qrow, n, peq32, lens, width, vp32, vn32, res)
                 elif block_words == 1:
                     _one_word(qrow, n, peq64, lens, width, vp64[0], vn64[0], res, np.uint64(1), _ALL)
@@ -332,7 +483,13 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
                 k = distinct[qi, u]
                 if k < 0:
                     break
-                if short:
+                if band:
+                    for w in range(band_words):
+                        src32 = peqb[w, k]
+                        dst32 = cpeqb[w, k]
+                        for t in range(r):
+                            dst32[t] = src32[sel[t]]
+                elif short:
                     src32 = peq32[0, k]
                     dst32 = cpeq32[0, k]
                     for t in range(r):
@@ -343,7 +500,9 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
                         dst64 = cpeq64[w, k]
                         for t in range(r):
                             dst64[t] = src64[sel[t]]
-            if short:
+            if band:
+                _band32(qrow, n, cpeqb, clens, r, limit[qi], bottom, vp32, vn32, zeros32, res)
+            elif short:
                 _one_word32(qrow, n, cpeq32, clens, r, vp32, vn32, res)
             elif kept_words == 1:
                 _one_word(qrow, n, cpeq64, clens, r, vp64[0], vn64[0], res, np.uint64(1), _ALL)
@@ -450,7 +609,8 @@ def distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: in
     out = np.empty((query.shape[0], max(0, hi - lo)), dtype=np.int32)
     if out.size:
         q_local, local, n_local = _prepare(query, alphabet_size)
-        _distances(q_local, symbols, starts, lo, hi, local, n_local, out, _NO_HIST, _NO_QUERY_HIST, _NO_LIMIT)
+        _distances(q_local, symbols, starts, lo, hi, local, n_local, out, _NO_HIST, _NO_QUERY_HIST, _NO_LIMIT,
+                   DENSE_SHARE)
     return out
 
 
@@ -462,9 +622,10 @@ def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarra
     A pair whose bag distance (Bartolini et al. 2002, "String matching with metric trees using an
     approximate distance", SPIRE; ``max`` of the characters each string has in excess of the
     other, here over histogram bins) exceeds ``limit[q]`` is at a larger Levenshtein distance and
-    gets ``PRUNED`` instead; the others are exact. On SNOMED-like terms about 3 in 10 pairs of a
-    length ring pass at the term pairs' bounds (README § Benchmarks), and the bag distance costs
-    about a tenth of a distance.
+    gets ``PRUNED`` instead; the others are exact, except that a pair compared in a band (limits up
+    to ``BAND_LIMIT``, see the module docstring) is ``PRUNED`` too where its distance exceeds the
+    limit. On SNOMED-like terms about 3 in 10 pairs of a length ring pass at the term pairs'
+    bounds (README § Benchmarks), and the bag distance costs about a tenth of a distance.
 
     Args:
         query, symbols, starts, lo, hi, alphabet_size: as for :func:`distances`.
@@ -473,7 +634,8 @@ def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarra
         limit: int64 array (nq,), the largest distance wanted per query (characters).
 
     Returns:
-        (int32 array (nq, hi - lo) of distances or ``PRUNED``, number of distances computed).
+        (int32 array (nq, hi - lo): the distance where it is at most ``limit[q]``, the distance or
+        ``PRUNED`` elsewhere; number of distances computed).
     """
     query = np.ascontiguousarray(query, dtype=np.int32)
     out = np.empty((query.shape[0], max(0, hi - lo)), dtype=np.int32)
@@ -485,5 +647,5 @@ def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarra
     q_local, local, n_local = _prepare(query, alphabet_size)
     computed = _distances(q_local, symbols, starts, lo, hi, local, n_local, out, np.ascontiguousarray(hist),
                           np.ascontiguousarray(query_hist, dtype=np.uint8),
-                          np.ascontiguousarray(limit, dtype=np.int64))
+                          np.ascontiguousarray(limit, dtype=np.int64), DENSE_SHARE)
     return out, int(computed)
