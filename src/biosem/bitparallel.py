@@ -24,7 +24,8 @@ A screened query's limit also bounds the diagonals an alignment within it can us
 (Hyyrö 2003's banded bit-vector; rapidfuzz uses it for small cutoffs) at one 32-bit word per lane
 whatever the strings' length, exact within the limit and ``PRUNED`` beyond it: 8 lanes per AVX2
 register instead of 4 for strings of 33-64 characters, and one word instead of two or more for
-longer ones (2.5-3x on 65-128 characters, ``bench/bench_kernel.py``).
+longer ones (``bench/bench_kernel.py`` at a limit of 20 edits, rings of +-8 characters: 1.0-1.2x at
+50-60 characters, 2.1x at 75 and 100).
 
 The final distance is read from the last column of the DP matrix: with ``VP`` / ``VN`` the vertical
 +1 / -1 deltas of column ``n`` (query length) and row 0 equal to ``0..n``, ``D[m][n] = n +
