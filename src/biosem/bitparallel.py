@@ -150,6 +150,18 @@ def band_offset(lens: np.ndarray, width: int, n: int, limit: int) -> int:
     return bottom
 
 
+@numba.njit(inline="always")
+def _band_step(x: np.uint32, vp: np.uint32, vn: np.uint32) -> tuple[np.uint32, np.uint32, np.uint32]:
+    """One query character of the banded kernel (Hyyrö 2003) on one lane: the band's match mask
+    ``x`` and vertical deltas ``vp`` / ``vn`` give the next ``vp`` / ``vn`` (shifted one row down
+    the band) and 1 where the bottom cell's diagonal delta is 0 (0 where it is +1)."""
+    d0 = _U32(_U32(_U32(_U32(_U32(x & vp) + vp) ^ vp) | x) | vn)
+    hp = _U32(vn | _U32(~_U32(d0 | vp)))
+    hn = _U32(d0 & vp)
+    d1 = _U32(d0 >> _U32(1))
+    return _U32(hn | _U32(~_U32(d1 | hp))), _U32(d1 & hp), _U32(d0 >> _U32(31))
+
+
 @numba.njit(nogil=True, cache=True, boundscheck=False)
 def _band32(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: int, limit: int, bottom: int,
             vp_row: np.ndarray, vn_row: np.ndarray, zeros: np.ndarray, res: np.ndarray) -> None:
@@ -182,15 +194,8 @@ def _band32(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: 
             left = _U32(-start)
             for lane in range(width):
                 x = _U32(row[lane] << left)
-                vp = vp_row[lane]
-                vn = vn_row[lane]
-                d0 = _U32(_U32(_U32(_U32(_U32(x & vp) + vp) ^ vp) | x) | vn)
-                hp = _U32(vn | _U32(~_U32(d0 | vp)))
-                hn = _U32(d0 & vp)
-                zeros[lane] = _U32(zeros[lane] + _U32(d0 >> _U32(31)))
-                d1 = _U32(d0 >> _U32(1))
-                vp_row[lane] = _U32(hn | _U32(~_U32(d1 | hp)))
-                vn_row[lane] = _U32(d1 & hp)
+                vp_row[lane], vn_row[lane], zero = _band_step(x, vp_row[lane], vn_row[lane])
+                zeros[lane] = _U32(zeros[lane] + zero)
         else:
             right = _U32(start & 31)
             rest = _U32(31) - right
@@ -198,15 +203,8 @@ def _band32(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: 
             nxt = peq[(start >> 5) + 1, c, :width]
             for lane in range(width):
                 x = _U32(_U32(row[lane] >> right) | _U32(_U32(nxt[lane] << rest) << _U32(1)))
-                vp = vp_row[lane]
-                vn = vn_row[lane]
-                d0 = _U32(_U32(_U32(_U32(_U32(x & vp) + vp) ^ vp) | x) | vn)
-                hp = _U32(vn | _U32(~_U32(d0 | vp)))
-                hn = _U32(d0 & vp)
-                zeros[lane] = _U32(zeros[lane] + _U32(d0 >> _U32(31)))
-                d1 = _U32(d0 >> _U32(1))
-                vp_row[lane] = _U32(hn | _U32(~_U32(d1 | hp)))
-                vn_row[lane] = _U32(d1 & hp)
+                vp_row[lane], vn_row[lane], zero = _band_step(x, vp_row[lane], vn_row[lane])
+                zeros[lane] = _U32(zeros[lane] + zero)
     below = np.uint64(0x7FFFFFFF)
     for lane in range(width):
         m = lens[lane]
@@ -327,6 +325,21 @@ def _many_words(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, wid
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
+def _masks32(peq32: np.ndarray, symbols: np.ndarray, starts: np.ndarray, local: np.ndarray, b: int,
+             lens: np.ndarray, width: int) -> None:
+    """The 32-bit match masks of the pool strings ``b .. b + width - 1`` (lengths ``lens``), up to
+    the ``32 * peq32.shape[0]`` positions the words hold."""
+    peq32[:, :, :] = np.uint32(0)
+    reach = 32 * peq32.shape[0]
+    for lane in range(width):
+        s = starts[b + lane]
+        for p in range(min(lens[lane], reach)):
+            k = local[symbols[s + p]]
+            if k >= 0:
+                peq32[p >> 5, k, lane] |= np.uint32(1) << np.uint32(p & 31)
+
+
+@numba.njit(nogil=True, cache=True, boundscheck=False)
 def _masks64(peq64: np.ndarray, block_words: int, symbols: np.ndarray, starts: np.ndarray, local: np.ndarray,
              b: int, lens: np.ndarray, width: int) -> None:
     """The 64-bit match masks of the pool strings ``b .. b + width - 1`` (lengths ``lens``)."""
@@ -404,22 +417,9 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
         short = longest <= 32
         block_words = max(1, (longest + 63) // 64)
         if short:
-            peq32[:, :, :] = np.uint32(0)
-            for lane in range(width):
-                s = starts[b + lane]
-                for p in range(lens[lane]):
-                    k = local[symbols[s + p]]
-                    if k >= 0:
-                        peq32[0, k, lane] |= np.uint32(1) << np.uint32(p)
-        if not short and use_band:
-            peqb[:, :, :] = np.uint32(0)
-            reach = 32 * band_words
-            for lane in range(width):
-                s = starts[b + lane]
-                for p in range(min(lens[lane], reach)):
-                    k = local[symbols[s + p]]
-                    if k >= 0:
-                        peqb[p >> 5, k, lane] |= np.uint32(1) << np.uint32(p & 31)
+            _masks32(peq32, symbols, starts, local, b, lens, width)
+        elif use_band:
+            _masks32(peqb, symbols, starts, local, b, lens, width)
         built64 = False
         block_hist = hist[:, b:b + width]
         for qi in range(nq):
