@@ -9,7 +9,9 @@ also times :func:`biosem.bitparallel.screened_distances` with every pair passing
 screen (all-zero histograms) at a limit of ``--band-limit`` edits, so that the blocks go to the banded
 kernel: distances within the limit must equal rapidfuzz's and the others be ``PRUNED`` (or exact, in
 blocks the band does not take: strings of up to 32 characters); the figure is the ratio of the plain
-kernel's time to the banded one's.
+kernel's time to the banded one's. Last, it times :func:`biosem.bitparallel.screened_pairs` as the scan
+calls it (real histograms, a limit of a quarter of the query length + 2) on the numba kernels and on
+the compiled AVX-512 ones where the machine has them: the same rows, and the ratio of their times.
 
 Usage::
 
@@ -28,7 +30,17 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from biosem.bitparallel import BUCKETS, PRUNED, Alphabet, codepoints, distances, screened_distances
+from biosem.bitparallel import (
+    BUCKETS,
+    KERNEL,
+    PRUNED,
+    Alphabet,
+    codepoints,
+    distances,
+    histograms,
+    screened_distances,
+    screened_pairs,
+)
 from biosem.readers.rf2 import read_rf2
 
 Encoded = tuple[np.ndarray, Alphabet, np.ndarray, np.ndarray]
@@ -86,6 +98,39 @@ def measure(pool: list[str], encoded: Encoded, qlen: int, n_queries: int, rng: n
             raise AssertionError(f"banded kernel disagrees with rapidfuzz at query length {qlen}")
         row.update({"band_limit": band_limit, "band_ns_per_pair": round(t_band / pairs * 1e9, 1),
                     "ratio_kernel_over_band": round(t_kernel / t_band, 2)})
+    row.update(measure_screened(qsym, encoded, lo, hi, want))
+    return row
+
+
+def measure_screened(qsym: np.ndarray, encoded: Encoded, lo: int, hi: int, want: np.ndarray) -> dict[str, float]:
+    """:func:`biosem.bitparallel.screened_pairs` as the scan calls it, on each kernel this machine
+    has: the real histograms, a limit of a quarter of the query length plus the resume slack (the
+    term pairs' bounds, README § Benchmarks); the rows must be exactly the pairs within the limit,
+    with rapidfuzz's distances (``want``). Reports ns per pair of the length ring and the share of
+    pairs computed."""
+    _, alphabet, symbols, starts = encoded
+    n_queries, qlen = qsym.shape
+    hist = histograms(symbols, starts, alphabet)
+    query_hist = np.ascontiguousarray(histograms(qsym.ravel(), np.arange(n_queries + 1) * qlen, alphabet).T)
+    limit = np.full(n_queries, qlen // 4 + 2, np.int64)
+    expected = set(zip(*np.nonzero(want <= limit[:, None])))
+    row: dict[str, float] = {"screened_limit": int(limit[0])}
+    times = {}
+    for kernel in ["numba"] + (["avx512"] if KERNEL == "avx512" else []):
+        screened_pairs(qsym[:1], symbols, starts, lo, lo + 1, alphabet.size, hist, query_hist[:1], limit[:1],
+                       kernel=kernel)  # compile outside the timing
+        t0 = time.perf_counter()
+        r, c, d, computed = screened_pairs(qsym, symbols, starts, lo, hi, alphabet.size, hist, query_hist, limit,
+                                           kernel=kernel)
+        times[kernel] = time.perf_counter() - t0
+        if set(zip(r.tolist(), c.tolist())) != {(int(i), int(j)) for i, j in expected} or not np.array_equal(
+            d, want[r, c]
+        ):
+            raise AssertionError(f"{kernel} screened pairs disagree with rapidfuzz at query length {qlen}")
+        row[f"{kernel}_screened_ns_per_pair"] = round(times[kernel] / want.size * 1e9, 2)
+        row["screened_share_computed"] = round(computed / want.size, 3)
+    if "avx512" in times:
+        row["ratio_numba_over_avx512"] = round(times["numba"] / times["avx512"], 2)
     return row
 
 

@@ -7,6 +7,8 @@ narrower than ``LANES``, empty strings, and query symbols the pool never uses.
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Callable
 
 import numpy as np
@@ -16,9 +18,11 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from biosem import bitparallel
 from biosem.bitparallel import (
     BAND_LIMIT,
     BUCKETS,
+    KERNEL,
     LANES,
     PRUNED,
     Alphabet,
@@ -26,7 +30,11 @@ from biosem.bitparallel import (
     distances,
     histograms,
     screened_distances,
+    screened_pairs,
 )
+
+# The compiled AVX-512 kernels where this machine runs them (the numba ones always).
+KERNELS = ["numba"] + (["avx512"] if bitparallel._lev512 is not None and bitparallel._lev512.supported() else [])
 
 
 def _encode(pool: list[str]) -> tuple[Alphabet, np.ndarray, np.ndarray]:
@@ -229,3 +237,122 @@ def test_bag_distance_histograms() -> None:
     b_bin, a_bin, c_bin = (alphabet.bucket[alphabet.ids(np.array([ord(x)], np.uint32))[0]] for x in "bac")
     assert (b_bin, a_bin, c_bin) == (0, 1, 2)  # 301 b, 3 a, 1 c
     assert hist[:, 0].tolist()[:3] == [1, 2, 0] and hist[b_bin, 1] == 255 and hist[:, 2].sum() == 0
+
+
+def _pairs(queries: list[str], pool: list[str], lo: int, hi: int, limit: np.ndarray,
+           kernel: str) -> tuple[set[tuple[int, int, int]], int]:
+    alphabet, symbols, starts = _encode(pool)
+    n = len(queries[0])
+    qsym = alphabet.ids(codepoints(queries)[0]).reshape(len(queries), n)
+    hist = histograms(symbols, starts, alphabet)
+    qhist = np.ascontiguousarray(histograms(qsym.ravel(), np.arange(len(queries) + 1) * n, alphabet).T)
+    row, col, d, computed = screened_pairs(qsym, symbols, starts, lo, hi, alphabet.size, hist, qhist, limit,
+                                           kernel=kernel)
+    assert row.dtype == col.dtype == d.dtype == np.int32
+    return set(zip(row.tolist(), col.tolist(), d.tolist())), computed
+
+
+def _within(queries: list[str], pool: list[str], lo: int, hi: int, limit: np.ndarray) -> set[tuple[int, int, int]]:
+    want = _reference(queries, pool[lo:hi])
+    return {(int(i), int(j), int(want[i, j])) for i, j in zip(*np.nonzero(want <= limit[:, None]))}
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("qlen", [0, 1, 9, 31, 32, 33, 47, 64, 65, 100, 128, 129, 200])
+def test_screened_pairs_are_exactly_those_within_the_limit(kernel: str, qlen: int) -> None:
+    """Every word width of both kernels (32-bit, one and two 64-bit words, more), blocks wider and
+    narrower than LANES, ranges starting mid-pool, limits from none (negative) to every pair: the rows
+    are exactly the pairs within each query's limit, with rapidfuzz's distances."""
+    rng = np.random.default_rng(7 + qlen)
+    alphabet = list("abcdefgh ij-é")
+    lengths = np.sort(np.concatenate([rng.integers(max(0, qlen - 20), qlen + 20, size=700), [0, 1, 32, 33, 64, 65],
+                                      rng.integers(0, 200, size=300)]))
+    pool = ["".join(rng.choice(alphabet, size=int(n))) for n in lengths]
+    queries = []
+    for i in rng.choice(len(pool), size=10, replace=False):  # near some pool strings
+        s = list((pool[i] + "abc" * (qlen + 1))[:qlen])
+        for p in rng.choice(max(qlen, 1), size=min(qlen, 3), replace=False):
+            s[p] = str(rng.choice(alphabet))
+        queries.append("".join(s))
+    if qlen:  # a symbol the pool never uses, in a query near pool strings of every word width
+        queries[0] = "ζ" + queries[0][1:]
+    queries.append("ζ" * qlen)  # shares no symbol with the pool
+    limit = rng.integers(-1, qlen // 3 + 4, size=len(queries)).astype(np.int64)
+    limit[-2] = 1 << 40  # every pair
+    # The scan passes length-sorted ranges; any order must do (longest first here).
+    for lo, hi, order in ((0, len(pool), 1), (0, len(pool), -1), (3, 3 + LANES + 9, 1), (100, 101, 1), (50, 50, 1)):
+        got, computed = _pairs(queries, pool[::order], lo, hi, limit, kernel)
+        assert got == _within(queries, pool[::order], lo, hi, limit), (lo, hi, order)
+        assert computed >= len(got)
+        if hi - lo > LANES:  # the screen leaves pairs out
+            assert computed < len(queries) * (hi - lo)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_screened_pairs_on_real_terms(kernel: str) -> None:
+    """SNOMED-like terms of 20-130 characters against each other at the term pairs' limits (a
+    quarter of the length, a third and more of the pairs passing the bag-distance screen)."""
+    words = ["fracture", "of", "left", "femur", "structure", "disorder", "chronic", "acute", "kidney", "injury",
+             "the", "upper", "lobe", "right", "lung", "neoplasm", "malignant", "primary", "secondary",
+             "degenerative", "joint", "disease", "lumbar", "spine"]
+    rng = np.random.default_rng(3)
+    terms = set()
+    for _ in range(150):  # a term and variants a word apart (replaced, dropped, added)
+        base = list(rng.choice(words, size=int(rng.integers(3, 16))))
+        terms.add(" ".join(base))
+        for _ in range(5):
+            v = list(base)
+            at = int(rng.integers(len(v)))
+            change = rng.integers(3)
+            if change == 0:
+                v[at] = str(rng.choice(words))
+            elif change == 1 and len(v) > 1:
+                del v[at]
+            else:
+                v.insert(at, str(rng.choice(words)))
+            terms.add(" ".join(v))
+    pool = sorted(terms, key=len)
+    by_len: dict[int, list[str]] = {}
+    for s in pool:
+        by_len.setdefault(len(s), []).append(s)
+    others = 0
+    for qlen in (25, 40, 60, 90):
+        near = min(by_len, key=lambda n: abs(n - qlen))
+        queries = by_len[near][:8]
+        limit = np.full(len(queries), max(3, near // 3), dtype=np.int64)
+        got, _ = _pairs(queries, pool, 0, len(pool), limit, kernel)
+        want = _within(queries, pool, 0, len(pool), limit)
+        assert got == want
+        others += len(want) - len(queries)  # beyond each query itself
+    assert others > 30
+
+
+def test_default_kernel_and_unknown_kernel() -> None:
+    assert KERNEL == ("avx512" if "avx512" in KERNELS else "numba")
+    if "avx512" not in KERNELS:
+        with pytest.raises(RuntimeError, match="AVX-512"):
+            _pairs(["abc"], ["abd"], 0, 1, np.array([5]), "avx512")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abcé β", max_size=140), min_size=1, max_size=40),
+    st.lists(st.text(alphabet="abcxé β", min_size=0, max_size=140), min_size=1, max_size=3),
+    st.integers(-1, 60),
+)
+def test_screened_pairs_match_rapidfuzz_on_any_strings(pool: list[str], queries: list[str], lim: int) -> None:
+    queries = [q.ljust(len(queries[0]), "a")[: len(queries[0])] for q in queries]
+    limit = np.full(len(queries), lim, dtype=np.int64)
+    want = _within(queries, pool, 0, len(pool), limit)
+    for kernel in KERNELS:
+        assert _pairs(queries, pool, 0, len(pool), limit, kernel)[0] == want
+
+
+def test_compiled_kernels_are_built_where_a_compiler_is() -> None:
+    """``pip install`` compiles the AVX-512 extension (optional in pyproject.toml, so that an install
+    without a C compiler still works on the numba kernels); where a compiler exists it must be there,
+    or every search silently runs several times slower."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler on this machine")
+    assert bitparallel._lev512 is not None
+    assert bitparallel._lev512.supported() == (KERNEL == "avx512") or os.environ.get("BIOSEM_KERNEL") == "numba"

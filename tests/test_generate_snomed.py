@@ -12,6 +12,8 @@ from types import ModuleType
 import pandas as pd
 import pytest
 
+from biosem.bitparallel import KERNEL
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "bench" / "generate_snomed.py"
 N_CONCEPTS = 2_000
@@ -281,3 +283,7 @@ def test_kernel_benchmark_agrees_with_rapidfuzz(release, tmp_path: Path) -> None
     for row in rows:
         assert row["pairs"] == 8 * row["pool_strings"] > 0
         assert row["kernel_ns_per_pair"] > 0 and row["ratio_cdist_over_kernel"] > 0
+        # The screened pairs as the scan asks for them, on each kernel the machine has (same rows).
+        assert row["screened_limit"] == row["query_length"] // 4 + 2
+        assert 0 < row["screened_share_computed"] <= 1 and row["numba_screened_ns_per_pair"] > 0
+        assert ("ratio_numba_over_avx512" in row) == (KERNEL == "avx512")

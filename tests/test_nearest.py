@@ -14,6 +14,7 @@ import pytest
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+import biosem.bitparallel as bitparallel_module
 import biosem.nearest as nearest_module
 from biosem.nearest import LevenshteinIndex, brute_force_nearest, splitmix64
 from biosem.readers.obo import read_obo
@@ -48,6 +49,17 @@ EXTRA = [
     "abnormality of the cardiovascular system affecting the right ventricular outflow tracts",
     "autosomal dominant progressive external ophthalmoplegia with mitochondrial dna deletions 1",
 ]
+
+
+KERNELS = ["numba"] + (["avx512"] if bitparallel_module.KERNEL == "avx512" else [])
+
+
+@pytest.fixture(autouse=True, params=KERNELS)
+def kernel(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every search test runs on each kernel this machine has (the compiled AVX-512 one and the
+    numba one give the same rows)."""
+    monkeypatch.setattr(bitparallel_module, "KERNEL", request.param)
+    return str(request.param)
 
 
 @pytest.fixture(scope="module")

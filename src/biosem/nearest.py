@@ -17,9 +17,10 @@ of any cutoff (3.2–15× faster per pair than ``rapidfuzz.process.cdist`` on SN
 Before the kernel, each pair is screened by its **bag distance** (the characters one string has in
 excess of the other, over 32 histogram bins; a lower bound of the Levenshtein distance, Bartolini et
 al. 2002): a query that already has a bound ``U`` computes only the pool strings whose bag distance
-is within ``U`` (plus the resume slack), their match masks gathered into contiguous lanes
-(:func:`biosem.bitparallel.screened_distances`). At the term pairs' bounds a third to a half of
-the length window passes; the screen costs about a fifth of a distance. Stronger filters were
+is within ``U`` (plus the resume slack), their match masks gathered into contiguous lanes, and gets
+back only the pairs within that limit (:func:`biosem.bitparallel.screened_pairs`; compiled for
+AVX-512 where the machine has it). At the term pairs' bounds a fifth to a half of the length window
+passes; the compiled screen costs about a fiftieth of a distance. Stronger filters were
 measured and left out, because on SNOMED-like pools the nearest valid term is ~9 edits away, where
 they keep much of the length window: a pigeonhole q-gram filter (pays only for queries with a
 neighbour within ~4 edits; for terms over 64 characters it cost 8.4 ms per query against 4.5 for
@@ -66,9 +67,8 @@ from rapidfuzz.distance import Levenshtein
 from biosem.bitparallel import (
     Alphabet,
     codepoints,
-    distances,
     histograms,
-    screened_distances,
+    screened_pairs,
 )
 
 log = logging.getLogger(__name__)
@@ -503,11 +503,12 @@ class LevenshteinIndex:
         id, distance) rows found within them; ``hint`` (rows, datasets) upper bounds of the final
         bounds (:meth:`_hint`).
 
-        Distances come from the bit-parallel kernel (:func:`biosem.bitparallel.screened_distances`):
+        Distances come from the bit-parallel kernel (:func:`biosem.bitparallel.screened_pairs`):
         exact, at a cost that does not depend on a cutoff, so a ring is compared with every query
         still active in it, except the pool strings whose bag distance exceeds the query's bound
-        (plus ``slack``) at the start of the ring, or its hint where smaller (``PRUNED``, never
-        valid); :func:`_keep_nearest` then updates each (row, dataset)'s k best in one pass."""
+        (plus ``slack``) at the start of the ring, or its hint where smaller; it returns the pairs
+        within that limit, and :func:`_keep_nearest` updates each (row, dataset)'s k best from
+        them in one pass (a pair beyond the limit could neither lower a bound nor be kept)."""
         qsym = self._alphabet.ids(
             np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32)
         ).reshape(len(group), qlen)
@@ -544,16 +545,12 @@ class LevenshteinIndex:
             for b in range(0, active.size, block):
                 act = active[b : b + block]
                 worst = np.minimum(bound[act], hint[act]).max(axis=1).astype(np.int64)
-                if SCREEN and (worst < _NONE).any():
-                    limit = np.where(worst < _NONE, worst + slack, _UNLIMITED)
-                    m, verified = screened_distances(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi,
-                                                     self._alphabet.size, self._sorted_hist, qhist[act], limit)
-                else:
-                    m = distances(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi, self._alphabet.size)
-                    verified = m.size
-                self._count(verified, m.size)
-                row, dset, col, d = _keep_nearest(m, sorted_group[lo:hi], sorted_member[lo:hi], col_gap, groups, skip,
-                                                  act, k, best, bound, slack)
+                limit = np.where(SCREEN & (worst < _NONE), worst + slack, _UNLIMITED)
+                crow, ccol, cd, verified = screened_pairs(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi,
+                                                          self._alphabet.size, self._sorted_hist, qhist[act], limit)
+                self._count(verified, act.size * (hi - lo))
+                row, dset, col, d = _keep_nearest(crow, ccol, cd, sorted_group[lo:hi], sorted_member[lo:hi], col_gap,
+                                                  groups, skip, act, k, best, bound, slack)
                 found[0].append(act[row])
                 found[1].append(dset)
                 found[2].append(self._by_length[lo + col])
@@ -575,10 +572,13 @@ def _row_bound(bound: np.ndarray, r: int) -> np.int32:
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
 def _keep_nearest(
-    m: np.ndarray, col_group: np.ndarray, col_member: np.ndarray, col_gap: np.ndarray, groups: np.ndarray,
-    skip: np.ndarray, rows: np.ndarray, k: np.ndarray, best: np.ndarray, bound: np.ndarray, slack: int,
+    cell_row: np.ndarray, cell_col: np.ndarray, cell_d: np.ndarray, col_group: np.ndarray, col_member: np.ndarray,
+    col_gap: np.ndarray, groups: np.ndarray, skip: np.ndarray, rows: np.ndarray, k: np.ndarray, best: np.ndarray,
+    bound: np.ndarray, slack: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One block of the scan: ``m[i, c]`` is the distance of query ``rows[i]`` to ring column ``c``.
+    """One block of the scan: cell ``t`` is the distance ``cell_d[t]`` of query ``rows[cell_row[t]]`` to
+    ring column ``cell_col[t]`` (the pairs :func:`biosem.bitparallel.screened_pairs` found within the
+    queries' limits, in any order).
 
     A cell is valid in dataset ``b`` when its column is a member of ``b`` (bit ``b`` of
     ``col_member[c]``), its group differs from the row's (``col_group[c] != groups[rows[i]]``), its
@@ -586,63 +586,52 @@ def _keep_nearest(
     (an identical string). Each (row, dataset)'s ``best`` (its ``k`` smallest valid distances so far,
     ascending) and ``bound`` (``best[k - 1]``; -1 where ``k`` is 0, so no distance enters) are updated
     in place; returned are (i, dataset, c, distance) of the valid cells within the updated bounds
-    plus ``slack``, row by row."""
-    na, nc = m.shape
+    plus ``slack``."""
     n_sets = k.shape[1]
-    counts = np.zeros(na, np.int64)
-    for i in range(na):
-        r = rows[i]
-        g = groups[r]
-        covered = skip[r]
-        worst = _row_bound(bound, r)
-        for c in range(nc):
-            d = m[i, c]
-            if d < worst and d > 0 and col_group[c] != g and col_gap[c] > covered:
-                bits = col_member[c]
-                for s in range(n_sets):
-                    if (bits >> s) & 1 == 0 or d >= bound[r, s]:
-                        continue
-                    b = best[r, s]
-                    j = k[r, s] - 1
-                    while j > 0 and b[j - 1] > d:
-                        b[j] = b[j - 1]
-                        j -= 1
-                    b[j] = d
-                    bound[r, s] = b[k[r, s] - 1]
-                worst = _row_bound(bound, r)
-        n = 0
-        for c in range(nc):
-            d = m[i, c]
-            if d <= worst + slack and d > 0 and col_group[c] != g and col_gap[c] > covered:
-                bits = col_member[c]
-                for s in range(n_sets):
-                    if (bits >> s) & 1 and d <= bound[r, s] + slack:
-                        n += 1
-        counts[i] = n
-    total = counts.sum()
+    n = cell_row.size
+    for t in range(n):
+        d = cell_d[t]
+        r = rows[cell_row[t]]
+        c = cell_col[t]
+        if d > 0 and col_group[c] != groups[r] and col_gap[c] > skip[r]:
+            bits = col_member[c]
+            for s in range(n_sets):
+                if (bits >> s) & 1 == 0 or d >= bound[r, s]:
+                    continue
+                b = best[r, s]
+                j = k[r, s] - 1
+                while j > 0 and b[j - 1] > d:
+                    b[j] = b[j - 1]
+                    j -= 1
+                b[j] = d
+                bound[r, s] = b[k[r, s] - 1]
+    total = 0
+    for t in range(n):
+        d = cell_d[t]
+        r = rows[cell_row[t]]
+        c = cell_col[t]
+        if d > 0 and d <= _row_bound(bound, r) + slack and col_group[c] != groups[r] and col_gap[c] > skip[r]:
+            bits = col_member[c]
+            for s in range(n_sets):
+                total += (bits >> s) & 1 and d <= bound[r, s] + slack
     out_i = np.empty(total, np.int64)
     out_s = np.empty(total, np.int64)
     out_c = np.empty(total, np.int64)
     out_d = np.empty(total, np.int32)
     pos = 0
-    for i in range(na):
-        if counts[i] == 0:
-            continue
-        r = rows[i]
-        g = groups[r]
-        covered = skip[r]
-        worst = _row_bound(bound, r)
-        for c in range(nc):
-            d = m[i, c]
-            if d <= worst + slack and d > 0 and col_group[c] != g and col_gap[c] > covered:
-                bits = col_member[c]
-                for s in range(n_sets):
-                    if (bits >> s) & 1 and d <= bound[r, s] + slack:
-                        out_i[pos] = i
-                        out_s[pos] = s
-                        out_c[pos] = c
-                        out_d[pos] = d
-                        pos += 1
+    for t in range(n):
+        d = cell_d[t]
+        r = rows[cell_row[t]]
+        c = cell_col[t]
+        if d > 0 and d <= _row_bound(bound, r) + slack and col_group[c] != groups[r] and col_gap[c] > skip[r]:
+            bits = col_member[c]
+            for s in range(n_sets):
+                if (bits >> s) & 1 and d <= bound[r, s] + slack:
+                    out_i[pos] = cell_row[t]
+                    out_s[pos] = s
+                    out_c[pos] = c
+                    out_d[pos] = d
+                    pos += 1
     return out_i, out_s, out_c, out_d
 
 

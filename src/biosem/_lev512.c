@@ -1,0 +1,571 @@
+/* Screened bit-parallel Levenshtein distances on AVX-512: the hot loop of biosem.nearest's scan.
+ *
+ * One call compares nq queries of equal length n with the pool strings lo .. hi - 1 (Myers 1999,
+ * J. ACM 46(3), global distance and multi-word blocks after Hyyro 2003, with the pool string as the
+ * pattern and the query as the text, one pool string per SIMD lane) and returns, sparsely, the pairs
+ * whose distance is at most the query's limit. The algorithm and its contract are those of
+ * biosem.bitparallel.screened_distances (the numba implementation, kept for machines without
+ * AVX-512 and as the reference the tests compare this one with); what differs is the machine code:
+ *
+ *  - the bag-distance screen (Bartolini et al. 2002) runs on 64 lanes per instruction: per
+ *    histogram bin the absolute differences of the uint8 counts are added with unsigned saturation
+ *    (a saturated sum still bounds the distance from below), then compared with twice the limit;
+ *  - the lanes that pass have their match masks compressed into contiguous lanes by vpcompress
+ *    (one instruction per 16 or 8 lanes and query symbol) instead of a scalar gather;
+ *  - the bit-vector state of 4 registers of lanes stays in registers across the query's characters
+ *    (4 independent dependency chains per step), where the numba loop stores it every step;
+ *  - only the pairs within the limit are written out (query row, column, distance), so the caller
+ *    never reads the cells the screen pruned.
+ *
+ * Exactness: a pair is left out only when its bag distance (a lower bound of the edit distance)
+ * exceeds the limit; every computed distance is exact; the tests compare it with rapidfuzz and with
+ * the numba kernel on every word width.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <immintrin.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LANES 256      /* pool strings per block (their match masks stay in the L2 cache) */
+#define BUCKETS 32     /* bins of the character histograms (biosem.bitparallel.BUCKETS) */
+#define PAD 16         /* slack after each compacted row / output buffer for full-vector stores */
+#define STRIDE (LANES + PAD)
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vpopcntdq,popcnt")))
+
+/* A query whose pass share of a block exceeds this is compared with the whole block (compaction
+ * costs about two operations per lane and query symbol; a lane's distance a dozen per character). */
+#define DENSE_SHARE 0.8
+
+typedef struct {
+    const int32_t *query;   /* nq x n local symbol ids (n_local: absent from the pool) */
+    int64_t nq, n;
+    const int32_t *symbols; /* pool symbol ids (global), strings concatenated */
+    const int64_t *starts;  /* n_pool + 1 offsets */
+    int64_t lo, hi;
+    const int32_t *local;   /* global symbol id -> local id, or -1 */
+    int64_t n_local;
+    const uint8_t *hist;    /* BUCKETS x n_pool, bin-major */
+    int64_t n_pool;
+    const uint8_t *qhist;   /* nq x BUCKETS */
+    const int64_t *limit;   /* nq */
+    int32_t *out_q, *out_c, *out_d;
+    int64_t capacity;
+} Call;
+
+/* ---- kernels on compacted lanes: peq rows of STRIDE words, r lanes, results into d[0..r) ---- */
+
+AVX512 static inline __m512i final32(__m512i vp, __m512i vn, __m512i lens, int64_t n) {
+    /* D[m][n] = n + popcount(VP & low m bits) - popcount(VN & low m bits); sllv gives 0 for m = 32. */
+    __m512i one = _mm512_set1_epi32(1);
+    __m512i lm = _mm512_sub_epi32(_mm512_sllv_epi32(one, lens), one);
+    __m512i pos = _mm512_popcnt_epi32(_mm512_and_si512(vp, lm));
+    __m512i neg = _mm512_popcnt_epi32(_mm512_and_si512(vn, lm));
+    return _mm512_add_epi32(_mm512_set1_epi32((int32_t)n), _mm512_sub_epi32(pos, neg));
+}
+
+/* One query character on one register of lanes (Myers 1999 / Hyyro 2003), eleven operations with the
+ * three-input ones as vpternlog: 0xBE = (a ^ b) | c, 0xF1 = a | ~(b | c). */
+#define STEP(W, X, VP, VN)                                                                  \
+    do {                                                                                    \
+        __m512i x_ = _mm512_or_si512((X), VN);                                              \
+        __m512i s_ = _mm512_add_epi##W(_mm512_and_si512(x_, VP), VP);                        \
+        __m512i d0_ = _mm512_ternarylogic_epi##W(s_, VP, x_, 0xBE);                          \
+        __m512i hp_ = _mm512_ternarylogic_epi##W(VN, d0_, VP, 0xF1);                         \
+        __m512i hn_ = _mm512_and_si512(VP, d0_);                                            \
+        __m512i xs_ = _mm512_or_si512(_mm512_slli_epi##W(hp_, 1), one);                     \
+        VN = _mm512_and_si512(xs_, d0_);                                                    \
+        VP = _mm512_ternarylogic_epi##W(_mm512_slli_epi##W(hn_, 1), xs_, d0_, 0xF1);          \
+    } while (0)
+#define STEP32(X, VP, VN) STEP(32, X, VP, VN)
+#define STEP64(X, VP, VN) STEP(64, X, VP, VN)
+
+/* Patterns of at most 32 characters: 16 lanes per register. The lanes are taken U registers at a time
+ * (U independent dependency chains per step; 4 while at least 49 lanes remain, then as many as the
+ * rest needs), their state kept in registers across the query's characters. */
+#define KERNEL32(U)                                                                                \
+    AVX512 static void kernel32_##U(const uint32_t *peq, const int32_t *q, int64_t n, int64_t t,      \
+                                    const int32_t *lens, int32_t *d) {                               \
+        const __m512i all = _mm512_set1_epi32(-1), one = _mm512_set1_epi32(1);                        \
+        __m512i vp[U], vn[U];                                                                         \
+        for (int u = 0; u < U; u++) vp[u] = all, vn[u] = _mm512_setzero_si512();                     \
+        for (int64_t j = 0; j < n; j++) {                                                            \
+            const uint32_t *row = peq + (int64_t)q[j] * STRIDE + t;                                  \
+            for (int u = 0; u < U; u++) STEP32(_mm512_loadu_si512(row + 16 * u), vp[u], vn[u]);      \
+        }                                                                                             \
+        for (int u = 0; u < U; u++)                                                                   \
+            _mm512_storeu_si512(d + t + 16 * u, final32(vp[u], vn[u], _mm512_loadu_si512(lens + t + 16 * u), n)); \
+    }
+KERNEL32(1)
+KERNEL32(2)
+KERNEL32(3)
+KERNEL32(4)
+
+AVX512 static void kernel32(const uint32_t *peq, const int32_t *q, int64_t n, int64_t r, const int32_t *lens,
+                            int32_t *d) {
+    int64_t t = 0;
+    for (; r - t > 48; t += 64) kernel32_4(peq, q, n, t, lens, d);
+    switch ((r - t + 15) / 16) {
+        case 3: kernel32_3(peq, q, n, t, lens, d); break;
+        case 2: kernel32_2(peq, q, n, t, lens, d); break;
+        case 1: kernel32_1(peq, q, n, t, lens, d); break;
+        default: break;
+    }
+}
+
+AVX512 static inline __m512i lowmask64(__m512i bits) {
+    /* (1 << bits) - 1 per 64-bit lane, bits clamped to 0 .. 64 (sllv gives 0 for 64). */
+    __m512i one = _mm512_set1_epi64(1);
+    bits = _mm512_max_epi64(_mm512_min_epi64(bits, _mm512_set1_epi64(64)), _mm512_setzero_si512());
+    return _mm512_sub_epi64(_mm512_sllv_epi64(one, bits), one);
+}
+
+/* 8 int32 results of 64-bit lanes (their pattern lengths lens32[0..8)) to d[0..8). */
+AVX512 static inline void final64(__m512i vp, __m512i vn, const int32_t *lens32, int64_t n, int32_t *d) {
+    __m512i lens = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)lens32));
+    __m512i lm = lowmask64(lens);
+    __m512i pos = _mm512_popcnt_epi64(_mm512_and_si512(vp, lm));
+    __m512i neg = _mm512_popcnt_epi64(_mm512_and_si512(vn, lm));
+    __m512i res = _mm512_add_epi64(_mm512_set1_epi64(n), _mm512_sub_epi64(pos, neg));
+    _mm256_storeu_si256((__m256i *)d, _mm512_cvtepi64_epi32(res));
+}
+
+/* Patterns of 33 to 64 characters: one 64-bit word, 8 lanes per register, U registers at a time. */
+#define KERNEL64(U)                                                                                \
+    AVX512 static void kernel64_##U(const uint64_t *peq, const int32_t *q, int64_t n, int64_t t,      \
+                                    const int32_t *lens, int32_t *d) {                               \
+        const __m512i all = _mm512_set1_epi64(-1), one = _mm512_set1_epi64(1);                        \
+        __m512i vp[U], vn[U];                                                                         \
+        for (int u = 0; u < U; u++) vp[u] = all, vn[u] = _mm512_setzero_si512();                     \
+        for (int64_t j = 0; j < n; j++) {                                                            \
+            const uint64_t *row = peq + (int64_t)q[j] * STRIDE + t;                                  \
+            for (int u = 0; u < U; u++) STEP64(_mm512_loadu_si512(row + 8 * u), vp[u], vn[u]);       \
+        }                                                                                             \
+        for (int u = 0; u < U; u++) final64(vp[u], vn[u], lens + t + 8 * u, n, d + t + 8 * u);       \
+    }
+KERNEL64(1)
+KERNEL64(2)
+KERNEL64(3)
+KERNEL64(4)
+
+AVX512 static void kernel64(const uint64_t *peq, const int32_t *q, int64_t n, int64_t r, const int32_t *lens,
+                            int32_t *d) {
+    int64_t t = 0;
+    for (; r - t > 24; t += 32) kernel64_4(peq, q, n, t, lens, d);
+    switch ((r - t + 7) / 8) {
+        case 3: kernel64_3(peq, q, n, t, lens, d); break;
+        case 2: kernel64_2(peq, q, n, t, lens, d); break;
+        case 1: kernel64_1(peq, q, n, t, lens, d); break;
+        default: break;
+    }
+}
+
+/* Patterns of 65 to 128 characters: two 64-bit words per lane with the add and shift carries between
+ * them in registers, 8 lanes per register, U registers at a time. peq holds 2 x rows rows. */
+#define STEP2W(X0, X1, VP0, VP1, VN0, VN1)                                                  \
+    do {                                                                                    \
+        __m512i x_ = _mm512_or_si512((X0), VN0);                                            \
+        __m512i t_ = _mm512_and_si512(x_, VP0);                                             \
+        __m512i s_ = _mm512_add_epi64(t_, VP0);                                             \
+        __m512i c_ = _mm512_maskz_mov_epi64(_mm512_cmplt_epu64_mask(s_, t_), one);         \
+        __m512i d0_ = _mm512_ternarylogic_epi64(s_, VP0, x_, 0xBE);                          \
+        __m512i hp_ = _mm512_ternarylogic_epi64(VN0, d0_, VP0, 0xF1);                        \
+        __m512i hn_ = _mm512_and_si512(VP0, d0_);                                           \
+        __m512i hpc_ = _mm512_srli_epi64(hp_, 63), hnc_ = _mm512_srli_epi64(hn_, 63);       \
+        __m512i xs_ = _mm512_or_si512(_mm512_slli_epi64(hp_, 1), one);                      \
+        VN0 = _mm512_and_si512(xs_, d0_);                                                   \
+        VP0 = _mm512_ternarylogic_epi64(_mm512_slli_epi64(hn_, 1), xs_, d0_, 0xF1);           \
+        x_ = _mm512_or_si512((X1), VN1);                                                    \
+        s_ = _mm512_add_epi64(_mm512_add_epi64(_mm512_and_si512(x_, VP1), VP1), c_);        \
+        d0_ = _mm512_ternarylogic_epi64(s_, VP1, x_, 0xBE);                                  \
+        hp_ = _mm512_ternarylogic_epi64(VN1, d0_, VP1, 0xF1);                                \
+        hn_ = _mm512_and_si512(VP1, d0_);                                                   \
+        xs_ = _mm512_or_si512(_mm512_slli_epi64(hp_, 1), hpc_);                             \
+        VN1 = _mm512_and_si512(xs_, d0_);                                                   \
+        VP1 = _mm512_ternarylogic_epi64(_mm512_or_si512(_mm512_slli_epi64(hn_, 1), hnc_), xs_, d0_, 0xF1); \
+    } while (0)
+
+/* Two words: the sum of word 0 can carry into word 1 (t + vp overflows); word 1's own carry out is
+ * dropped (beyond the pattern). The add of word 1 cannot overflow twice: (x & vp) + vp + carry
+ * < 2^65. */
+#define KERNEL2W(U)                                                                                 \
+    AVX512 static void kernel2w_##U(const uint64_t *peq, int64_t rows, const int32_t *q, int64_t n,     \
+                                    int64_t t, const int32_t *lens, int32_t *d) {                      \
+        const __m512i all = _mm512_set1_epi64(-1), one = _mm512_set1_epi64(1);                          \
+        __m512i vp0[U], vp1[U], vn0[U], vn1[U];                                                         \
+        for (int u = 0; u < U; u++)                                                                     \
+            vp0[u] = vp1[u] = all, vn0[u] = vn1[u] = _mm512_setzero_si512();                           \
+        for (int64_t j = 0; j < n; j++) {                                                              \
+            const uint64_t *row = peq + (int64_t)q[j] * STRIDE + t;                                    \
+            const uint64_t *row1 = row + rows * STRIDE;                                                \
+            for (int u = 0; u < U; u++)                                                                 \
+                STEP2W(_mm512_loadu_si512(row + 8 * u), _mm512_loadu_si512(row1 + 8 * u), vp0[u], vp1[u], \
+                       vn0[u], vn1[u]);                                                                 \
+        }                                                                                               \
+        for (int u = 0; u < U; u++) {                                                                   \
+            __m512i lens64 = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(lens + t + 8 * u))); \
+            __m512i lm0 = lowmask64(lens64), lm1 = lowmask64(_mm512_sub_epi64(lens64, _mm512_set1_epi64(64))); \
+            __m512i acc = _mm512_add_epi64(                                                            \
+                _mm512_set1_epi64(n),                                                                   \
+                _mm512_add_epi64(_mm512_sub_epi64(_mm512_popcnt_epi64(_mm512_and_si512(vp0[u], lm0)),   \
+                                                  _mm512_popcnt_epi64(_mm512_and_si512(vn0[u], lm0))),  \
+                                 _mm512_sub_epi64(_mm512_popcnt_epi64(_mm512_and_si512(vp1[u], lm1)),   \
+                                                  _mm512_popcnt_epi64(_mm512_and_si512(vn1[u], lm1))))); \
+            _mm256_storeu_si256((__m256i *)(d + t + 8 * u), _mm512_cvtepi64_epi32(acc));                \
+        }                                                                                               \
+    }
+KERNEL2W(1)
+KERNEL2W(2)
+KERNEL2W(3)
+KERNEL2W(4)
+
+AVX512 static void kernel2w(const uint64_t *peq, int64_t rows, const int32_t *q, int64_t n, int64_t r,
+                            const int32_t *lens, int32_t *d) {
+    int64_t t = 0;
+    for (; r - t > 24; t += 32) kernel2w_4(peq, rows, q, n, t, lens, d);
+    switch ((r - t + 7) / 8) {
+        case 3: kernel2w_3(peq, rows, q, n, t, lens, d); break;
+        case 2: kernel2w_2(peq, rows, q, n, t, lens, d); break;
+        case 1: kernel2w_1(peq, rows, q, n, t, lens, d); break;
+        default: break;
+    }
+}
+
+/* Patterns over 64 characters: `words` 64-bit words per lane (least significant first) with add and
+ * shift carries between them; 8 lanes per register. peq holds words x (n_local + 1) rows. */
+AVX512 static void kernel_words(const uint64_t *peq, int64_t rows, int64_t words, const int32_t *q, int64_t n,
+                                int64_t r, const int32_t *lens, int32_t *d, __m512i *vp, __m512i *vn) {
+    const __m512i all = _mm512_set1_epi64(-1), one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
+    for (int64_t t = 0; t < r; t += 8) {
+        for (int64_t w = 0; w < words; w++) {
+            vp[w] = all;
+            vn[w] = zero;
+        }
+        for (int64_t j = 0; j < n; j++) {
+            const uint64_t *row = peq + (int64_t)q[j] * STRIDE + t;
+            __m512i add_c = zero, hp_c = one, hn_c = zero;
+            for (int64_t w = 0; w < words; w++) {
+                __m512i p = vp[w], v = vn[w];
+                __m512i x = _mm512_or_si512(_mm512_loadu_si512(row + w * rows * STRIDE), v);
+                __m512i tt = _mm512_and_si512(x, p);
+                __m512i s1 = _mm512_add_epi64(tt, p);
+                __m512i s = _mm512_add_epi64(s1, add_c);
+                __mmask8 c = _mm512_cmplt_epu64_mask(s1, tt) | _mm512_cmplt_epu64_mask(s, s1);
+                add_c = _mm512_maskz_mov_epi64(c, one);
+                __m512i d0 = _mm512_or_si512(_mm512_xor_si512(s, p), x);
+                __m512i hp = _mm512_or_si512(v, _mm512_andnot_si512(_mm512_or_si512(d0, p), all));
+                __m512i hn = _mm512_and_si512(p, d0);
+                __m512i hps = _mm512_or_si512(_mm512_slli_epi64(hp, 1), hp_c);
+                __m512i hns = _mm512_or_si512(_mm512_slli_epi64(hn, 1), hn_c);
+                hp_c = _mm512_srli_epi64(hp, 63);
+                hn_c = _mm512_srli_epi64(hn, 63);
+                vn[w] = _mm512_and_si512(hps, d0);
+                vp[w] = _mm512_or_si512(hns, _mm512_andnot_si512(_mm512_or_si512(hps, d0), all));
+            }
+        }
+        __m512i lens64 = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(lens + t)));
+        __m512i acc = _mm512_set1_epi64(n);
+        for (int64_t w = 0; w < words; w++) {
+            __m512i lm = lowmask64(_mm512_sub_epi64(lens64, _mm512_set1_epi64(64 * w)));
+            acc = _mm512_add_epi64(acc, _mm512_sub_epi64(_mm512_popcnt_epi64(_mm512_and_si512(vp[w], lm)),
+                                                         _mm512_popcnt_epi64(_mm512_and_si512(vn[w], lm))));
+        }
+        _mm256_storeu_si256((__m256i *)(d + t), _mm512_cvtepi64_epi32(acc));
+    }
+}
+
+/* ---- one call ---------------------------------------------------------------------------------- */
+
+/* Returns the number of rows written, or -1 when the output buffers are too small; *computed gets
+ * the number of distances computed. */
+AVX512 static int64_t run(const Call *a, int64_t *computed) {
+    const int64_t n = a->n, nq = a->nq, rows = a->n_local + 1;
+    int64_t longest_all = 0;
+    for (int64_t c = a->lo; c < a->hi; c++) {
+        int64_t m = a->starts[c + 1] - a->starts[c];
+        if (m > longest_all) longest_all = m;
+    }
+    const int64_t words_all = longest_all > 64 ? (longest_all + 63) / 64 : 1;
+    /* Match masks of a block (and their compacted copies): words x rows x STRIDE, as 32-bit words
+     * for blocks of patterns up to 32 characters and 64-bit words otherwise. */
+    size_t peq_bytes = (size_t)words_all * rows * STRIDE * 8;
+    size_t size = 2 * peq_bytes + 64 * (size_t)(words_all + 1) * 2 + 5 * (STRIDE + PAD) * 4
+                  + (size_t)nq * (n + 1) * 4 + 64;
+    uint8_t *mem = aligned_alloc(64, (size + 63) / 64 * 64);
+    if (!mem) return -2;
+    uint8_t *peq = mem, *cpeq = mem + peq_bytes;
+    __m512i *vp = (__m512i *)(cpeq + peq_bytes);
+    __m512i *vn = vp + words_all + 1;
+    int32_t *lens = (int32_t *)(vn + words_all + 1);
+    int32_t *clens = lens + STRIDE + PAD;
+    int32_t *lane_of = clens + STRIDE + PAD;
+    int32_t *res = lane_of + STRIDE + PAD;
+    uint8_t *gap8 = (uint8_t *)(res + STRIDE + PAD);
+    int32_t *distinct = (int32_t *)(gap8 + (STRIDE + PAD) * 4);
+    memset(cpeq, 0, peq_bytes); /* rows never written stay zero (the absent symbol's row) */
+    memset(gap8, 255, (STRIDE + PAD) * 4);
+    /* Each query's distinct symbols (local ids < n_local), -1 after the last. */
+    {
+        int32_t *seen = calloc((size_t)rows, sizeof(int32_t));
+        if (!seen) {
+            free(mem);
+            return -2;
+        }
+        for (int64_t qi = 0; qi < nq; qi++) {
+            int64_t u = 0;
+            for (int64_t j = 0; j < n; j++) {
+                int32_t k = a->query[qi * n + j];
+                if (k < a->n_local && seen[k] != qi + 1) {
+                    seen[k] = (int32_t)(qi + 1);
+                    distinct[qi * (n + 1) + u++] = k;
+                }
+            }
+            distinct[qi * (n + 1) + u] = -1;
+        }
+        free(seen);
+    }
+    int64_t out = 0, done = 0;
+    const __m512i lane_ids0 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (int64_t b = a->lo; b < a->hi; b += LANES) {
+        const int64_t width = a->hi - b < LANES ? a->hi - b : LANES;
+        int64_t longest = 0, shortest = INT64_MAX;
+        for (int64_t lane = 0; lane < width; lane++) {
+            int64_t m = a->starts[b + lane + 1] - a->starts[b + lane];
+            lens[lane] = (int32_t)m;
+            if (m > longest) longest = m;
+            if (m < shortest) shortest = m;
+            int64_t g = m > n ? m - n : n - m;
+            gap8[lane] = (uint8_t)(g > 255 ? 255 : g);
+        }
+        for (int64_t lane = width; lane < STRIDE; lane++) lens[lane] = 0;
+        const int wide = longest > 32;          /* 64-bit words */
+        const int64_t words = longest > 64 ? (longest + 63) / 64 : 1;
+        const int64_t unit = wide ? 8 : 4;       /* bytes per mask word */
+        /* Build the block's match masks. The compacted copies share one buffer across layouts: the
+         * absent symbol's rows (never compacted into) are cleared for this block's layout. */
+        memset(peq, 0, (size_t)words * rows * STRIDE * unit);
+        for (int64_t w = 0; w < words; w++)
+            memset(cpeq + ((w * rows) + a->n_local) * STRIDE * unit, 0, STRIDE * unit);
+        for (int64_t lane = 0; lane < width; lane++) {
+            const int32_t *s = a->symbols + a->starts[b + lane];
+            for (int64_t p = 0; p < lens[lane]; p++) {
+                int32_t k = a->local[s[p]];
+                if (k < 0) continue;
+                if (wide)
+                    ((uint64_t *)peq)[((p >> 6) * rows + k) * STRIDE + lane] |= (uint64_t)1 << (p & 63);
+                else
+                    ((uint32_t *)peq)[(int64_t)k * STRIDE + lane] |= (uint32_t)1 << p;
+            }
+        }
+        /* Lanes past the block's width: masks for the screen. */
+        __mmask64 valid[4];
+        for (int c = 0; c < 4; c++) {
+            int64_t rest = width - 64 * c;
+            valid[c] = rest >= 64 ? ~(__mmask64)0 : rest <= 0 ? 0 : (((__mmask64)1 << rest) - 1);
+        }
+        for (int64_t qi = 0; qi < nq; qi++) {
+            const int64_t limit = a->limit[qi];
+            /* Every lane differs in length by more than the limit: nothing can be within it. */
+            int64_t near = shortest > n ? shortest - n : (longest < n ? n - longest : 0);
+            if (near > limit) continue;
+            __mmask64 pass[4];
+            int64_t r = 0;
+            if (limit >= 127) { /* the saturated screen cannot tell; every lane within the length gap */
+                for (int c = 0; c < 4; c++) pass[c] = valid[c];
+            } else {
+                __m512i acc[4];
+                for (int c = 0; c < 4; c++) acc[c] = _mm512_loadu_si512(gap8 + 64 * c);
+                const uint8_t *qh = a->qhist + qi * BUCKETS;
+                for (int k = 0; k < BUCKETS; k++) {
+                    const __m512i h = _mm512_set1_epi8((char)qh[k]);
+                    const uint8_t *row = a->hist + (int64_t)k * a->n_pool + b;
+                    for (int c = 0; c < 4; c++) {
+                        if (!valid[c]) break;
+                        __m512i p = _mm512_maskz_loadu_epi8(valid[c], row + 64 * c);
+                        __m512i diff = _mm512_or_si512(_mm512_subs_epu8(p, h), _mm512_subs_epu8(h, p));
+                        acc[c] = _mm512_adds_epu8(acc[c], diff);
+                    }
+                }
+                const __m512i most = _mm512_set1_epi8((char)(limit < 0 ? 0 : 2 * limit));
+                for (int c = 0; c < 4; c++)
+                    pass[c] = limit < 0 ? 0 : (_mm512_cmple_epu8_mask(acc[c], most) & valid[c]);
+            }
+            for (int c = 0; c < 4; c++) r += __builtin_popcountll(pass[c]);
+            if (r == 0) continue;
+            const int32_t *qrow = a->query + qi * n;
+            const void *use;
+            const int32_t *use_lens;
+            int64_t count;
+            int dense = r > DENSE_SHARE * width;
+            if (dense) {
+                use = peq;
+                use_lens = lens;
+                count = width;
+                for (int64_t t = 0; t < width; t += 16)
+                    _mm512_storeu_si512(lane_of + t, _mm512_add_epi32(lane_ids0, _mm512_set1_epi32((int32_t)t)));
+            } else {
+                /* Compact the passing lanes: their lengths, lane numbers and masks. */
+                int64_t t = 0;
+                for (int64_t c16 = 0; c16 < LANES / 16; c16++) {
+                    __mmask16 m = (__mmask16)(pass[c16 >> 2] >> (16 * (c16 & 3)));
+                    if (!m) continue;
+                    _mm512_storeu_si512(clens + t, _mm512_maskz_compress_epi32(m, _mm512_loadu_si512(lens + 16 * c16)));
+                    _mm512_storeu_si512(lane_of + t, _mm512_maskz_compress_epi32(
+                                                         m, _mm512_add_epi32(lane_ids0, _mm512_set1_epi32(16 * c16))));
+                    t += __builtin_popcount(m);
+                }
+                for (const int32_t *u = distinct + qi * (n + 1); *u >= 0; u++) {
+                    if (!wide) {
+                        const uint32_t *src = (const uint32_t *)peq + (int64_t)*u * STRIDE;
+                        uint32_t *dst = (uint32_t *)cpeq + (int64_t)*u * STRIDE;
+                        int64_t o = 0;
+                        for (int64_t c16 = 0; c16 < LANES / 16; c16++) {
+                            __mmask16 m = (__mmask16)(pass[c16 >> 2] >> (16 * (c16 & 3)));
+                            if (!m) continue;
+                            _mm512_storeu_si512(dst + o, _mm512_maskz_compress_epi32(m, _mm512_loadu_si512(src + 16 * c16)));
+                            o += __builtin_popcount(m);
+                        }
+                    } else {
+                        for (int64_t w = 0; w < words; w++) {
+                            const uint64_t *src = (const uint64_t *)peq + (w * rows + *u) * STRIDE;
+                            uint64_t *dst = (uint64_t *)cpeq + (w * rows + *u) * STRIDE;
+                            int64_t o = 0;
+                            for (int64_t c8 = 0; c8 < LANES / 8; c8++) {
+                                __mmask8 m = (__mmask8)(pass[c8 >> 3] >> (8 * (c8 & 7)));
+                                if (!m) continue;
+                                _mm512_storeu_si512(dst + o, _mm512_maskz_compress_epi64(m, _mm512_loadu_si512(src + 8 * c8)));
+                                o += __builtin_popcount(m);
+                            }
+                        }
+                    }
+                }
+                use = cpeq;
+                use_lens = clens;
+                count = r;
+            }
+            done += count;
+            if (!wide)
+                kernel32((const uint32_t *)use, qrow, n, count, use_lens, res);
+            else if (words == 1)
+                kernel64((const uint64_t *)use, qrow, n, count, use_lens, res);
+            else if (words == 2)
+                kernel2w((const uint64_t *)use, rows, qrow, n, count, use_lens, res);
+            else
+                kernel_words((const uint64_t *)use, rows, words, qrow, n, count, use_lens, res, vp, vn);
+            /* Emit the pairs within the limit. */
+            if (out + count + PAD > a->capacity) {
+                free(mem);
+                return -1;
+            }
+            const __m512i lim = _mm512_set1_epi32((int32_t)(limit > INT32_MAX - 1 ? INT32_MAX - 1 : limit));
+            const __m512i col0 = _mm512_set1_epi32((int32_t)(b - a->lo));
+            const __m512i qv = _mm512_set1_epi32((int32_t)qi);
+            for (int64_t t = 0; t < count; t += 16) {
+                __mmask16 live = count - t >= 16 ? 0xFFFF : (__mmask16)((1u << (count - t)) - 1);
+                __m512i dv = _mm512_loadu_si512(res + t);
+                __mmask16 m = _mm512_mask_cmple_epi32_mask(live, dv, lim);
+                if (!m) continue;
+                __m512i cv = _mm512_add_epi32(col0, _mm512_loadu_si512(lane_of + t));
+                _mm512_storeu_si512(a->out_q + out, qv);
+                _mm512_storeu_si512(a->out_c + out, _mm512_maskz_compress_epi32(m, cv));
+                _mm512_storeu_si512(a->out_d + out, _mm512_maskz_compress_epi32(m, dv));
+                out += __builtin_popcount(m);
+            }
+        }
+    }
+    free(mem);
+    *computed = done;
+    return out;
+}
+
+static int supported(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vpopcntdq");
+}
+
+static int get(Py_buffer *view, PyObject *obj, int writable, Py_ssize_t itemsize, Py_ssize_t count,
+               const char *name) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
+    if (view->itemsize != itemsize || view->len < count * itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items of %zd bytes, got %zd bytes of %zd-byte items", name,
+                     count, itemsize, view->len, view->itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *screened_pairs(PyObject *self, PyObject *args) {
+    PyObject *o[10];
+    Call a;
+    long long nq, n, lo, hi, n_local, n_pool;
+    if (!PyArg_ParseTuple(args, "OLLOOLLOLOLOOOOO", &o[0], &nq, &n, &o[1], &o[2], &lo, &hi, &o[3], &n_local, &o[4],
+                          &n_pool, &o[5], &o[6], &o[7], &o[8], &o[9]))
+        return NULL;
+    if (!supported()) {
+        PyErr_SetString(PyExc_RuntimeError, "this CPU lacks AVX-512 (F, BW, VL, DQ, VPOPCNTDQ)");
+        return NULL;
+    }
+    Py_buffer v[10];
+    int got = 0;
+    a.nq = nq, a.n = n, a.lo = lo, a.hi = hi, a.n_local = n_local, a.n_pool = n_pool;
+    if (lo < 0 || hi < lo || hi > n_pool || nq < 0 || n < 0 || n_local < 0) {
+        PyErr_SetString(PyExc_ValueError, "bad range or sizes");
+        return NULL;
+    }
+    Py_ssize_t cap;
+    if (get(&v[0], o[0], 0, 4, nq * n, "query") < 0) goto fail;
+    got++;
+    if (get(&v[1], o[1], 0, 4, 0, "symbols") < 0) goto fail;
+    got++;
+    if (get(&v[2], o[2], 0, 8, n_pool + 1, "starts") < 0) goto fail;
+    got++;
+    if (get(&v[3], o[3], 0, 4, 0, "local") < 0) goto fail;
+    got++;
+    if (get(&v[4], o[4], 0, 1, BUCKETS * n_pool, "hist") < 0) goto fail;
+    got++;
+    if (get(&v[5], o[5], 0, 1, nq * BUCKETS, "query_hist") < 0) goto fail;
+    got++;
+    if (get(&v[6], o[6], 0, 8, nq, "limit") < 0) goto fail;
+    got++;
+    cap = 0;
+    for (int i = 7; i < 10; i++) {
+        if (get(&v[i], o[i], 1, 4, 0, "out") < 0) goto fail;
+        got++;
+        cap = i == 7 || v[i].len / 4 < cap ? v[i].len / 4 : cap;
+    }
+    a.query = v[0].buf, a.symbols = v[1].buf, a.starts = v[2].buf, a.local = v[3].buf, a.hist = v[4].buf;
+    a.qhist = v[5].buf, a.limit = v[6].buf, a.out_q = v[7].buf, a.out_c = v[8].buf, a.out_d = v[9].buf;
+    a.capacity = cap;
+    int64_t rows, computed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    rows = run(&a, &computed);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    if (rows == -2) return PyErr_NoMemory();
+    if (rows == -1) {
+        PyErr_SetString(PyExc_ValueError, "output buffers too small");
+        return NULL;
+    }
+    return Py_BuildValue("LL", (long long)rows, (long long)computed);
+fail:
+    for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    return NULL;
+}
+
+static PyObject *py_supported(PyObject *self, PyObject *args) { return PyBool_FromLong(supported()); }
+
+static PyMethodDef methods[] = {
+    {"screened_pairs", screened_pairs, METH_VARARGS,
+     "screened_pairs(query, nq, n, symbols, starts, lo, hi, local, n_local, hist, n_pool, query_hist, limit, "
+     "out_q, out_c, out_d) -> (rows, computed)"},
+    {"supported", py_supported, METH_NOARGS, "True when this CPU runs the AVX-512 kernels."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_lev512",
+                                    "AVX-512 screened Levenshtein kernels (see biosem.bitparallel).", -1, methods};
+
+PyMODINIT_FUNC PyInit__lev512(void) { return PyModule_Create(&module); }
