@@ -10,16 +10,20 @@
  *  - the bag-distance screen (Bartolini et al. 2002) runs on 64 lanes per instruction: per
  *    histogram bin the absolute differences of the uint8 counts are added with unsigned saturation
  *    (a saturated sum still bounds the distance from below), then compared with twice the limit;
- *  - the lanes that pass have their match masks compressed into contiguous lanes by vpcompress
- *    (one instruction per 16 or 8 lanes and query symbol) instead of a scalar gather;
- *  - the bit-vector state of 4 registers of lanes stays in registers across the query's characters
- *    (4 independent dependency chains per step), where the numba loop stores it every step;
+ *  - the lanes that pass have their match masks compacted into contiguous lanes, one permute per 16
+ *    (or 8) lanes and mask row, instead of a scalar gather;
+ *  - the bit-vector state of up to 4 registers of lanes stays in registers across the query's
+ *    characters (4 independent dependency chains per step), where the numba loop stores it every step;
+ *    the three-input logic is vpternlog;
+ *  - patterns over 32 characters are compared in a 32-cell diagonal band (Hyyro 2003, as
+ *    biosem.bitparallel._band32) at 16 lanes per register wherever the query's limit allows one,
+ *    otherwise at one (8 lanes), two (carries in registers) or more 64-bit words;
  *  - only the pairs within the limit are written out (query row, column, distance), so the caller
  *    never reads the cells the screen pruned.
  *
  * Exactness: a pair is left out only when its bag distance (a lower bound of the edit distance)
- * exceeds the limit; every computed distance is exact; the tests compare it with rapidfuzz and with
- * the numba kernel on every word width.
+ * exceeds the limit; every distance returned is exact; the tests compare the rows with rapidfuzz and
+ * with the numba kernels on every word width.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -34,8 +38,9 @@
 #define STRIDE (LANES + PAD)
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vpopcntdq,popcnt")))
 
-/* A query whose pass share of a block exceeds this is compared with the whole block (compaction
- * costs about two operations per lane and query symbol; a lane's distance a dozen per character). */
+/* A query whose pass share of a block exceeds this is compared with the whole block (compaction costs
+ * a permute per 16 lanes, query symbol and mask word; a lane's distance a dozen operations per
+ * character). Compaction was measured faster than the whole block at every share up to 0.6. */
 #define DENSE_SHARE 0.8
 
 typedef struct {
@@ -275,27 +280,187 @@ AVX512 static void kernel_words(const uint64_t *peq, int64_t rows, int64_t words
     }
 }
 
+/* ---- banded kernel (Hyyro 2003): patterns over 32 characters at one 32-bit word per lane ------ */
+
+/* Largest limit the band serves (biosem.bitparallel.BAND_LIMIT): a path of at most `limit` edits between
+ * strings whose lengths differ by d stays within diagonals ceil((d - limit) / 2) .. floor((d + limit) / 2),
+ * limit + 1 of them, and the band holds 31. */
+#define BAND_LIMIT 31
+/* Blocks whose longest pattern exceeds this many characters use the band where it holds (below, the
+ * 32-bit one-word kernel). Measured on the SNOMED-scale hard first terms at their bounds: from 32 the
+ * band matches the 64-bit kernel at 38-52 characters and is 1.2x faster at 60, 1.2-2x beyond. */
+#define BAND_FROM 32
+
+/* biosem.bitparallel.band_offset: the band's bottom diagonal for lanes lens[0..count) against a query
+ * of length n within `limit`; -1 where no band holds them all, -2 where no lane is within the limit. */
+static int64_t band_offset(const int32_t *lens, int64_t count, int64_t n, int64_t limit) {
+    int64_t d_min = INT64_MAX, d_max = INT64_MIN;
+    for (int64_t lane = 0; lane < count; lane++) {
+        int64_t d = lens[lane] - n;
+        if (-limit <= d && d <= limit) {
+            if (d < d_min) d_min = d;
+            if (d > d_max) d_max = d;
+        }
+    }
+    if (d_max < d_min) return -2;
+    int64_t bottom = (d_max + limit) >= 0 ? (d_max + limit) / 2 : -((-(d_max + limit) + 1) / 2);
+    int64_t top = (limit - d_min) >= 0 ? -((limit - d_min) / 2) : ((d_min - limit) + 1) / 2;
+    if (limit > BAND_LIMIT || bottom > 31 || top < bottom - 30 || d_min < bottom - 30) return -1;
+    return bottom;
+}
+
+/* One query character on one register of band lanes: match mask X, vertical deltas VP / VN shifted one
+ * row down the band, Z counting the steps whose bottom cell's diagonal delta is 0. */
+#define BSTEP(X, VP, VN, Z)                                                                 \
+    do {                                                                                    \
+        __m512i x_ = (X);                                                                   \
+        __m512i s_ = _mm512_add_epi32(_mm512_and_si512(x_, VP), VP);                         \
+        __m512i d0_ = _mm512_ternarylogic_epi32(s_, VP, _mm512_or_si512(x_, VN), 0xBE);      \
+        __m512i hp_ = _mm512_ternarylogic_epi32(VN, d0_, VP, 0xF1);                          \
+        __m512i hn_ = _mm512_and_si512(d0_, VP);                                            \
+        __m512i d1_ = _mm512_srli_epi32(d0_, 1);                                            \
+        VP = _mm512_ternarylogic_epi32(hn_, d1_, hp_, 0xF1);                                 \
+        VN = _mm512_and_si512(d1_, hp_);                                                    \
+        Z = _mm512_add_epi32(Z, _mm512_srli_epi32(d0_, 31));                                \
+    } while (0)
+
+/* Distances within a 32-cell diagonal band (bottom diagonal `bottom`, band_offset of the lanes): exact
+ * where at most `limit`, INT32_MAX for lanes beyond it in length; others beyond the limit are > limit
+ * or inexact (the caller keeps only those within it). peq: words x rows x STRIDE 32-bit masks, bit
+ * p & 31 of word p >> 5 for pattern position p. Before query character j the band's bit i is pattern
+ * row i + bottom - 30 + j (biosem.bitparallel._band32). */
+#define KERNELB(U)                                                                                  \
+    AVX512 static void kernelb_##U(const uint32_t *peq, int64_t rows, const int32_t *q, int64_t n,      \
+                                   int64_t t, const int32_t *lens, int64_t bottom, int64_t limit,     \
+                                   int32_t *d) {                                                       \
+        const __m512i init = _mm512_set1_epi32((int32_t)(0xFFFFFFFFu << (31 - bottom)));              \
+        __m512i vp[U], vn[U], z[U];                                                                    \
+        for (int u = 0; u < U; u++) vp[u] = init, vn[u] = z[u] = _mm512_setzero_si512();              \
+        const int64_t lead = 31 - bottom; /* steps whose band starts above pattern row 0 */          \
+        int64_t j = 0;                                                                                 \
+        for (; j < n && j < lead; j++) {                                                               \
+            const uint32_t *row = peq + (int64_t)q[j] * STRIDE + t;                                    \
+            const __m128i left = _mm_cvtsi64_si128(lead - j);                                          \
+            for (int u = 0; u < U; u++)                                                                \
+                BSTEP(_mm512_sll_epi32(_mm512_loadu_si512(row + 16 * u), left), vp[u], vn[u], z[u]);   \
+        }                                                                                              \
+        for (; j < n; j++) {                                                                           \
+            const int64_t start = j - lead;                                                            \
+            const uint32_t *row = peq + ((start >> 5) * rows + q[j]) * STRIDE + t;                     \
+            const uint32_t *nxt = row + rows * STRIDE;                                                 \
+            const __m128i right = _mm_cvtsi64_si128(start & 31), left = _mm_cvtsi64_si128(32 - (start & 31)); \
+            for (int u = 0; u < U; u++)                                                                \
+                BSTEP(_mm512_or_si512(_mm512_srl_epi32(_mm512_loadu_si512(row + 16 * u), right),        \
+                                      _mm512_sll_epi32(_mm512_loadu_si512(nxt + 16 * u), left)),        \
+                      vp[u], vn[u], z[u]);                                                             \
+        }                                                                                              \
+        const __m512i one = _mm512_set1_epi32(1), below = _mm512_set1_epi32(0x7FFFFFFF);               \
+        for (int u = 0; u < U; u++) {                                                                  \
+            __m512i gap = _mm512_sub_epi32(_mm512_loadu_si512(lens + t + 16 * u), _mm512_set1_epi32((int32_t)n)); \
+            __mmask16 far = _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(gap), _mm512_set1_epi32((int32_t)limit)); \
+            /* Rows m + 1 .. bottom + n are bits 31 - bottom + (m - n) .. 30. */                        \
+            __m512i low = _mm512_sub_epi32(                                                            \
+                _mm512_sllv_epi32(one, _mm512_add_epi32(gap, _mm512_set1_epi32((int32_t)(31 - bottom)))), one); \
+            __m512i mask = _mm512_andnot_si512(low, below);                                            \
+            __m512i dist = _mm512_add_epi32(                                                           \
+                _mm512_sub_epi32(_mm512_set1_epi32((int32_t)(bottom + n)), z[u]),                      \
+                _mm512_sub_epi32(_mm512_popcnt_epi32(_mm512_and_si512(vn[u], mask)),                   \
+                                 _mm512_popcnt_epi32(_mm512_and_si512(vp[u], mask))));                 \
+            _mm512_storeu_si512(d + t + 16 * u, _mm512_mask_mov_epi32(dist, far, _mm512_set1_epi32(INT32_MAX))); \
+        }                                                                                              \
+    }
+KERNELB(1)
+KERNELB(2)
+KERNELB(3)
+KERNELB(4)
+
+AVX512 static void kernelb(const uint32_t *peq, int64_t rows, const int32_t *q, int64_t n, int64_t r,
+                           const int32_t *lens, int64_t bottom, int64_t limit, int32_t *d) {
+    int64_t t = 0;
+    for (; r - t > 48; t += 64) kernelb_4(peq, rows, q, n, t, lens, bottom, limit, d);
+    switch ((r - t + 15) / 16) {
+        case 3: kernelb_3(peq, rows, q, n, t, lens, bottom, limit, d); break;
+        case 2: kernelb_2(peq, rows, q, n, t, lens, bottom, limit, d); break;
+        case 1: kernelb_1(peq, rows, q, n, t, lens, bottom, limit, d); break;
+        default: break;
+    }
+}
+
 /* ---- one call ---------------------------------------------------------------------------------- */
 
-/* Returns the number of rows written, or -1 when the output buffers are too small; *computed gets
- * the number of distances computed. */
+/* Copy the rows `distinct` (-1 ended) of `words` words of a mask table (words x rows x STRIDE) to their
+ * compacted copy, keeping the lanes set in pass[0..4) (64 lanes each), 16 lanes per vpermd: the
+ * permutation of each group of 16 lanes (its passing lanes first) is made once by vpcompressd of the
+ * lane numbers, then applied to every row (a permute costs half a compress here). */
+AVX512 static void compact32(const uint32_t *src, uint32_t *dst, int64_t words, int64_t rows, const int32_t *distinct,
+                             const __mmask64 *pass) {
+    __m512i idx[LANES / 16];
+    int64_t at[LANES / 16], from[LANES / 16], groups = 0, o = 0;
+    const __m512i ids = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (int64_t c = 0; c < LANES / 16; c++) {
+        __mmask16 m = (__mmask16)(pass[c >> 2] >> (16 * (c & 3)));
+        if (!m) continue;
+        idx[groups] = _mm512_maskz_compress_epi32(m, ids);
+        at[groups] = o;
+        from[groups++] = 16 * c;
+        o += __builtin_popcount(m);
+    }
+    for (const int32_t *u = distinct; *u >= 0; u++)
+        for (int64_t w = 0; w < words; w++) {
+            const uint32_t *s = src + (w * rows + *u) * STRIDE;
+            uint32_t *d = dst + (w * rows + *u) * STRIDE;
+            for (int64_t g = 0; g < groups; g++)
+                _mm512_storeu_si512(d + at[g], _mm512_permutexvar_epi32(idx[g], _mm512_loadu_si512(s + from[g])));
+        }
+}
+
+/* compact32 for 64-bit mask words: 8 lanes per vpermq. */
+AVX512 static void compact64(const uint64_t *src, uint64_t *dst, int64_t words, int64_t rows, const int32_t *distinct,
+                             const __mmask64 *pass) {
+    __m512i idx[LANES / 8];
+    int64_t at[LANES / 8], from[LANES / 8], groups = 0, o = 0;
+    const __m512i ids = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int64_t c = 0; c < LANES / 8; c++) {
+        __mmask8 m = (__mmask8)(pass[c >> 3] >> (8 * (c & 7)));
+        if (!m) continue;
+        idx[groups] = _mm512_maskz_compress_epi64(m, ids);
+        at[groups] = o;
+        from[groups++] = 8 * c;
+        o += __builtin_popcount(m);
+    }
+    for (const int32_t *u = distinct; *u >= 0; u++)
+        for (int64_t w = 0; w < words; w++) {
+            const uint64_t *s = src + (w * rows + *u) * STRIDE;
+            uint64_t *d = dst + (w * rows + *u) * STRIDE;
+            for (int64_t g = 0; g < groups; g++)
+                _mm512_storeu_si512(d + at[g], _mm512_permutexvar_epi64(idx[g], _mm512_loadu_si512(s + from[g])));
+        }
+}
+
+/* Returns the number of rows written, -1 when the output buffers are too small, -2 when memory runs
+ * out; *computed gets the number of distances computed. */
 AVX512 static int64_t run(const Call *a, int64_t *computed) {
     const int64_t n = a->n, nq = a->nq, rows = a->n_local + 1;
-    int64_t longest_all = 0;
+    int64_t longest_all = 0, band_queries = 0;
     for (int64_t c = a->lo; c < a->hi; c++) {
         int64_t m = a->starts[c + 1] - a->starts[c];
         if (m > longest_all) longest_all = m;
     }
+    for (int64_t qi = 0; qi < nq; qi++) band_queries += a->limit[qi] <= BAND_LIMIT;
+    const int use_band = n > 0 && band_queries > 0;
+    /* Two mask tables, each with its compacted copy: 32-bit words (the one-word kernel of patterns up
+     * to 32 characters, and the band's words_b words) and 64-bit words (words_all words). The
+     * absent symbol's rows (row n_local of each word) are never compacted into and stay zero. */
+    const int64_t words_b = use_band ? (n - 1) / 32 + 2 : 1;
     const int64_t words_all = longest_all > 64 ? (longest_all + 63) / 64 : 1;
-    /* Match masks of a block (and their compacted copies): words x rows x STRIDE, as 32-bit words
-     * for blocks of patterns up to 32 characters and 64-bit words otherwise. */
-    size_t peq_bytes = (size_t)words_all * rows * STRIDE * 8;
-    size_t size = 2 * peq_bytes + 64 * (size_t)(words_all + 1) * 2 + 5 * (STRIDE + PAD) * 4
-                  + (size_t)nq * (n + 1) * 4 + 64;
+    const size_t b32 = (size_t)words_b * rows * STRIDE * 4, b64 = (size_t)words_all * rows * STRIDE * 8;
+    const size_t size = 2 * b32 + 2 * b64 + 64 * (size_t)(words_all + 1) * 2 + 5 * (STRIDE + PAD) * 4
+                        + (size_t)nq * (n + 1) * 4 + 64;
     uint8_t *mem = aligned_alloc(64, (size + 63) / 64 * 64);
     if (!mem) return -2;
-    uint8_t *peq = mem, *cpeq = mem + peq_bytes;
-    __m512i *vp = (__m512i *)(cpeq + peq_bytes);
+    uint64_t *peq64 = (uint64_t *)mem, *cpeq64 = (uint64_t *)(mem + b64);
+    uint32_t *peq32 = (uint32_t *)(mem + 2 * b64), *cpeq32 = (uint32_t *)(mem + 2 * b64 + b32);
+    __m512i *vp = (__m512i *)(mem + 2 * b64 + 2 * b32);
     __m512i *vn = vp + words_all + 1;
     int32_t *lens = (int32_t *)(vn + words_all + 1);
     int32_t *clens = lens + STRIDE + PAD;
@@ -303,7 +468,8 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
     int32_t *res = lane_of + STRIDE + PAD;
     uint8_t *gap8 = (uint8_t *)(res + STRIDE + PAD);
     int32_t *distinct = (int32_t *)(gap8 + (STRIDE + PAD) * 4);
-    memset(cpeq, 0, peq_bytes); /* rows never written stay zero (the absent symbol's row) */
+    memset(cpeq64, 0, b64);
+    memset(cpeq32, 0, b32);
     memset(gap8, 255, (STRIDE + PAD) * 4);
     /* Each query's distinct symbols (local ids < n_local), -1 after the last. */
     {
@@ -339,26 +505,23 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
             gap8[lane] = (uint8_t)(g > 255 ? 255 : g);
         }
         for (int64_t lane = width; lane < STRIDE; lane++) lens[lane] = 0;
-        const int wide = longest > 32;          /* 64-bit words */
+        const int wide = longest > 32;
         const int64_t words = longest > 64 ? (longest + 63) / 64 : 1;
-        const int64_t unit = wide ? 8 : 4;       /* bytes per mask word */
-        /* Build the block's match masks. The compacted copies share one buffer across layouts: the
-         * absent symbol's rows (never compacted into) are cleared for this block's layout. */
-        memset(peq, 0, (size_t)words * rows * STRIDE * unit);
-        for (int64_t w = 0; w < words; w++)
-            memset(cpeq + ((w * rows) + a->n_local) * STRIDE * unit, 0, STRIDE * unit);
-        for (int64_t lane = 0; lane < width; lane++) {
-            const int32_t *s = a->symbols + a->starts[b + lane];
-            for (int64_t p = 0; p < lens[lane]; p++) {
-                int32_t k = a->local[s[p]];
-                if (k < 0) continue;
-                if (wide)
-                    ((uint64_t *)peq)[((p >> 6) * rows + k) * STRIDE + lane] |= (uint64_t)1 << (p & 63);
-                else
-                    ((uint32_t *)peq)[(int64_t)k * STRIDE + lane] |= (uint32_t)1 << p;
+        /* The 32-bit masks: one word for a block of short patterns, the band's words for a wide one
+         * (when a query may use the band); the 64-bit masks of a wide block once a query needs them. */
+        const int64_t w32 = !wide ? 1 : (use_band && longest > BAND_FROM ? words_b : 0);
+        int built64 = 0;
+        if (w32) {
+            memset(peq32, 0, (size_t)w32 * rows * STRIDE * 4);
+            const int64_t reach = 32 * w32;
+            for (int64_t lane = 0; lane < width; lane++) {
+                const int32_t *s = a->symbols + a->starts[b + lane];
+                for (int64_t p = 0; p < lens[lane] && p < reach; p++) {
+                    int32_t k = a->local[s[p]];
+                    if (k >= 0) peq32[((p >> 5) * rows + k) * STRIDE + lane] |= (uint32_t)1 << (p & 31);
+                }
             }
         }
-        /* Lanes past the block's width: masks for the screen. */
         __mmask64 valid[4];
         for (int c = 0; c < 4; c++) {
             int64_t rest = width - 64 * c;
@@ -371,9 +534,11 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
             if (near > limit) continue;
             __mmask64 pass[4];
             int64_t r = 0;
-            if (limit >= 127) { /* the saturated screen cannot tell; every lane within the length gap */
+            if (limit >= 127) { /* the saturated screen cannot tell: every lane */
                 for (int c = 0; c < 4; c++) pass[c] = valid[c];
             } else {
+                /* Bag distance: (sum over bins of |count difference| + |length difference|) / 2, the
+                 * sum saturated at 255 (still a lower bound). */
                 __m512i acc[4];
                 for (int c = 0; c < 4; c++) acc[c] = _mm512_loadu_si512(gap8 + 64 * c);
                 const uint8_t *qh = a->qhist + qi * BUCKETS;
@@ -394,18 +559,29 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
             for (int c = 0; c < 4; c++) r += __builtin_popcountll(pass[c]);
             if (r == 0) continue;
             const int32_t *qrow = a->query + qi * n;
-            const void *use;
-            const int32_t *use_lens;
-            int64_t count;
-            int dense = r > DENSE_SHARE * width;
-            if (dense) {
-                use = peq;
-                use_lens = lens;
-                count = width;
+            const int64_t bottom = wide && w32 && limit <= BAND_LIMIT ? band_offset(lens, width, n, limit) : -1;
+            const int band = bottom >= 0;
+            if (wide && !band && !built64) {
+                memset(peq64, 0, (size_t)words * rows * STRIDE * 8);
+                for (int64_t lane = 0; lane < width; lane++) {
+                    const int32_t *s = a->symbols + a->starts[b + lane];
+                    for (int64_t p = 0; p < lens[lane]; p++) {
+                        int32_t k = a->local[s[p]];
+                        if (k >= 0) peq64[((p >> 6) * rows + k) * STRIDE + lane] |= (uint64_t)1 << (p & 63);
+                    }
+                }
+                built64 = 1;
+            }
+            const int use32 = !wide || band;
+            const int64_t use_words = !wide ? 1 : (band ? words_b : words);
+            const int32_t *use_lens = lens;
+            int64_t count = width;
+            const uint32_t *m32 = peq32;
+            const uint64_t *m64 = peq64;
+            if (r > DENSE_SHARE * width) { /* compaction would cost more than the lanes it saves */
                 for (int64_t t = 0; t < width; t += 16)
                     _mm512_storeu_si512(lane_of + t, _mm512_add_epi32(lane_ids0, _mm512_set1_epi32((int32_t)t)));
-            } else {
-                /* Compact the passing lanes: their lengths, lane numbers and masks. */
+            } else { /* compact the passing lanes: their lengths, lane numbers and masks */
                 int64_t t = 0;
                 for (int64_t c16 = 0; c16 < LANES / 16; c16++) {
                     __mmask16 m = (__mmask16)(pass[c16 >> 2] >> (16 * (c16 & 3)));
@@ -415,44 +591,26 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
                                                          m, _mm512_add_epi32(lane_ids0, _mm512_set1_epi32(16 * c16))));
                     t += __builtin_popcount(m);
                 }
-                for (const int32_t *u = distinct + qi * (n + 1); *u >= 0; u++) {
-                    if (!wide) {
-                        const uint32_t *src = (const uint32_t *)peq + (int64_t)*u * STRIDE;
-                        uint32_t *dst = (uint32_t *)cpeq + (int64_t)*u * STRIDE;
-                        int64_t o = 0;
-                        for (int64_t c16 = 0; c16 < LANES / 16; c16++) {
-                            __mmask16 m = (__mmask16)(pass[c16 >> 2] >> (16 * (c16 & 3)));
-                            if (!m) continue;
-                            _mm512_storeu_si512(dst + o, _mm512_maskz_compress_epi32(m, _mm512_loadu_si512(src + 16 * c16)));
-                            o += __builtin_popcount(m);
-                        }
-                    } else {
-                        for (int64_t w = 0; w < words; w++) {
-                            const uint64_t *src = (const uint64_t *)peq + (w * rows + *u) * STRIDE;
-                            uint64_t *dst = (uint64_t *)cpeq + (w * rows + *u) * STRIDE;
-                            int64_t o = 0;
-                            for (int64_t c8 = 0; c8 < LANES / 8; c8++) {
-                                __mmask8 m = (__mmask8)(pass[c8 >> 3] >> (8 * (c8 & 7)));
-                                if (!m) continue;
-                                _mm512_storeu_si512(dst + o, _mm512_maskz_compress_epi64(m, _mm512_loadu_si512(src + 8 * c8)));
-                                o += __builtin_popcount(m);
-                            }
-                        }
-                    }
-                }
-                use = cpeq;
+                if (use32)
+                    compact32(peq32, cpeq32, use_words, rows, distinct + qi * (n + 1), pass);
+                else
+                    compact64(peq64, cpeq64, use_words, rows, distinct + qi * (n + 1), pass);
+                m32 = cpeq32;
+                m64 = cpeq64;
                 use_lens = clens;
                 count = r;
             }
             done += count;
-            if (!wide)
-                kernel32((const uint32_t *)use, qrow, n, count, use_lens, res);
+            if (band)
+                kernelb(m32, rows, qrow, n, count, use_lens, bottom, limit, res);
+            else if (!wide)
+                kernel32(m32, qrow, n, count, use_lens, res);
             else if (words == 1)
-                kernel64((const uint64_t *)use, qrow, n, count, use_lens, res);
+                kernel64(m64, qrow, n, count, use_lens, res);
             else if (words == 2)
-                kernel2w((const uint64_t *)use, rows, qrow, n, count, use_lens, res);
+                kernel2w(m64, rows, qrow, n, count, use_lens, res);
             else
-                kernel_words((const uint64_t *)use, rows, words, qrow, n, count, use_lens, res, vp, vn);
+                kernel_words(m64, rows, words, qrow, n, count, use_lens, res, vp, vn);
             /* Emit the pairs within the limit. */
             if (out + count + PAD > a->capacity) {
                 free(mem);
