@@ -61,13 +61,14 @@ typedef struct {
 
 /* ---- kernels on compacted lanes: peq rows of STRIDE words, r lanes, results into d[0..r) ---- */
 
-AVX512 static inline __m512i final32(__m512i vp, __m512i vn, __m512i lens, int64_t n) {
-    /* D[m][n] = n + popcount(VP & low m bits) - popcount(VN & low m bits); sllv gives 0 for m = 32. */
+/* 16 results of 32-bit lanes (their pattern lengths lens[0..16)) to d[0..16): D[m][n] = n +
+ * popcount(VP & low m bits) - popcount(VN & low m bits); sllv gives 0 for m = 32. */
+AVX512 static inline void final32(__m512i vp, __m512i vn, const int32_t *lens, int64_t n, int32_t *d) {
     __m512i one = _mm512_set1_epi32(1);
-    __m512i lm = _mm512_sub_epi32(_mm512_sllv_epi32(one, lens), one);
+    __m512i lm = _mm512_sub_epi32(_mm512_sllv_epi32(one, _mm512_loadu_si512(lens)), one);
     __m512i pos = _mm512_popcnt_epi32(_mm512_and_si512(vp, lm));
     __m512i neg = _mm512_popcnt_epi32(_mm512_and_si512(vn, lm));
-    return _mm512_add_epi32(_mm512_set1_epi32((int32_t)n), _mm512_sub_epi32(pos, neg));
+    _mm512_storeu_si512(d, _mm512_add_epi32(_mm512_set1_epi32((int32_t)n), _mm512_sub_epi32(pos, neg)));
 }
 
 /* One query character on one register of lanes (Myers 1999 / Hyyro 2003), eleven operations with the
@@ -86,39 +87,6 @@ AVX512 static inline __m512i final32(__m512i vp, __m512i vn, __m512i lens, int64
 #define STEP32(X, VP, VN) STEP(32, X, VP, VN)
 #define STEP64(X, VP, VN) STEP(64, X, VP, VN)
 
-/* Patterns of at most 32 characters: 16 lanes per register. The lanes are taken U registers at a time
- * (U independent dependency chains per step; 4 while at least 49 lanes remain, then as many as the
- * rest needs), their state kept in registers across the query's characters. */
-#define KERNEL32(U)                                                                                \
-    AVX512 static void kernel32_##U(const uint32_t *peq, const int32_t *q, int64_t n, int64_t t,      \
-                                    const int32_t *lens, int32_t *d) {                               \
-        const __m512i all = _mm512_set1_epi32(-1), one = _mm512_set1_epi32(1);                        \
-        __m512i vp[U], vn[U];                                                                         \
-        for (int u = 0; u < U; u++) vp[u] = all, vn[u] = _mm512_setzero_si512();                     \
-        for (int64_t j = 0; j < n; j++) {                                                            \
-            const uint32_t *row = peq + (int64_t)q[j] * STRIDE + t;                                  \
-            for (int u = 0; u < U; u++) STEP32(_mm512_loadu_si512(row + 16 * u), vp[u], vn[u]);      \
-        }                                                                                             \
-        for (int u = 0; u < U; u++)                                                                   \
-            _mm512_storeu_si512(d + t + 16 * u, final32(vp[u], vn[u], _mm512_loadu_si512(lens + t + 16 * u), n)); \
-    }
-KERNEL32(1)
-KERNEL32(2)
-KERNEL32(3)
-KERNEL32(4)
-
-AVX512 static void kernel32(const uint32_t *peq, const int32_t *q, int64_t n, int64_t r, const int32_t *lens,
-                            int32_t *d) {
-    int64_t t = 0;
-    for (; r - t > 48; t += 64) kernel32_4(peq, q, n, t, lens, d);
-    switch ((r - t + 15) / 16) {
-        case 3: kernel32_3(peq, q, n, t, lens, d); break;
-        case 2: kernel32_2(peq, q, n, t, lens, d); break;
-        case 1: kernel32_1(peq, q, n, t, lens, d); break;
-        default: break;
-    }
-}
-
 AVX512 static inline __m512i lowmask64(__m512i bits) {
     /* (1 << bits) - 1 per 64-bit lane, bits clamped to 0 .. 64 (sllv gives 0 for 64). */
     __m512i one = _mm512_set1_epi64(1);
@@ -136,35 +104,47 @@ AVX512 static inline void final64(__m512i vp, __m512i vn, const int32_t *lens32,
     _mm256_storeu_si256((__m256i *)d, _mm512_cvtepi64_epi32(res));
 }
 
-/* Patterns of 33 to 64 characters: one 64-bit word, 8 lanes per register, U registers at a time. */
-#define KERNEL64(U)                                                                                \
-    AVX512 static void kernel64_##U(const uint64_t *peq, const int32_t *q, int64_t n, int64_t t,      \
-                                    const int32_t *lens, int32_t *d) {                               \
-        const __m512i all = _mm512_set1_epi64(-1), one = _mm512_set1_epi64(1);                        \
+/* Run NAME_4 over r lanes 4 registers of PER lanes at a time, then NAME_1..3 over the rest. */
+#define DISPATCH(NAME, PER, PARAMS, ...)                                                            \
+    AVX512 static void NAME PARAMS {                                                                \
+        int64_t t = 0;                                                                              \
+        for (; r - t > 3 * PER; t += 4 * PER) NAME##_4(__VA_ARGS__);                                 \
+        switch ((r - t + PER - 1) / PER) {                                                          \
+            case 3: NAME##_3(__VA_ARGS__); break;                                                   \
+            case 2: NAME##_2(__VA_ARGS__); break;                                                   \
+            case 1: NAME##_1(__VA_ARGS__); break;                                                   \
+            default: break;                                                                         \
+        }                                                                                           \
+    }
+
+/* One-word kernels: patterns of at most 32 characters in 32-bit lanes (16 per register), of 33 to 64
+ * in 64-bit lanes (8 per register). The lanes are taken U registers at a time (U independent
+ * dependency chains per step; 4 while enough lanes remain, then as many as the rest needs), their
+ * state kept in registers across the query's characters. */
+#define KERNEL1W(BITS, PER, T, U)                                                                  \
+    AVX512 static void kernel##BITS##_##U(const T *peq, const int32_t *q, int64_t n, int64_t t,       \
+                                          const int32_t *lens, int32_t *d) {                         \
+        const __m512i all = _mm512_set1_epi##BITS(-1), one = _mm512_set1_epi##BITS(1);                \
         __m512i vp[U], vn[U];                                                                         \
         for (int u = 0; u < U; u++) vp[u] = all, vn[u] = _mm512_setzero_si512();                     \
         for (int64_t j = 0; j < n; j++) {                                                            \
-            const uint64_t *row = peq + (int64_t)q[j] * STRIDE + t;                                  \
-            for (int u = 0; u < U; u++) STEP64(_mm512_loadu_si512(row + 8 * u), vp[u], vn[u]);       \
+            const T *row = peq + (int64_t)q[j] * STRIDE + t;                                         \
+            for (int u = 0; u < U; u++) STEP##BITS(_mm512_loadu_si512(row + PER * u), vp[u], vn[u]); \
         }                                                                                             \
-        for (int u = 0; u < U; u++) final64(vp[u], vn[u], lens + t + 8 * u, n, d + t + 8 * u);       \
+        for (int u = 0; u < U; u++) final##BITS(vp[u], vn[u], lens + t + PER * u, n, d + t + PER * u); \
     }
-KERNEL64(1)
-KERNEL64(2)
-KERNEL64(3)
-KERNEL64(4)
-
-AVX512 static void kernel64(const uint64_t *peq, const int32_t *q, int64_t n, int64_t r, const int32_t *lens,
-                            int32_t *d) {
-    int64_t t = 0;
-    for (; r - t > 24; t += 32) kernel64_4(peq, q, n, t, lens, d);
-    switch ((r - t + 7) / 8) {
-        case 3: kernel64_3(peq, q, n, t, lens, d); break;
-        case 2: kernel64_2(peq, q, n, t, lens, d); break;
-        case 1: kernel64_1(peq, q, n, t, lens, d); break;
-        default: break;
-    }
-}
+KERNEL1W(32, 16, uint32_t, 1)
+KERNEL1W(32, 16, uint32_t, 2)
+KERNEL1W(32, 16, uint32_t, 3)
+KERNEL1W(32, 16, uint32_t, 4)
+KERNEL1W(64, 8, uint64_t, 1)
+KERNEL1W(64, 8, uint64_t, 2)
+KERNEL1W(64, 8, uint64_t, 3)
+KERNEL1W(64, 8, uint64_t, 4)
+DISPATCH(kernel32, 16, (const uint32_t *peq, const int32_t *q, int64_t n, int64_t r, const int32_t *lens, int32_t *d),
+         peq, q, n, t, lens, d)
+DISPATCH(kernel64, 8, (const uint64_t *peq, const int32_t *q, int64_t n, int64_t r, const int32_t *lens, int32_t *d),
+         peq, q, n, t, lens, d)
 
 /* Patterns of 65 to 128 characters: two 64-bit words per lane with the add and shift carries between
  * them in registers, 8 lanes per register, U registers at a time. peq holds 2 x rows rows. */
@@ -225,17 +205,9 @@ KERNEL2W(2)
 KERNEL2W(3)
 KERNEL2W(4)
 
-AVX512 static void kernel2w(const uint64_t *peq, int64_t rows, const int32_t *q, int64_t n, int64_t r,
-                            const int32_t *lens, int32_t *d) {
-    int64_t t = 0;
-    for (; r - t > 24; t += 32) kernel2w_4(peq, rows, q, n, t, lens, d);
-    switch ((r - t + 7) / 8) {
-        case 3: kernel2w_3(peq, rows, q, n, t, lens, d); break;
-        case 2: kernel2w_2(peq, rows, q, n, t, lens, d); break;
-        case 1: kernel2w_1(peq, rows, q, n, t, lens, d); break;
-        default: break;
-    }
-}
+DISPATCH(kernel2w, 8, (const uint64_t *peq, int64_t rows, const int32_t *q, int64_t n, int64_t r, const int32_t *lens,
+                       int32_t *d),
+         peq, rows, q, n, t, lens, d)
 
 /* Patterns over 64 characters: `words` 64-bit words per lane (least significant first) with add and
  * shift carries between them; 8 lanes per register. peq holds words x (n_local + 1) rows. */
@@ -374,68 +346,42 @@ KERNELB(2)
 KERNELB(3)
 KERNELB(4)
 
-AVX512 static void kernelb(const uint32_t *peq, int64_t rows, const int32_t *q, int64_t n, int64_t r,
-                           const int32_t *lens, int64_t bottom, int64_t limit, int32_t *d) {
-    int64_t t = 0;
-    for (; r - t > 48; t += 64) kernelb_4(peq, rows, q, n, t, lens, bottom, limit, d);
-    switch ((r - t + 15) / 16) {
-        case 3: kernelb_3(peq, rows, q, n, t, lens, bottom, limit, d); break;
-        case 2: kernelb_2(peq, rows, q, n, t, lens, bottom, limit, d); break;
-        case 1: kernelb_1(peq, rows, q, n, t, lens, bottom, limit, d); break;
-        default: break;
-    }
-}
+DISPATCH(kernelb, 16, (const uint32_t *peq, int64_t rows, const int32_t *q, int64_t n, int64_t r, const int32_t *lens,
+                       int64_t bottom, int64_t limit, int32_t *d),
+         peq, rows, q, n, t, lens, bottom, limit, d)
 
 /* ---- one call ---------------------------------------------------------------------------------- */
 
-/* Copy the rows `distinct` (-1 ended) of `words` words of a mask table (words x rows x STRIDE) to their
- * compacted copy, keeping the lanes set in pass[0..4) (64 lanes each), 16 lanes per vpermd: the
- * permutation of each group of 16 lanes (its passing lanes first) is made once by vpcompressd of the
- * lane numbers, then applied to every row (a permute costs half a compress here). */
-AVX512 static void compact32(const uint32_t *src, uint32_t *dst, int64_t words, int64_t rows, const int32_t *distinct,
-                             const __mmask64 *pass) {
-    __m512i idx[LANES / 16];
-    int64_t at[LANES / 16], from[LANES / 16], groups = 0, o = 0;
-    const __m512i ids = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    for (int64_t c = 0; c < LANES / 16; c++) {
-        __mmask16 m = (__mmask16)(pass[c >> 2] >> (16 * (c & 3)));
-        if (!m) continue;
-        idx[groups] = _mm512_maskz_compress_epi32(m, ids);
-        at[groups] = o;
-        from[groups++] = 16 * c;
-        o += __builtin_popcount(m);
+/* compactBITS: copy the rows `distinct` (-1 ended) of `words` words of a mask table (words x rows x
+ * STRIDE, BITS-bit words) to their compacted copy, keeping the lanes set in pass[0..4) (64 lanes each),
+ * PER lanes per permute: the permutation of each group of PER lanes (its passing lanes first) is made
+ * once by a compress of the lane numbers, then applied to every row (vpermd / vpermq cost half a
+ * vpcompress here). */
+#define COMPACT(BITS, T, PER, MASK, IDS)                                                                     \
+    AVX512 static void compact##BITS(const T *src, T *dst, int64_t words, int64_t rows, const int32_t *distinct, \
+                                     const __mmask64 *pass) {                                                \
+        __m512i idx[LANES / PER];                                                                            \
+        int64_t at[LANES / PER], from[LANES / PER], groups = 0, o = 0;                                       \
+        const __m512i ids = IDS;                                                                             \
+        for (int64_t c = 0; c < LANES / PER; c++) {                                                          \
+            MASK m = (MASK)(pass[c / (64 / PER)] >> (PER * (c % (64 / PER))));                               \
+            if (!m) continue;                                                                                \
+            idx[groups] = _mm512_maskz_compress_epi##BITS(m, ids);                                           \
+            at[groups] = o;                                                                                  \
+            from[groups++] = PER * c;                                                                        \
+            o += __builtin_popcount(m);                                                                      \
+        }                                                                                                    \
+        for (const int32_t *u = distinct; *u >= 0; u++)                                                      \
+            for (int64_t w = 0; w < words; w++) {                                                            \
+                const T *s = src + (w * rows + *u) * STRIDE;                                                 \
+                T *d = dst + (w * rows + *u) * STRIDE;                                                       \
+                for (int64_t g = 0; g < groups; g++)                                                         \
+                    _mm512_storeu_si512(d + at[g],                                                           \
+                                        _mm512_permutexvar_epi##BITS(idx[g], _mm512_loadu_si512(s + from[g]))); \
+            }                                                                                                \
     }
-    for (const int32_t *u = distinct; *u >= 0; u++)
-        for (int64_t w = 0; w < words; w++) {
-            const uint32_t *s = src + (w * rows + *u) * STRIDE;
-            uint32_t *d = dst + (w * rows + *u) * STRIDE;
-            for (int64_t g = 0; g < groups; g++)
-                _mm512_storeu_si512(d + at[g], _mm512_permutexvar_epi32(idx[g], _mm512_loadu_si512(s + from[g])));
-        }
-}
-
-/* compact32 for 64-bit mask words: 8 lanes per vpermq. */
-AVX512 static void compact64(const uint64_t *src, uint64_t *dst, int64_t words, int64_t rows, const int32_t *distinct,
-                             const __mmask64 *pass) {
-    __m512i idx[LANES / 8];
-    int64_t at[LANES / 8], from[LANES / 8], groups = 0, o = 0;
-    const __m512i ids = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-    for (int64_t c = 0; c < LANES / 8; c++) {
-        __mmask8 m = (__mmask8)(pass[c >> 3] >> (8 * (c & 7)));
-        if (!m) continue;
-        idx[groups] = _mm512_maskz_compress_epi64(m, ids);
-        at[groups] = o;
-        from[groups++] = 8 * c;
-        o += __builtin_popcount(m);
-    }
-    for (const int32_t *u = distinct; *u >= 0; u++)
-        for (int64_t w = 0; w < words; w++) {
-            const uint64_t *s = src + (w * rows + *u) * STRIDE;
-            uint64_t *d = dst + (w * rows + *u) * STRIDE;
-            for (int64_t g = 0; g < groups; g++)
-                _mm512_storeu_si512(d + at[g], _mm512_permutexvar_epi64(idx[g], _mm512_loadu_si512(s + from[g])));
-        }
-}
+COMPACT(32, uint32_t, 16, __mmask16, _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+COMPACT(64, uint64_t, 8, __mmask8, _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7))
 
 /* Returns the number of rows written, -1 when the output buffers are too small, -2 when memory runs
  * out; *computed gets the number of distances computed. */

@@ -605,6 +605,8 @@ def _keep_nearest(
                     j -= 1
                 b[j] = d
                 bound[r, s] = b[k[r, s] - 1]
+    # The datasets each cell is kept in (bits), then the rows.
+    kept = np.zeros(n, np.int64)
     total = 0
     for t in range(n):
         d = cell_d[t]
@@ -613,25 +615,22 @@ def _keep_nearest(
         if d > 0 and d <= _row_bound(bound, r) + slack and col_group[c] != groups[r] and col_gap[c] > skip[r]:
             bits = col_member[c]
             for s in range(n_sets):
-                total += (bits >> s) & 1 and d <= bound[r, s] + slack
+                if (bits >> s) & 1 and d <= bound[r, s] + slack:
+                    kept[t] |= np.int64(1) << s
+                    total += 1
     out_i = np.empty(total, np.int64)
     out_s = np.empty(total, np.int64)
     out_c = np.empty(total, np.int64)
     out_d = np.empty(total, np.int32)
     pos = 0
     for t in range(n):
-        d = cell_d[t]
-        r = rows[cell_row[t]]
-        c = cell_col[t]
-        if d > 0 and d <= _row_bound(bound, r) + slack and col_group[c] != groups[r] and col_gap[c] > skip[r]:
-            bits = col_member[c]
-            for s in range(n_sets):
-                if (bits >> s) & 1 and d <= bound[r, s] + slack:
-                    out_i[pos] = cell_row[t]
-                    out_s[pos] = s
-                    out_c[pos] = c
-                    out_d[pos] = d
-                    pos += 1
+        for s in range(n_sets):
+            if (kept[t] >> s) & 1:
+                out_i[pos] = cell_row[t]
+                out_s[pos] = s
+                out_c[pos] = cell_col[t]
+                out_d[pos] = cell_d[t]
+                pos += 1
     return out_i, out_s, out_c, out_d
 
 
