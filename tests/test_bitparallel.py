@@ -329,6 +329,8 @@ def test_screened_pairs_on_real_terms(kernel: str) -> None:
 
 def test_default_kernel_and_unknown_kernel() -> None:
     assert KERNEL == ("avx512" if "avx512" in KERNELS else "numba")
+    with pytest.raises(ValueError, match="unknown kernel 'avx2'"):
+        _pairs(["abc"], ["abd"], 0, 1, np.array([5]), "avx2")
     if "avx512" not in KERNELS:
         with pytest.raises(RuntimeError, match="AVX-512"):
             _pairs(["abc"], ["abd"], 0, 1, np.array([5]), "avx512")

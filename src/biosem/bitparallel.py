@@ -38,10 +38,11 @@ The scan calls :func:`screened_pairs`, which runs the same algorithm compiled fo
 machine has it (``src/biosem/_lev512.c``, built by ``pip install``; :data:`KERNEL` says which is in
 use, ``BIOSEM_KERNEL=numba`` forces the numba kernels): the bag-distance screen adds 64 lanes of
 uint8 histogram differences per instruction (0.1 ns a pair against about 2 ns here), the passing
-lanes' masks are compacted by ``vpcompress`` instead of a scalar gather, the bit-vector state of four
-registers of lanes stays in registers across the query's characters, and only the pairs within the
-limit are written out. On the SNOMED-scale term pairs it computes the same rows 2-4x faster per pair
-of a length ring (``bench/bench_kernel.py``; README § Speed). The numba kernels remain for machines
+lanes' masks are compacted by a permute per 16 lanes instead of a scalar gather, the bit-vector state
+of four registers of lanes stays in registers across the query's characters, pool strings over 32
+characters go through the band wherever the limit allows one, and only the pairs within the limit
+are written out. On the SNOMED-scale term pairs it computes the same rows 2-6x faster per pair of a
+length ring (``bench/bench_kernel.py``; README § Speed). The numba kernels remain for machines
 without AVX-512 (or without a C compiler at install time) and as the reference the tests compare the
 compiled ones with.
 """
@@ -667,7 +668,7 @@ def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarra
 try:  # the compiled AVX-512 kernels (src/biosem/_lev512.c); optional at install time
     from biosem import _lev512
 except ImportError:  # pragma: no cover - a build without a C compiler
-    _lev512 = None
+    _lev512 = None  # type: ignore[assignment]
 # Which implementation :func:`screened_pairs` uses: "avx512" where the extension is built and the CPU
 # has AVX-512 (F, BW, VL, DQ, VPOPCNTDQ), else "numba". BIOSEM_KERNEL=numba forces the numba kernels.
 KERNEL = "avx512" if _lev512 is not None and _lev512.supported() and os.environ.get("BIOSEM_KERNEL") != "numba" \
@@ -685,17 +686,20 @@ def screened_pairs(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, l
 
     ``kernel``: "avx512" (the compiled kernels, :data:`KERNEL` where available) or "numba"
     (:func:`screened_distances`); None: :data:`KERNEL`. Both give the same rows; the AVX-512 one
-    screens 64 pairs per instruction, compacts the passing lanes with vpcompress and writes only the
-    rows within the limit (README § Speed).
+    screens 64 pairs per instruction, compacts the passing lanes by permutes and writes only the rows
+    within the limit (module docstring; README § Speed).
 
     Returns:
         (query row int32, column ``c - lo`` int32, distance int32, number of distances computed);
         rows grouped by blocks of ``LANES`` columns, then by query.
 
     Raises:
-        ValueError: shapes disagree; RuntimeError: "avx512" asked for where it is not available.
+        ValueError: shapes disagree, or an unknown kernel; RuntimeError: "avx512" asked for where it is
+            not available.
     """
     kernel = kernel or KERNEL
+    if kernel not in ("avx512", "numba"):
+        raise ValueError(f"unknown kernel {kernel!r}: expected 'avx512' or 'numba'")
     query = np.ascontiguousarray(query, dtype=np.int32)
     nq = query.shape[0]
     width = max(0, hi - lo)

@@ -1,0 +1,9 @@
+"""Type stub of the compiled AVX-512 kernels (src/biosem/_lev512.c); see biosem.bitparallel.screened_pairs."""
+
+from typing import Any
+
+def screened_pairs(
+    query: Any, nq: int, n: int, symbols: Any, starts: Any, lo: int, hi: int, local: Any, n_local: int, hist: Any,
+    n_pool: int, query_hist: Any, limit: Any, out_q: Any, out_c: Any, out_d: Any,
+) -> tuple[int, int]: ...
+def supported() -> bool: ...
