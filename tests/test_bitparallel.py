@@ -358,3 +358,17 @@ def test_compiled_kernels_are_built_where_a_compiler_is() -> None:
         pytest.skip("no C compiler on this machine")
     assert bitparallel._lev512 is not None
     assert bitparallel._lev512.supported() == (KERNEL == "avx512") or os.environ.get("BIOSEM_KERNEL") == "numba"
+
+
+@pytest.mark.skipif("avx512" not in KERNELS, reason="the AVX-512 kernels are not available here")
+def test_screened_pairs_outgrow_the_first_buffer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled kernels write into a small buffer first (pairs within the limits are few); a call
+    with more pairs than it holds is made again with room for every pair, and gives the same rows."""
+    rng = np.random.default_rng(11)
+    pool = ["".join(rng.choice(list("abcd"), size=int(n))) for n in np.sort(rng.integers(5, 40, size=900))]
+    queries = ["".join(rng.choice(list("abcd"), size=20)) for _ in range(3)]
+    limit = np.full(3, 120, dtype=np.int64)  # under the screen's ceiling (127), over every distance here
+    want = _within(queries, pool, 0, len(pool), limit)
+    assert len(want) == 3 * len(pool)
+    monkeypatch.setattr(bitparallel, "SPARSE_ROWS", 0)  # room for 64 rows per query at first
+    assert _pairs(queries, pool, 0, len(pool), limit, "avx512")[0] == want

@@ -401,7 +401,7 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
     const int64_t words_all = longest_all > 64 ? (longest_all + 63) / 64 : 1;
     const size_t b32 = (size_t)words_b * rows * STRIDE * 4, b64 = (size_t)words_all * rows * STRIDE * 8;
     const size_t size = 2 * b32 + 2 * b64 + 64 * (size_t)(words_all + 1) * 2 + 5 * (STRIDE + PAD) * 4
-                        + (size_t)nq * (n + 1) * 4 + 64;
+                        + (size_t)nq * (n + 1) * 4 + (size_t)nq * 5 * 8 + 64;
     uint8_t *mem = aligned_alloc(64, (size + 63) / 64 * 64);
     if (!mem) return -2;
     uint64_t *peq64 = (uint64_t *)mem, *cpeq64 = (uint64_t *)(mem + b64);
@@ -413,7 +413,9 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
     int32_t *lane_of = clens + STRIDE + PAD;
     int32_t *res = lane_of + STRIDE + PAD;
     uint8_t *gap8 = (uint8_t *)(res + STRIDE + PAD);
-    int32_t *distinct = (int32_t *)(gap8 + (STRIDE + PAD) * 4);
+    __mmask64 *pass_all = (__mmask64 *)(gap8 + (STRIDE + PAD) * 4); /* per query: the lanes passing the screen */
+    int64_t *passed = (int64_t *)(pass_all + 4 * nq);                /* and how many */
+    int32_t *distinct = (int32_t *)(passed + nq);
     memset(cpeq64, 0, b64);
     memset(cpeq32, 0, b32);
     memset(gap8, 255, (STRIDE + PAD) * 4);
@@ -456,31 +458,21 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
         /* The 32-bit masks: one word for a block of short patterns, the band's words for a wide one
          * (when a query may use the band); the 64-bit masks of a wide block once a query needs them. */
         const int64_t w32 = !wide ? 1 : (use_band && longest > BAND_FROM ? words_b : 0);
-        int built64 = 0;
-        if (w32) {
-            memset(peq32, 0, (size_t)w32 * rows * STRIDE * 4);
-            const int64_t reach = 32 * w32;
-            for (int64_t lane = 0; lane < width; lane++) {
-                const int32_t *s = a->symbols + a->starts[b + lane];
-                for (int64_t p = 0; p < lens[lane] && p < reach; p++) {
-                    int32_t k = a->local[s[p]];
-                    if (k >= 0) peq32[((p >> 5) * rows + k) * STRIDE + lane] |= (uint32_t)1 << (p & 31);
-                }
-            }
-        }
         __mmask64 valid[4];
         for (int c = 0; c < 4; c++) {
             int64_t rest = width - 64 * c;
             valid[c] = rest >= 64 ? ~(__mmask64)0 : rest <= 0 ? 0 : (((__mmask64)1 << rest) - 1);
         }
+        /* Screen every query first: a block no query passes needs no masks (near searches pass few). */
+        int64_t passing = 0;
+        const int64_t near = shortest > n ? shortest - n : (longest < n ? n - longest : 0);
         for (int64_t qi = 0; qi < nq; qi++) {
             const int64_t limit = a->limit[qi];
-            /* Every lane differs in length by more than the limit: nothing can be within it. */
-            int64_t near = shortest > n ? shortest - n : (longest < n ? n - longest : 0);
-            if (near > limit) continue;
-            __mmask64 pass[4];
+            __mmask64 *pass = pass_all + 4 * qi;
             int64_t r = 0;
-            if (limit >= 127) { /* the saturated screen cannot tell: every lane */
+            if (near > limit) { /* every lane differs in length by more than the limit */
+                for (int c = 0; c < 4; c++) pass[c] = 0;
+            } else if (limit >= 127) { /* the saturated screen cannot tell: every lane */
                 for (int c = 0; c < 4; c++) pass[c] = valid[c];
             } else {
                 /* Bag distance: (sum over bins of |count difference| + |length difference|) / 2, the
@@ -503,6 +495,25 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
                     pass[c] = limit < 0 ? 0 : (_mm512_cmple_epu8_mask(acc[c], most) & valid[c]);
             }
             for (int c = 0; c < 4; c++) r += __builtin_popcountll(pass[c]);
+            passed[qi] = r;
+            passing += r > 0;
+        }
+        if (!passing) continue;
+        int built64 = 0;
+        if (w32) {
+            memset(peq32, 0, (size_t)w32 * rows * STRIDE * 4);
+            const int64_t reach = 32 * w32;
+            for (int64_t lane = 0; lane < width; lane++) {
+                const int32_t *s = a->symbols + a->starts[b + lane];
+                for (int64_t p = 0; p < lens[lane] && p < reach; p++) {
+                    int32_t k = a->local[s[p]];
+                    if (k >= 0) peq32[((p >> 5) * rows + k) * STRIDE + lane] |= (uint32_t)1 << (p & 31);
+                }
+            }
+        }
+        for (int64_t qi = 0; qi < nq; qi++) {
+            const int64_t limit = a->limit[qi], r = passed[qi];
+            const __mmask64 *pass = pass_all + 4 * qi;
             if (r == 0) continue;
             const int32_t *qrow = a->query + qi * n;
             const int64_t bottom = wide && w32 && limit <= BAND_LIMIT ? band_offset(lens, width, n, limit) : -1;

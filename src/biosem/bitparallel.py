@@ -669,6 +669,8 @@ try:  # the compiled AVX-512 kernels (src/biosem/_lev512.c); optional at install
     from biosem import _lev512
 except ImportError:  # pragma: no cover - a build without a C compiler
     _lev512 = None  # type: ignore[assignment]
+# Rows :func:`screened_pairs` makes room for at first (plus 64 per query).
+SPARSE_ROWS = 1 << 16
 # Which implementation :func:`screened_pairs` uses: "avx512" where the extension is built and the CPU
 # has AVX-512 (F, BW, VL, DQ, VPOPCNTDQ), else "numba". BIOSEM_KERNEL=numba forces the numba kernels.
 KERNEL = "avx512" if _lev512 is not None and _lev512.supported() and os.environ.get("BIOSEM_KERNEL") != "numba" \
@@ -718,11 +720,20 @@ def screened_pairs(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, l
     if _lev512 is None or not _lev512.supported():
         raise RuntimeError("the AVX-512 kernels are not available on this machine (kernel='numba' is)")
     q_local, local, n_local = _prepare(query, alphabet_size)
-    cap = nq * width + 64
-    out_q, out_c, out_d = (np.empty(cap, np.int32) for _ in range(3))
-    rows, computed = _lev512.screened_pairs(
-        np.ascontiguousarray(q_local, dtype=np.int32), nq, query.shape[1],
-        np.ascontiguousarray(symbols, dtype=np.int32), np.ascontiguousarray(starts, dtype=np.int64), lo, hi,
-        np.ascontiguousarray(local, dtype=np.int32), n_local, np.ascontiguousarray(hist, dtype=np.uint8),
-        hist.shape[1], np.ascontiguousarray(query_hist, dtype=np.uint8), limit, out_q, out_c, out_d)
-    return out_q[:rows], out_c[:rows], out_d[:rows], int(computed)
+    args = (np.ascontiguousarray(q_local, dtype=np.int32), nq, query.shape[1],
+            np.ascontiguousarray(symbols, dtype=np.int32), np.ascontiguousarray(starts, dtype=np.int64), lo, hi,
+            np.ascontiguousarray(local, dtype=np.int32), n_local, np.ascontiguousarray(hist, dtype=np.uint8),
+            hist.shape[1], np.ascontiguousarray(query_hist, dtype=np.uint8), limit)
+    # Pairs within the limits are few (a few per query and ring at the term pairs' bounds): a small
+    # buffer first, every pair's room only if it fills up (or a limit takes every pair).
+    every = nq * width + 64
+    cap = every if (limit >= 127).any() else min(every, SPARSE_ROWS + 64 * nq)
+    while True:
+        out_q, out_c, out_d = (np.empty(cap, np.int32) for _ in range(3))
+        try:
+            rows, computed = _lev512.screened_pairs(*args, out_q, out_c, out_d)
+            return out_q[:rows], out_c[:rows], out_d[:rows], int(computed)
+        except ValueError as err:
+            if "too small" not in str(err) or cap == every:
+                raise
+            cap = every
