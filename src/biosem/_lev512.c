@@ -275,8 +275,8 @@ static int64_t band_offset(const int32_t *lens, int64_t count, int64_t n, int64_
         }
     }
     if (d_max < d_min) return -2;
-    int64_t bottom = (d_max + limit) >= 0 ? (d_max + limit) / 2 : -((-(d_max + limit) + 1) / 2);
-    int64_t top = (limit - d_min) >= 0 ? -((limit - d_min) / 2) : ((d_min - limit) + 1) / 2;
+    /* -limit <= d_min <= d_max <= limit: both halvings are of non-negative numbers (floor). */
+    const int64_t bottom = (d_max + limit) / 2, top = -((limit - d_min) / 2);
     if (limit > BAND_LIMIT || bottom > 31 || top < bottom - 30 || d_min < bottom - 30) return -1;
     return bottom;
 }
@@ -661,10 +661,7 @@ static PyObject *screened_pairs(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
     if (rows == -2) return PyErr_NoMemory();
-    if (rows == -1) {
-        PyErr_SetString(PyExc_ValueError, "output buffers too small");
-        return NULL;
-    }
+    /* rows -1: the output buffers filled up (the caller makes room and calls again). */
     return Py_BuildValue("LL", (long long)rows, (long long)computed);
 fail:
     for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
@@ -676,7 +673,7 @@ static PyObject *py_supported(PyObject *self, PyObject *args) { return PyBool_Fr
 static PyMethodDef methods[] = {
     {"screened_pairs", screened_pairs, METH_VARARGS,
      "screened_pairs(query, nq, n, symbols, starts, lo, hi, local, n_local, hist, n_pool, query_hist, limit, "
-     "out_q, out_c, out_d) -> (rows, computed)"},
+     "out_q, out_c, out_d) -> (rows, computed); rows -1 when the output buffers are too small"},
     {"supported", py_supported, METH_NOARGS, "True when this CPU runs the AVX-512 kernels."},
     {NULL, NULL, 0, NULL}};
 

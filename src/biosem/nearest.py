@@ -561,15 +561,6 @@ class LevenshteinIndex:
         return fq[keep], fb[keep], fc[keep], fd[keep]
 
 
-@numba.njit(inline="always")
-def _row_bound(bound: np.ndarray, r: int) -> np.int32:
-    """The largest distance any dataset of query ``r`` could still take (-1: none)."""
-    worst = np.int32(-1)
-    for s in range(bound.shape[1]):
-        worst = max(worst, bound[r, s])
-    return worst
-
-
 @numba.njit(nogil=True, cache=True, boundscheck=False)
 def _keep_nearest(
     cell_row: np.ndarray, cell_col: np.ndarray, cell_d: np.ndarray, col_group: np.ndarray, col_member: np.ndarray,
@@ -589,12 +580,15 @@ def _keep_nearest(
     plus ``slack``."""
     n_sets = k.shape[1]
     n = cell_row.size
+    # The datasets each cell is valid in (bits; 0 where it is in none), then those it is kept in.
+    kept = np.zeros(n, np.int64)
     for t in range(n):
         d = cell_d[t]
         r = rows[cell_row[t]]
         c = cell_col[t]
         if d > 0 and col_group[c] != groups[r] and col_gap[c] > skip[r]:
             bits = col_member[c]
+            kept[t] = bits
             for s in range(n_sets):
                 if (bits >> s) & 1 == 0 or d >= bound[r, s]:
                     continue
@@ -605,19 +599,16 @@ def _keep_nearest(
                     j -= 1
                 b[j] = d
                 bound[r, s] = b[k[r, s] - 1]
-    # The datasets each cell is kept in (bits), then the rows.
-    kept = np.zeros(n, np.int64)
     total = 0
     for t in range(n):
         d = cell_d[t]
         r = rows[cell_row[t]]
-        c = cell_col[t]
-        if d > 0 and d <= _row_bound(bound, r) + slack and col_group[c] != groups[r] and col_gap[c] > skip[r]:
-            bits = col_member[c]
-            for s in range(n_sets):
-                if (bits >> s) & 1 and d <= bound[r, s] + slack:
-                    kept[t] |= np.int64(1) << s
-                    total += 1
+        bits = kept[t]
+        kept[t] = 0
+        for s in range(n_sets):
+            if (bits >> s) & 1 and d <= bound[r, s] + slack:
+                kept[t] |= np.int64(1) << s
+                total += 1
     out_i = np.empty(total, np.int64)
     out_s = np.empty(total, np.int64)
     out_c = np.empty(total, np.int64)
