@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark: UMLS ingestion (``biosem.readers.rrf.write_rrf``) against a plain pyarrow CSV read.
+"""Benchmark: UMLS ingestion (``biosem.terminology.rrf.write_rrf``) against a plain pyarrow CSV read.
 
 For MRCONSO and MRREL of a release (e.g. the full-size one from ``bench/generate_umls.py``), in the
 same run and each in a fresh subprocess (peak RSS is the subprocess's ``ru_maxrss``):
@@ -73,7 +73,7 @@ def task_plain(path: Path) -> dict:
 
 def task_read(path: Path) -> dict:
     """biosem's streaming reader (``iter_rrf``) with the columns and checks the ingestion uses."""
-    from biosem.readers.rrf import (  # the reader's own column selections, so the two cannot drift
+    from biosem.terminology.rrf import (  # the reader's own column selections, so the two cannot drift
         _MRCONSO_READ,
         _MRCONSO_REQUIRED,
         _MRREL_READ,
@@ -99,17 +99,17 @@ def task_read(path: Path) -> dict:
 
 
 def task_biosem(meta: Path, out: Path, languages: list[str] | None, table_path: bool) -> dict:
-    from biosem.schemas import TERMINOLOGY_TABLES
+    from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
     outputs = {t: str(out / f"{t}.parquet") for t in TERMINOLOGY_TABLES}
     t0 = time.perf_counter()
     if table_path:
-        from biosem.ingest import write_terminology
-        from biosem.readers.rrf import read_rrf
+        from biosem.terminology.write import write_terminology
+        from biosem.terminology.rrf import read_rrf
 
         counts = write_terminology(read_rrf(meta, "umls", languages=languages), outputs, "umls")
     else:
-        from biosem.readers.rrf import write_rrf
+        from biosem.terminology.rrf import write_rrf
 
         counts = write_rrf(meta, "umls", outputs, languages=languages)
     return {"seconds": time.perf_counter() - t0, "tables": counts}

@@ -1,15 +1,15 @@
 """Benchmark: the bit-parallel Levenshtein kernel against ``rapidfuzz.process.cdist``, per pair.
 
 On the lowercased description terms of an RF2 release (``bench/generate_snomed.py``), for first terms
-of a few lengths, times :func:`biosem.bitparallel.distances` and ``rapidfuzz.process.cdist`` (one
+of a few lengths, times :func:`biosem.levenshtein.kernels.distances` and ``rapidfuzz.process.cdist`` (one
 thread each, no cutoff) on the same block: 64 queries of one length against every term within 8
 characters of it in length, the shape of one ring of the length-ordered scan. The distances must be
 equal; the figure reported is the ratio of times (rapidfuzz / kernel). For query lengths over 32 it
-also times :func:`biosem.bitparallel.screened_distances` with every pair passing the bag-distance
+also times :func:`biosem.levenshtein.kernels.screened_distances` with every pair passing the bag-distance
 screen (all-zero histograms) at a limit of ``--band-limit`` edits, so that the blocks go to the banded
 kernel: distances within the limit must equal rapidfuzz's and the others be ``PRUNED`` (or exact, in
 blocks the band does not take: strings of up to 32 characters); the figure is the ratio of the plain
-kernel's time to the banded one's. Last, it times :func:`biosem.bitparallel.screened_pairs` as the scan
+kernel's time to the banded one's. Last, it times :func:`biosem.levenshtein.kernels.screened_pairs` as the scan
 calls it (real histograms, a limit of a quarter of the query length + 2) on the numba kernels and on
 the compiled AVX-512 ones where the machine has them: the same rows, and the ratio of their times.
 
@@ -30,7 +30,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from biosem.bitparallel import (
+from biosem.levenshtein.kernels import (
     BUCKETS,
     KERNEL,
     PRUNED,
@@ -41,7 +41,7 @@ from biosem.bitparallel import (
     screened_distances,
     screened_pairs,
 )
-from biosem.readers.rf2 import read_rf2
+from biosem.terminology.rf2 import read_rf2
 
 Encoded = tuple[np.ndarray, Alphabet, np.ndarray, np.ndarray]
 
@@ -103,7 +103,7 @@ def measure(pool: list[str], encoded: Encoded, qlen: int, n_queries: int, rng: n
 
 
 def measure_screened(qsym: np.ndarray, encoded: Encoded, lo: int, hi: int, want: np.ndarray) -> dict[str, float]:
-    """:func:`biosem.bitparallel.screened_pairs` as the scan calls it, on each kernel this machine
+    """:func:`biosem.levenshtein.kernels.screened_pairs` as the scan calls it, on each kernel this machine
     has: the real histograms, a limit of a quarter of the query length plus the resume slack (the
     term pairs' bounds, README § Benchmarks); the rows must be exactly the pairs within the limit,
     with rapidfuzz's distances (``want``). Reports ns per pair of the length ring and the share of

@@ -5,7 +5,7 @@
    the 20 datasets exactly as the workflow does (the joint first search of ``termpairs.joint_search``,
    ``biosem.termpairs.search_neighbours``, then ``biosem.termpairs.build_dataset``), and reports wall
    time per step and the peak RSS of the process.
-2. On a 20,000-term subset of the FSN-SYN hard pool, compares ``biosem.nearest.LevenshteinIndex`` with
+2. On a 20,000-term subset of the FSN-SYN hard pool, compares ``biosem.levenshtein.index.LevenshteinIndex`` with
    brute-force ``rapidfuzz.process.cdist`` over all pairs: the nearest valid distances must be equal;
    the figure reported is the ratio of wall times (brute / biosem).
 
@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from biosem.nearest import LevenshteinIndex, brute_force_nearest
-from biosem.readers.rf2 import read_rf2
+from biosem.levenshtein.index import LevenshteinIndex, brute_force_nearest
+from biosem.terminology.rf2 import read_rf2
 from biosem.seeds import generator
 from biosem.termpairs import (
     DIFFICULTIES,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate a synthetic, full-size UMLS Metathesaurus release (RRF) for benchmarks.
 
-biosem's UMLS adapter (``biosem.readers.rrf``) must ingest a full release on one machine: MRCONSO
+biosem's UMLS adapter (``biosem.terminology.rrf``) must ingest a full release on one machine: MRCONSO
 with ~16 million rows and MRREL with ~60 million. The Metathesaurus is licensed, so benchmarks and CI
 cannot use it. This script writes ``MRCONSO.RRF``, ``MRREL.RRF``, ``MRSTY.RRF`` and ``MRSAB.RRF`` of
 that size in the layout of the UMLS Reference Manual (§3.3: ``|``-separated, a trailing ``|``, no

@@ -1,4 +1,4 @@
-"""biosem.agreement: IAA-1/IAA-2 conventions, the level-count kernel, alpha, kappa (known answers)."""
+"""biosem.agreement.statistics: IAA-1/IAA-2 conventions, the level-count kernel, alpha, kappa (known answers)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from nltk.metrics.distance import binary_distance, interval_distance
 from scipy.stats import spearmanr
 from sklearn.metrics import cohen_kappa_score
 
-from biosem import agreement as ag
+from biosem.agreement import statistics as ag
 
 nan = np.nan
 

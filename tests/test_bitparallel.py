@@ -1,4 +1,4 @@
-"""Tests of the bit-parallel Levenshtein kernel (biosem.bitparallel) against rapidfuzz.
+"""Tests of the bit-parallel Levenshtein kernel (biosem.levenshtein.kernels) against rapidfuzz.
 
 Every word width is exercised: pool strings of up to 32 characters (32-bit lanes), up to 64 (one
 64-bit word), and longer ones (several words with add and shift carries), with blocks wider and
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from biosem import bitparallel
-from biosem.bitparallel import (
+from biosem.levenshtein import kernels as bitparallel
+from biosem.levenshtein.kernels import (
     BAND_LIMIT,
     BUCKETS,
     KERNEL,

@@ -424,14 +424,14 @@ def test_tables_match_schemas(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# workflow wiring (biosem.corpora.targets) on the shipped config
+# workflow wiring (biosem.workflow.corpora) on the shipped config
 # ------------------------------------------------------------------------------------------------
 def test_config_wiring() -> None:
     import yaml
     from conftest import REPO
     from snakemake.utils import validate
 
-    from biosem.corpora.targets import (
+    from biosem.workflow.corpora import (
         check_build,
         check_corpus,
         corpus_inputs,

@@ -12,7 +12,7 @@ from types import ModuleType
 import pandas as pd
 import pytest
 
-from biosem.bitparallel import KERNEL
+from biosem.levenshtein.kernels import KERNEL
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "bench" / "generate_snomed.py"

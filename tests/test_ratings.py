@@ -1,4 +1,4 @@
-"""biosem.ratings: readers, bias correction, exclusion, rescaling, aggregation; the SimVerb-3500 check."""
+"""biosem.agreement.ratings: readers, bias correction, exclusion, rescaling, aggregation; the SimVerb-3500 check."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from conftest import SHARED_DATA
 
-from biosem import ratings as R
-from biosem.agreement import iaa_pairwise
+from biosem.agreement import ratings as R
+from biosem.agreement.statistics import iaa_pairwise
 from biosem.errors import SourceFormatError
 
 nan = np.nan

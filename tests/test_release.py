@@ -694,13 +694,13 @@ def test_check_release_folder(tmp_path: Path, two_configs: ReleaseDataset) -> No
     assert "termpairs/snomed: restricted dataset in a public release" in check_release(root)
 
 
-# --- rule functions (biosem.release.workflow) -----------------------------------------------------
+# --- rule functions (biosem.workflow.release) -----------------------------------------------------
 
 
 def test_release_plan_membership_guard_and_provenance(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
-    from biosem.release.workflow import ReleasePlan, active_stages, targets
+    from biosem.workflow.release import ReleasePlan, active_stages, targets
 
     config = yaml.safe_load((Path(__file__).parents[1] / "config" / "config.yaml").read_text())
     stages = active_stages(config, {"wic": lambda: ["x"], "analogies": list, "simlex": None})

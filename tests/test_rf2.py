@@ -1,4 +1,4 @@
-"""Tests of the SNOMED CT RF2 adapter (biosem.readers.rf2).
+"""Tests of the SNOMED CT RF2 adapter (biosem.terminology.rf2).
 
 Real data: the MiniCT sample (SNOMED International, via IHTSDO/snowstorm) and Snowstorm's dummy
 content in ``../shared/data/snomed-rf2-samples``, read in place. Everything else is hand-made in
@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
-from biosem.readers.rf2 import read_rf2, strip_semantic_tag
-from biosem.schemas import TERMINOLOGY_TABLES
+from biosem.terminology.rf2 import read_rf2, strip_semantic_tag
+from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data" / "snomed-rf2-samples"
 MINICT = SAMPLES / "MiniCT_INT_GB_20140131"

@@ -1,4 +1,4 @@
-"""Tests of the UMLS RRF adapter (biosem.readers.rrf) on the shared samples and hand-made files."""
+"""Tests of the UMLS RRF adapter (biosem.terminology.rrf) on the shared samples and hand-made files."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
-from biosem.readers.rrf import MRCONSO_COLUMNS, MRREL_COLUMNS, iter_rrf, read_rrf
-from biosem.schemas import TERMINOLOGY_TABLES
+from biosem.terminology.rrf import MRCONSO_COLUMNS, MRREL_COLUMNS, iter_rrf, read_rrf
+from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data" / "umls-rrf-samples"
 CUMULUS = SAMPLES / "cumulus-library-umls_2000AA"
@@ -177,7 +177,7 @@ def test_cumulus_mappings(cumulus: dict[str, pa.Table]) -> None:
 
 
 def test_cumulus_logs_counts(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.INFO, logger="biosem.readers.rrf"):
+    with caplog.at_level(logging.INFO, logger="biosem.terminology.rrf"):
         read_rrf(CUMULUS, "umls")
     assert "MRCONSO.RRF: 543 rows read (543 short rows padded)" in caplog.text
     assert "MRCONSO.RRF: 543 rows kept of 543" in caplog.text
@@ -318,7 +318,7 @@ def test_mrsab_is_read_and_logged(tmp_path: Path, caplog: pytest.LogCaptureFixtu
     assert len(fields) == 25
     mrsab = ["|".join(fields) + "|"]
     meta = write_meta(tmp_path, MRCONSO_RRF=[conso("C0000001", "A0000001", "a")], MRSAB_RRF=mrsab)
-    with caplog.at_level(logging.INFO, logger="biosem.readers.rrf"):
+    with caplog.at_level(logging.INFO, logger="biosem.terminology.rrf"):
         read_rrf(meta, "umls", sabs=["MSH", "NCI"])
     assert "MSH=MSH2024 (2024)" in caplog.text
     assert "requested SABs not current in this release: ['NCI']" in caplog.text

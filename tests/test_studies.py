@@ -1,4 +1,4 @@
-"""biosem.studies: sheet composition and blinding, XLSX, validation errors, scoring with known answers."""
+"""biosem.agreement.studies: sheet composition and blinding, XLSX, validation errors, scoring with known answers."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from nltk.metrics.agreement import AnnotationTask
 from nltk.metrics.distance import binary_distance
 from sklearn.metrics import cohen_kappa_score
 
-from biosem import studies as S
+from biosem.agreement import studies as S
 from biosem.seeds import generator
 from biosem.termpairs import DATASETS
 

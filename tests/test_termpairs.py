@@ -1,7 +1,7 @@
 """Tests of the term-pair builders (biosem.termpairs; Schulz & Juric, AAAI 2020, "medisim").
 
 Every table is hand-made in the test with the columns of the terminology intermediates
-(:data:`biosem.schemas.CONCEPTS`, ``TERMS``, ``ASSOCIATIONS``), one rule of DESIGN.md § termpairs
+(:data:`biosem.terminology.schemas.CONCEPTS`, ``TERMS``, ``ASSOCIATIONS``), one rule of DESIGN.md § termpairs
 at a time, with exact expected outputs.
 """
 
@@ -20,9 +20,10 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 import biosem.termpairs as termpairs_module
-from biosem.nearest import splitmix64, tie_seeds
-from biosem.readers.obo import read_obo
-from biosem.schemas import ASSOCIATIONS, CONCEPTS, TERMPAIR_DATASET, TERMPAIR_NEIGHBOURS, TERMS
+from biosem.levenshtein.index import splitmix64, tie_seeds
+from biosem.terminology.obo import read_obo
+from biosem.termpairs.schemas import TERMPAIR_DATASET, TERMPAIR_NEIGHBOURS
+from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, TERMS
 from biosem.seeds import generator
 from biosem.termpairs import (
     DATASETS,

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from biosem.studies import TERMPAIR_SHEET_COLUMNS, WIC_SHEET_COLUMNS, read_key, read_sheet
+from biosem.agreement.studies import TERMPAIR_SHEET_COLUMNS, WIC_SHEET_COLUMNS, read_key, read_sheet
 from biosem.termpairs import DATASETS
 
 pytestmark = pytest.mark.workflow

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from dataclasses import dataclass
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +17,20 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from biosem.schemas import TableSpec
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A Parquet table: its Arrow schema and the columns that order its rows."""
+
+    name: str
+    schema: pa.Schema
+    sort_keys: tuple[str, ...]
+
+
+def string_field(name: str, nullable: bool = False) -> pa.Field:
+    """A string column of a :class:`TableSpec` schema (non-nullable unless ``nullable``)."""
+    return pa.field(name, pa.string(), nullable=nullable)
+
 
 
 @contextlib.contextmanager

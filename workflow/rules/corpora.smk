@@ -1,8 +1,8 @@
 # Corpus ingestion (PubTator: BC5CDR, NCBI Disease, MedMentions) into documents/sentences/mentions.
-# Wiring helpers live in biosem.corpora.targets (this file defines no functions: snakemake --lint).
+# Wiring helpers live in biosem.workflow.corpora (this file defines no functions: snakemake --lint).
 from functools import partial
 
-from biosem.corpora.targets import check_build, corpus_inputs, corpus_targets
+from biosem.workflow.corpora import check_build, corpus_inputs, corpus_targets
 
 validate(config["corpora"], schema="../schemas/corpora.schema.yaml")
 check_build(config)

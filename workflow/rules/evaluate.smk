@@ -1,10 +1,10 @@
 # Scores of word/term representations on every built dataset and the external benchmarks
 # (DESIGN.md § Evaluation): train or load models -> one evaluation rule per family and model ->
-# one tidy results table -> report plots. Wiring helpers live in biosem.evaluate.targets (this file
+# one tidy results table -> report plots. Wiring helpers live in biosem.workflow.evaluate (this file
 # defines no functions: snakemake --lint).
 from functools import partial
 
-from biosem.evaluate import targets as evaluation
+from biosem.workflow import evaluate as evaluation
 from biosem.termpairs import DATASETS as TERMPAIR_DATASET_NAMES
 
 validate(config["evaluate"], schema="../schemas/evaluate.schema.yaml")

@@ -42,7 +42,7 @@ rule ingest_umls:
         "../envs/biosem.yaml"
     threads: 2
     resources:
-        # biosem.readers.rrf.write_rrf on a full-size release (MRCONSO 16 M, MRREL 60 M rows):
+        # biosem.terminology.rrf.write_rrf on a full-size release (MRCONSO 16 M, MRREL 60 M rows):
         # peak RSS 2.5 GB, 6 min on 2 loaded cores (README, "Benchmarks", scale).
         mem_mb=4000,
         runtime=30,

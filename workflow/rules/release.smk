@@ -1,10 +1,10 @@
 # Releases: Hugging Face-layout datasets with cards, Croissant, checksums and a licence guard
 # (DESIGN.md § Release). Not part of `rule all`; run `snakemake --cores 8 release_public` or
 # `release_private`. Layout: results/release/<version>/<public|private>/<family>/<dataset>/.
-# Dataset list, input functions and params: biosem.release.workflow (providers: biosem.release.families).
+# Dataset list, input functions and params: biosem.workflow.release (providers: biosem.release.families).
 import os
 
-from biosem.release import workflow as release_workflow
+from biosem.workflow import release as release_workflow
 from biosem.release.provenance import relative_paths
 
 validate(config["release"], schema="../schemas/release.schema.yaml")

@@ -11,7 +11,7 @@ import numpy as np
 
 from biosem.io import write_table, write_text
 from biosem.logs import configure_logging
-from biosem.ratings import (
+from biosem.agreement.ratings import (
     RATED_DATASET,
     aggregate_ratings,
     compare_with_published,

@@ -1,8 +1,8 @@
 """Ingest an OBO ontology (HPO, GO, ...) into the terminology intermediates."""
 
-from biosem.ingest import write_terminology
+from biosem.terminology.write import write_terminology
 from biosem.logs import configure_logging
-from biosem.readers.obo import read_obo
+from biosem.terminology.obo import read_obo
 
 
 def main(snakemake) -> None:

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from biosem.ingest import write_terminology
+from biosem.terminology.write import write_terminology
 from biosem.logs import configure_logging
-from biosem.readers.rrf import read_rrf
+from biosem.terminology.rrf import read_rrf
 
 
 def main(snakemake) -> None:

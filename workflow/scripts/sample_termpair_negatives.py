@@ -5,7 +5,7 @@ import logging
 
 from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
-from biosem.schemas import TERMPAIR_DATASET
+from biosem.termpairs.schemas import TERMPAIR_DATASET
 from biosem.seeds import generator
 from biosem.termpairs import build_dataset, to_reference_tsv
 

@@ -5,7 +5,7 @@ import logging
 
 from biosem.io import write_text
 from biosem.logs import configure_logging
-from biosem.studies import read_filled_sheets, read_key, score_wic_study
+from biosem.agreement.studies import read_filled_sheets, read_key, score_wic_study
 
 log = logging.getLogger(__name__)
 

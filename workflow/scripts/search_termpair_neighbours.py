@@ -4,7 +4,7 @@ import logging
 
 from biosem.io import read_table, write_table
 from biosem.logs import configure_logging
-from biosem.schemas import TERMPAIR_NEIGHBOURS
+from biosem.termpairs.schemas import TERMPAIR_NEIGHBOURS
 from biosem.termpairs import search_neighbours
 
 log = logging.getLogger(__name__)

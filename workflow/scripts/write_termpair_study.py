@@ -10,7 +10,7 @@ from pathlib import Path
 from biosem.io import read_table, write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator
-from biosem.studies import TERMPAIR_INSTRUCTIONS, sheet_csv, termpair_study, write_xlsx
+from biosem.agreement.studies import TERMPAIR_INSTRUCTIONS, sheet_csv, termpair_study, write_xlsx
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import pandas as pd
 from biosem.io import write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator
-from biosem.studies import WIC_INSTRUCTIONS, read_wic_split, sheet_csv, wic_study, write_xlsx
+from biosem.agreement.studies import WIC_INSTRUCTIONS, read_wic_split, sheet_csv, wic_study, write_xlsx
 
 log = logging.getLogger(__name__)
 

@@ -130,7 +130,7 @@ def prepare_terms(terms: pd.DataFrame) -> pd.DataFrame:
 
     Args:
         terms: the ``terms`` intermediate (columns source, concept_id, term_id, term, term_type,
-            language, active, scope; :data:`biosem.schemas.TERMS`).
+            language, active, scope; :data:`biosem.terminology.schemas.TERMS`).
 
     Returns:
         Columns of :data:`~biosem.analogies.schemas.TERM_COUNTS` except ``count``: ``term`` is the

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from biosem.schemas import TableSpec
+from biosem.io import TableSpec
 
 
 def _s(name: str, nullable: bool = False) -> pa.Field:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from biosem.schemas import TableSpec
+from biosem.io import TableSpec
 
 SPLITS = ("train", "dev", "test")
 NAMESPACES = ("MESH", "OMIM", "UMLS")

@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow as pa
 
 from biosem.io import atomic_path, write_table, write_text
-from biosem.schemas import TableSpec
+from biosem.io import TableSpec
 
 RESULTS = TableSpec(
     "evaluation_results",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from biosem.schemas import TableSpec
+from biosem.io import TableSpec
 
 # results/evaluation/models/token_counts.parquet: tokens of the training corpora (frequency bands).
 TOKEN_COUNTS = TableSpec(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from biosem.schemas import TableSpec
+from biosem.io import TableSpec
 
 POS_NAMES = ("noun", "verb")
 """Word classes of the vocabulary (``pos`` column)."""

@@ -3,7 +3,7 @@
 # Bio-SimLex / Bio-SimVerb vocabulary, pairs and survey (Chiu et al. 2018).
 
 
-import biosem.simlex.workflow as simlex_workflow
+import biosem.workflow.simlex as simlex_workflow
 
 validate(config["simlex"], schema="../../schemas/simlex.schema.yaml")
 

@@ -27,7 +27,7 @@ import pyarrow.csv as pacsv
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
 from biosem.io import to_arrow
-from biosem.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMS
+from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMS
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +169,7 @@ def read_rf2(
 
     Returns:
         ``{"concepts", "terms", "relations", "associations", "mappings"}`` -> Arrow tables cast by
-        :func:`biosem.io.to_arrow` to the specs of :mod:`biosem.schemas`:
+        :func:`biosem.io.to_arrow` to the specs of :mod:`biosem.terminology.schemas`:
 
         * concepts: one row per concept id: ``concept_id``, ``active`` (latest row), ``module``
           (moduleId).

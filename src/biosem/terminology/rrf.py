@@ -42,15 +42,8 @@ import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
 from biosem.io import atomic_path, to_arrow
-from biosem.schemas import (
-    ASSOCIATIONS,
-    CONCEPTS,
-    MAPPINGS,
-    RELATIONS,
-    TERMINOLOGY_TABLES,
-    TERMS,
-    TableSpec,
-)
+from biosem.io import TableSpec
+from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMINOLOGY_TABLES, TERMS
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -501,7 +494,7 @@ def read_rrf(
 
     Returns:
         ``{"concepts", "terms", "relations", "associations", "mappings"}`` -> Arrow tables cast and
-        sorted by :func:`biosem.io.to_arrow` with the ``biosem.schemas`` specs; ``source`` fills the
+        sorted by :func:`biosem.io.to_arrow` with the ``biosem.terminology.schemas`` specs; ``source`` fills the
         ``source`` column of each.
 
         * concepts: one row per CUI with a kept MRCONSO row; ``active`` True; ``module`` = the
@@ -558,8 +551,8 @@ def write_rrf(
 ) -> dict[str, int]:
     """Read a UMLS ``META`` directory and write the five terminology intermediates, streaming.
 
-    The files (``outputs[table]`` for each table of :data:`biosem.schemas.TERMINOLOGY_TABLES`)
-    are byte-identical to ``biosem.ingest.write_terminology(read_rrf(...), outputs, source)``, but
+    The files (``outputs[table]`` for each table of :data:`biosem.terminology.schemas.TERMINOLOGY_TABLES`)
+    are byte-identical to ``biosem.terminology.write.write_terminology(read_rrf(...), outputs, source)``, but
     no table is held whole: MRCONSO and MRREL are kept as integer codes (CUI numbers, dictionary
     codes of SAB, TTY, LAT, REL, RELA) plus the AUI, STR and CODE strings, sorted and deduplicated
     on those, and written in row groups of 2**20 rows. A full release (MRCONSO ~16 M rows, MRREL

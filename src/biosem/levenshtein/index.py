@@ -9,7 +9,7 @@ This module finds the same answer exactly with a **length-ordered scan** (``lev(
 queries of one length meet the pool strings of the same length, then one longer or shorter, and so
 on; each query keeps its ``need``-th valid distance so far, ``U``, and leaves once the length
 difference exceeds it, so near queries stop early and isolated ones see every length that could still
-hold a neighbour. Distances come from a bit-parallel kernel (:mod:`biosem.bitparallel`) that compares
+hold a neighbour. Distances come from a bit-parallel kernel (:mod:`biosem.levenshtein.kernels`) that compares
 a block of queries with a block of pool strings across SIMD lanes, exactly and at a cost independent
 of any cutoff (3.2–15× faster per pair than ``rapidfuzz.process.cdist`` on SNOMED-like terms;
 ``bench/bench_kernel.py``).
@@ -18,7 +18,7 @@ Before the kernel, each pair is screened by its **bag distance** (the characters
 excess of the other, over 32 histogram bins; a lower bound of the Levenshtein distance, Bartolini et
 al. 2002): a query that already has a bound ``U`` computes only the pool strings whose bag distance
 is within ``U`` (plus the resume slack), their match masks gathered into contiguous lanes, and gets
-back only the pairs within that limit (:func:`biosem.bitparallel.screened_pairs`; compiled for
+back only the pairs within that limit (:func:`biosem.levenshtein.kernels.screened_pairs`; compiled for
 AVX-512 where the machine has it). At the term pairs' bounds a fifth to a half of the length window
 passes; the compiled screen costs about a fiftieth of a distance. Stronger filters were
 measured and left out, because on SNOMED-like pools the nearest valid term is ~9 edits away, where
@@ -64,7 +64,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from biosem.bitparallel import (
+from biosem.levenshtein.kernels import (
     Alphabet,
     codepoints,
     histograms,
@@ -80,7 +80,7 @@ SCAN_CELLS = 8_000_000
 RING_MIN = 2048
 # No valid string seen yet (a distance no pair reaches).
 _NONE = np.int32(1 << 30)
-# Screen pairs by bag distance before computing their distances (biosem.bitparallel.screened_distances).
+# Screen pairs by bag distance before computing their distances (biosem.levenshtein.kernels.screened_distances).
 SCREEN = True
 # The limit of a query that has no bound yet (every pair is computed).
 _UNLIMITED = np.int64(1 << 40)
@@ -503,7 +503,7 @@ class LevenshteinIndex:
         id, distance) rows found within them; ``hint`` (rows, datasets) upper bounds of the final
         bounds (:meth:`_hint`).
 
-        Distances come from the bit-parallel kernel (:func:`biosem.bitparallel.screened_pairs`):
+        Distances come from the bit-parallel kernel (:func:`biosem.levenshtein.kernels.screened_pairs`):
         exact, at a cost that does not depend on a cutoff, so a ring is compared with every query
         still active in it, except the pool strings whose bag distance exceeds the query's bound
         (plus ``slack``) at the start of the ring, or its hint where smaller; it returns the pairs
@@ -568,7 +568,7 @@ def _keep_nearest(
     bound: np.ndarray, slack: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One block of the scan: cell ``t`` is the distance ``cell_d[t]`` of query ``rows[cell_row[t]]`` to
-    ring column ``cell_col[t]`` (the pairs :func:`biosem.bitparallel.screened_pairs` found within the
+    ring column ``cell_col[t]`` (the pairs :func:`biosem.levenshtein.kernels.screened_pairs` found within the
     queries' limits, in any order).
 
     A cell is valid in dataset ``b`` when its column is a member of ``b`` (bit ``b`` of

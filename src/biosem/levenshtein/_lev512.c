@@ -1,10 +1,10 @@
-/* Screened bit-parallel Levenshtein distances on AVX-512: the hot loop of biosem.nearest's scan.
+/* Screened bit-parallel Levenshtein distances on AVX-512: the hot loop of biosem.levenshtein.index's scan.
  *
  * One call compares nq queries of equal length n with the pool strings lo .. hi - 1 (Myers 1999,
  * J. ACM 46(3), global distance and multi-word blocks after Hyyro 2003, with the pool string as the
  * pattern and the query as the text, one pool string per SIMD lane) and returns, sparsely, the pairs
  * whose distance is at most the query's limit. The algorithm and its contract are those of
- * biosem.bitparallel.screened_distances (the numba implementation, kept for machines without
+ * biosem.levenshtein.kernels.screened_distances (the numba implementation, kept for machines without
  * AVX-512 and as the reference the tests compare this one with); what differs is the machine code:
  *
  *  - the bag-distance screen (Bartolini et al. 2002) runs on 64 lanes per instruction: per
@@ -16,7 +16,7 @@
  *    characters (4 independent dependency chains per step), where the numba loop stores it every step;
  *    the three-input logic is vpternlog;
  *  - patterns over 32 characters are compared in a 32-cell diagonal band (Hyyro 2003, as
- *    biosem.bitparallel._band32) at 16 lanes per register wherever the query's limit allows one,
+ *    biosem.levenshtein.kernels._band32) at 16 lanes per register wherever the query's limit allows one,
  *    otherwise at one (8 lanes), two (carries in registers) or more 64-bit words;
  *  - only the pairs within the limit are written out (query row, column, distance), so the caller
  *    never reads the cells the screen pruned.
@@ -33,7 +33,7 @@
 #include <string.h>
 
 #define LANES 256      /* pool strings per block (their match masks stay in the L2 cache) */
-#define BUCKETS 32     /* bins of the character histograms (biosem.bitparallel.BUCKETS) */
+#define BUCKETS 32     /* bins of the character histograms (biosem.levenshtein.kernels.BUCKETS) */
 #define PAD 16         /* slack after each compacted row / output buffer for full-vector stores */
 #define STRIDE (LANES + PAD)
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vpopcntdq,popcnt")))
@@ -254,7 +254,7 @@ AVX512 static void kernel_words(const uint64_t *peq, int64_t rows, int64_t words
 
 /* ---- banded kernel (Hyyro 2003): patterns over 32 characters at one 32-bit word per lane ------ */
 
-/* Largest limit the band serves (biosem.bitparallel.BAND_LIMIT): a path of at most `limit` edits between
+/* Largest limit the band serves (biosem.levenshtein.kernels.BAND_LIMIT): a path of at most `limit` edits between
  * strings whose lengths differ by d stays within diagonals ceil((d - limit) / 2) .. floor((d + limit) / 2),
  * limit + 1 of them, and the band holds 31. */
 #define BAND_LIMIT 31
@@ -263,7 +263,7 @@ AVX512 static void kernel_words(const uint64_t *peq, int64_t rows, int64_t words
  * band matches the 64-bit kernel at 38-52 characters and is 1.2x faster at 60, 1.2-2x beyond. */
 #define BAND_FROM 32
 
-/* biosem.bitparallel.band_offset: the band's bottom diagonal for lanes lens[0..count) against a query
+/* biosem.levenshtein.kernels.band_offset: the band's bottom diagonal for lanes lens[0..count) against a query
  * of length n within `limit`; -1 where no band holds them all, -2 where no lane is within the limit. */
 static int64_t band_offset(const int32_t *lens, int64_t count, int64_t n, int64_t limit) {
     int64_t d_min = INT64_MAX, d_max = INT64_MIN;
@@ -300,7 +300,7 @@ static int64_t band_offset(const int32_t *lens, int64_t count, int64_t n, int64_
  * where at most `limit`, INT32_MAX for lanes beyond it in length; others beyond the limit are > limit
  * or inexact (the caller keeps only those within it). peq: words x rows x STRIDE 32-bit masks, bit
  * p & 31 of word p >> 5 for pattern position p. Before query character j the band's bit i is pattern
- * row i + bottom - 30 + j (biosem.bitparallel._band32). */
+ * row i + bottom - 30 + j (biosem.levenshtein.kernels._band32). */
 #define KERNELB(U)                                                                                  \
     AVX512 static void kernelb_##U(const uint32_t *peq, int64_t rows, const int32_t *q, int64_t n,      \
                                    int64_t t, const int32_t *lens, int64_t bottom, int64_t limit,     \
@@ -678,6 +678,6 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_lev512",
-                                    "AVX-512 screened Levenshtein kernels (see biosem.bitparallel).", -1, methods};
+                                    "AVX-512 screened Levenshtein kernels (see biosem.levenshtein.kernels).", -1, methods};
 
 PyMODINIT_FUNC PyInit__lev512(void) { return PyModule_Create(&module); }

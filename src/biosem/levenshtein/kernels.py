@@ -1,6 +1,6 @@
 """Levenshtein distances of one query against many strings at once, bit-parallel across SIMD lanes.
 
-The length-ordered scan of :mod:`biosem.nearest` compares each query with every pool string of a
+The length-ordered scan of :mod:`biosem.levenshtein.index` compares each query with every pool string of a
 length ring. This kernel is Myers' bit-vector algorithm (Myers 1999, J. ACM 46(3); global distance and
 multi-word blocks after Hyyrö 2003, "A bit-vector algorithm for computing Levenshtein and Damerau edit
 distances", Nord. J. Comput. 10(1)) with the *pool string* as the pattern and the query as the text:
@@ -35,7 +35,7 @@ Distances are exact (no cutoff) and equal to ``rapidfuzz.distance.Levenshtein.di
 strings; ``tests/test_bitparallel.py`` checks this on random and hand-made strings, long ones included.
 
 The scan calls :func:`screened_pairs`, which runs the same algorithm compiled for AVX-512 where the
-machine has it (``src/biosem/_lev512.c``, built by ``pip install``; :data:`KERNEL` says which is in
+machine has it (``src/biosem/levenshtein/_lev512.c``, built by ``pip install``; :data:`KERNEL` says which is in
 use, ``BIOSEM_KERNEL=numba`` forces the numba kernels): the bag-distance screen adds 64 lanes of
 uint8 histogram differences per instruction (0.1 ns a pair against about 2 ns here), the passing
 lanes' masks are compacted by a permute per 16 lanes instead of a scalar gather, the bit-vector state
@@ -665,8 +665,8 @@ def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarra
     return out, int(computed)
 
 
-try:  # the compiled AVX-512 kernels (src/biosem/_lev512.c); optional at install time
-    from biosem import _lev512
+try:  # the compiled AVX-512 kernels (src/biosem/levenshtein/_lev512.c); optional at install time
+    from biosem.levenshtein import _lev512
 except ImportError:  # pragma: no cover - a build without a C compiler
     _lev512 = None  # type: ignore[assignment]
 # Rows :func:`screened_pairs` makes room for at first (plus 64 per query).

@@ -1,4 +1,4 @@
-"""Wiring of the evaluate stage (biosem.evaluate.targets): which families and models enter the DAG."""
+"""Wiring of the evaluate stage (biosem.workflow.evaluate): which families and models enter the DAG."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import yaml
 from conftest import REPO
 
-from biosem.evaluate import targets
+from biosem.workflow import evaluate as targets
 
 
 def config() -> dict:

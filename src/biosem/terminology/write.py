@@ -1,4 +1,4 @@
-"""Writing terminology intermediates (the five tables of :mod:`biosem.schemas`)."""
+"""Writing terminology intermediates (the five tables of :mod:`biosem.terminology.schemas`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import pyarrow as pa
 
 from biosem.io import write_table
-from biosem.schemas import TERMINOLOGY_TABLES
+from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 Parsing is done by pronto (which parses OBO through fastobo); this module only validates the bytes
 (gzip, UTF-8, non-empty), maps pronto's exceptions to :class:`~biosem.errors.SourceFormatError` and
-turns the ontology into the tables of :mod:`biosem.schemas` (DESIGN.md § Intermediates).
+turns the ontology into the tables of :mod:`biosem.terminology.schemas` (DESIGN.md § Intermediates).
 
 Spec: OBO flat file format 1.4, https://owlcollab.github.io/oboformat/doc/obo-syntax.html (and the
 OBO 1.2 guide it extends, https://owlcollab.github.io/oboformat/doc/GO.format.obo-1_2.html).
@@ -25,7 +25,8 @@ import pyarrow as pa
 
 from biosem.errors import SourceFormatError
 from biosem.io import to_arrow
-from biosem.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMS, TableSpec
+from biosem.io import TableSpec
+from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMS
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
 
     Only ``[Term]`` stanzas become concepts; ``[Typedef]`` stanzas only name relationship types and
     ``[Instance]`` stanzas are ignored (pronto warns; the warnings are counted in the log). Imports
-    (``import:`` header tags) are not resolved. Columns are those of :mod:`biosem.schemas`; every
+    (``import:`` header tags) are not resolved. Columns are those of :mod:`biosem.terminology.schemas`; every
     table has ``source`` = ``source`` and is sorted by its key (:func:`biosem.io.to_arrow`).
 
     * ``concepts``: one row per term; ``concept_id`` = the term id (``"HP:0000118"``), ``active`` =

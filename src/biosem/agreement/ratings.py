@@ -25,7 +25,7 @@ Steps of :func:`aggregate_ratings` (each configurable, config ``agreement.rating
    bias-corrected ratings) lies more than ``exclusion_sd`` sample standard deviations below the
    mean of all raters' IAA-1, plus any rater listed in ``exclude_raters`` (failed checkpoints).
    One pass, not iterated.
-4. **Agreement** (:mod:`biosem.agreement`): IAA-1, IAA-2 and Krippendorff's alpha, on the raw
+4. **Agreement** (:mod:`biosem.agreement.statistics`): IAA-1, IAA-2 and Krippendorff's alpha, on the raw
    ratings of all raters, after bias correction, and on the final raters; overall and per group.
 5. **Dataset**: per item the mean and SD (ddof 1) of the final raters' bias-corrected ratings,
    the mean rescaled linearly from ``scale`` (0-6) to ``rescale_to`` (0-10). Consistency items
@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from biosem.agreement import (
+from biosem.agreement.statistics import (
     columnwise_spearman,
     iaa_leave_one_out,
     krippendorff_alpha,
@@ -56,7 +56,7 @@ from biosem.agreement import (
     summarise_pairwise,
 )
 from biosem.errors import SourceFormatError
-from biosem.schemas import TableSpec
+from biosem.io import TableSpec
 
 log = logging.getLogger(__name__)
 

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, precision_score, recall_score
 
-from biosem.agreement import cohen_kappa, krippendorff_alpha
+from biosem.agreement.statistics import cohen_kappa, krippendorff_alpha
 from biosem.errors import SourceFormatError
 from biosem.io import atomic_path
 from biosem.wic.schemas import RELEASED_COLUMNS

@@ -1,4 +1,4 @@
-"""Type stub of the compiled AVX-512 kernels (src/biosem/_lev512.c); see biosem.bitparallel.screened_pairs."""
+"""Type stub of the compiled AVX-512 kernels (src/biosem/levenshtein/_lev512.c); see biosem.levenshtein.kernels.screened_pairs."""
 
 from typing import Any
 

@@ -1,7 +1,7 @@
 """Binary term-pair similarity datasets from a terminology (Schulz & Juric, AAAI 2020, "medisim").
 
 Source-agnostic: the builders read the terminology intermediates (``concepts``, ``terms``,
-``associations``; see :mod:`biosem.schemas`) of SNOMED CT RF2, UMLS RRF or OBO alike.
+``associations``; see :mod:`biosem.terminology.schemas`) of SNOMED CT RF2, UMLS RRF or OBO alike.
 
 Roles (DESIGN.md § termpairs):
 
@@ -41,7 +41,7 @@ from rapidfuzz.distance import Levenshtein
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from biosem.nearest import LevenshteinIndex, ScanResult, rank_neighbours, tie_seeds
+from biosem.levenshtein.index import LevenshteinIndex, ScanResult, rank_neighbours, tie_seeds
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +200,7 @@ def build_positive_pairs(
 
     Args:
         concepts, terms, associations: terminology intermediates of one source
-            (:data:`biosem.schemas.CONCEPTS`, ``TERMS``, ``ASSOCIATIONS``).
+            (:data:`biosem.terminology.schemas.CONCEPTS`, ``TERMS``, ``ASSOCIATIONS``).
         params: construction parameters.
 
     Returns:
@@ -486,7 +486,7 @@ def search_neighbours(
     FSN-SYN positives are SYN-SYN positives too (the head term is one of the synonyms), so the two
     datasets share nearly all first terms and pool terms: at SNOMED CT scale every FSN-SYN hard first
     term is a SYN-SYN hard one and its pool lies inside SYN-SYN hard's. One
-    :meth:`biosem.nearest.LevenshteinIndex.scan` over the union of the datasets' pools compares each
+    :meth:`biosem.levenshtein.index.LevenshteinIndex.scan` over the union of the datasets' pools compares each
     distinct first term with each pool term once, every dataset keeping its own pool, ``need`` and
     bound; the rows of a dataset are exactly what its own search returns, so
     :func:`sample_levenshtein_negatives` given them builds the same negatives.
@@ -496,7 +496,7 @@ def search_neighbours(
         kinds: the datasets (:data:`POSITIVE_KINDS`) searched together; difficulty: easy or hard.
 
     Returns:
-        (rows, counts): rows of :data:`biosem.schemas.TERMPAIR_NEIGHBOURS` (``kind, term1, need,
+        (rows, counts): rows of :data:`biosem.termpairs.schemas.TERMPAIR_NEIGHBOURS` (``kind, term1, need,
         term2, levenshtein, reach``; every valid pool term within each first term's ``need``-th
         distance ``B``, ties included, and within ``B`` characters in length every one up to
         ``reach`` (``B`` to ``B +`` :data:`RESUME_SLACK`, see :func:`_settle`), lowercased),
@@ -552,7 +552,7 @@ def sample_levenshtein_negatives(
     First terms are visited in sorted (lowercased) order. A first term *a* with *k* positives gets
     its *k* nearest valid terms of the dataset by Levenshtein distance on lowercased strings
     (distance > 0, outside *a*'s similarity component, the unordered pair not already a negative),
-    ties at equal distance ordered by a seeded draw; see :class:`biosem.nearest.LevenshteinIndex`.
+    ties at equal distance ordered by a seeded draw; see :class:`biosem.levenshtein.index.LevenshteinIndex`.
     Pairs are then emitted in the order of the positives.
 
     Args:
@@ -705,7 +705,7 @@ def _assign_nearest(
     """Sequentially assign nearest partners, skipping pairs already used in reverse; requery if short.
 
     First terms are committed in sorted order, as if visited one by one, each taking its ``k``
-    nearest valid terms (ties in the order of its seed, :func:`biosem.nearest.rank_neighbours`) whose
+    nearest valid terms (ties in the order of its seed, :func:`biosem.levenshtein.index.rank_neighbours`) whose
     unordered pair is not taken yet. A first term left short (its nearest terms taken in reverse by
     earlier first terms: mutual nearest terms) needs more neighbours: its search *resumes* from the
     state the last one left (:meth:`LevenshteinIndex.scan` ``known``/``covered``), comparing only
