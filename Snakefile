@@ -1,5 +1,5 @@
 # biosem: regenerate biomedical semantic-evaluation datasets from their sources.
-# Design: ../shared/DESIGN.md (in the repository: README.md, config/README.md).
+# Design: docs/design.md; every config key: config/README.md.
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -16,13 +16,9 @@ include: "workflow/rules/sources.smk"
 include: "workflow/rules/ingest.smk"
 include: "workflow/rules/corpora.smk"
 include: "workflow/rules/termpairs.smk"
-include: "workflow/rules/helpers/wic.smk"
 include: "workflow/rules/wic.smk"
-include: "workflow/rules/helpers/analogies.smk"
 include: "workflow/rules/analogies.smk"
-include: "workflow/rules/helpers/simlex.smk"
 include: "workflow/rules/simlex.smk"
-include: "workflow/rules/helpers/agreement.smk"
 include: "workflow/rules/agreement.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/release.smk"
@@ -31,4 +27,4 @@ include: "workflow/rules/release.smk"
 rule all:
     default_target: True
     input:
-        all_targets(),
+        plan.targets(),

@@ -1,4 +1,5 @@
-"""The workflow stays formatted (snakefmt) and lint-clean (snakemake --lint), as issue #2 requires."""
+"""The code stays formatted and lint-clean: ruff check and ruff format over the whole tree (settings in
+pyproject.toml), snakefmt over the rule files, and snakemake --lint."""
 
 from __future__ import annotations
 
@@ -8,6 +9,22 @@ import sys
 from pathlib import Path
 
 from conftest import REPO, SHARED_DATA
+
+
+def _ruff(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ruff", *args, "."], check=False, cwd=REPO, capture_output=True, text=True
+    )
+
+
+def test_ruff_check_is_clean() -> None:
+    result = _ruff("check", "--no-cache")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_is_clean() -> None:
+    result = _ruff("format", "--check", "--no-cache")
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_snakefmt_check_is_clean() -> None:

@@ -1,49 +1,68 @@
-# Rules of the analogies stage; its functions and config checks are in helpers/analogies.smk.
+# BMASS analogies from terminology relations (Newman-Griffis et al. 2017): term frequencies in a
+# corpus, then Single-Answer / Multi-Answer / All-Info analogies per relation (DESIGN.md § analogies).
 
 
 rule count_term_frequencies:
     input:
-        unpack(term_frequency_inputs),
+        unpack(plan.analogies.frequency_inputs),
     output:
-        term_counts="results/intermediate/term_counts/{terminology}.parquet",
+        term_counts=paths.intermediate("term_counts", "{terminology}"),
     log:
-        "logs/count_term_frequencies/{terminology}.log",
+        paths.log("count_term_frequencies", "{terminology}"),
     benchmark:
-        "benchmarks/count_term_frequencies/{terminology}.tsv"
+        paths.benchmark("count_term_frequencies", "{terminology}")
     conda:
         "../envs/biosem.yaml"
     threads: 2
     resources:
         mem_mb=16000,  # a full UMLS (~10 M terms): one automaton per worker
     params:
-        backend=ANALOGIES["backend"],
-        chunk_mb=ANALOGIES["chunk_mb"],
+        backend=config["analogies"]["backend"],
+        chunk_mb=config["analogies"]["chunk_mb"],
     script:
         "../scripts/count_term_frequencies.py"
 
 
 rule build_analogies:
     input:
-        relations=intermediate("relations", "{terminology}"),
-        concepts=intermediate("concepts", "{terminology}"),
-        term_counts="results/intermediate/term_counts/{terminology}.parquet",
+        relations=paths.intermediate("relations", "{terminology}"),
+        concepts=paths.intermediate("concepts", "{terminology}"),
+        term_counts=paths.intermediate("term_counts", "{terminology}"),
     output:
-        **ANALOGY_OUTPUT,
+        **plan.analogies.dataset_outputs(reported=False),
+        single_answer_txt=report(
+            paths.analogies("{terminology}", "single_answer", "txt"),
+            caption="../report/analogies_dataset.rst",
+            category="Analogies",
+            labels={"terminology": "{terminology}", "dataset": "single_answer"},
+        ),
+        multi_answer_txt=report(
+            paths.analogies("{terminology}", "multi_answer", "txt"),
+            caption="../report/analogies_dataset.rst",
+            category="Analogies",
+            labels={"terminology": "{terminology}", "dataset": "multi_answer"},
+        ),
+        all_info_txt=report(
+            paths.analogies("{terminology}", "all_info", "txt"),
+            caption="../report/analogies_dataset.rst",
+            category="Analogies",
+            labels={"terminology": "{terminology}", "dataset": "all_info"},
+        ),
         counts=report(
-            f"{ANALOGIES_OUT}/counts.tsv",
+            paths.analogies("{terminology}", "counts", "tsv"),
             caption="../report/analogies_counts.rst",
             category="Analogies",
             labels={"terminology": "{terminology}", "table": "counts (Table 2)"},
         ),
     log:
-        "logs/build_analogies/{terminology}.log",
+        paths.log("build_analogies", "{terminology}"),
     benchmark:
-        "benchmarks/build_analogies/{terminology}.tsv"
+        paths.benchmark("build_analogies", "{terminology}")
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=8000,
     params:
-        construction=analogy_construction,
+        construction=plan.analogies.construction,
     script:
         "../scripts/build_analogies.py"

@@ -1,39 +1,24 @@
-# Corpus ingestion (PubTator: BC5CDR, NCBI Disease, MedMentions) into documents/sentences/mentions.
-# Wiring helpers live in biosem.workflow.corpora (this file defines no functions: snakemake --lint).
-from functools import partial
-
-from biosem.workflow.corpora import check_build, corpus_inputs, corpus_targets
-
-validate(config["corpora"], schema="../schemas/corpora.schema.yaml")
-check_build(config)
-
-# Names other stages use: the corpora section and its specs (keys = corpus names).
-CORPORA = config["corpora"]
-CORPUS_SPECS = CORPORA["specs"]
-
-# `rule all` collects the stage's outputs through corpora_targets() (common.smk).
-corpora_targets = partial(corpus_targets, config)
+# Corpus ingestion (PubTator: BC5CDR, NCBI Disease, MedMentions) into documents, sentences and
+# mentions, one job per corpus.
 
 
 rule ingest_pubtator:
     input:
-        unpack(partial(corpus_inputs, config, source_file)),
+        unpack(plan.corpora.inputs),
     output:
-        documents="results/intermediate/documents/{corpus}.parquet",
-        sentences="results/intermediate/sentences/{corpus}.parquet",
-        mentions="results/intermediate/mentions/{corpus}.parquet",
+        documents=paths.intermediate("documents", "{corpus}"),
+        sentences=paths.intermediate("sentences", "{corpus}"),
+        mentions=paths.intermediate("mentions", "{corpus}"),
         counts=report(
-            "results/intermediate/corpus_counts/{corpus}.tsv",
+            paths.corpus_counts("{corpus}"),
             caption="../report/corpora_counts.rst",
             category="Corpora",
             labels={"corpus": "{corpus}", "table": "counts per split"},
         ),
     log:
-        "logs/ingest_pubtator/{corpus}.log",
+        paths.log("ingest_pubtator", "{corpus}"),
     benchmark:
-        "benchmarks/ingest_pubtator/{corpus}.tsv"
-    wildcard_constraints:
-        corpus=name_pattern(sorted(CORPUS_SPECS)),
+        paths.benchmark("ingest_pubtator", "{corpus}")
     conda:
         "../envs/biosem.yaml"
     threads: 2
@@ -41,6 +26,6 @@ rule ingest_pubtator:
         mem_mb=2000,
     params:
         spec=lookup(dpath="corpora/specs/{corpus}", within=config),
-        sentences=CORPORA["sentences"],
+        sentences=config["corpora"]["sentences"],
     script:
         "../scripts/ingest_pubtator.py"

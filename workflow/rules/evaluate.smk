@@ -1,64 +1,37 @@
 # Scores of word/term representations on every built dataset and the external benchmarks
-# (DESIGN.md § Evaluation): train or load models -> one evaluation rule per family and model ->
-# one tidy results table -> report plots. Wiring helpers live in biosem.workflow.evaluate (this file
-# defines no functions: snakemake --lint).
-from functools import partial
-
-from biosem.workflow import evaluate as evaluation
-from biosem.termpairs import DATASETS as TERMPAIR_DATASET_NAMES
-
-validate(config["evaluate"], schema="../schemas/evaluate.schema.yaml")
-evaluation.check_config(config)
-
-EVALUATE = config["evaluate"]
-EVAL_OUT = evaluation.OUT
-EVAL_PLAN = evaluation.evaluation_plan(
-    config,
-    source_file,
-    TERMPAIR_DATASET_NAMES,
-    corpora_targets(),
-    analogies_targets(),
-    agreement_targets(),
-    wic_targets(),
-)
-
-# `rule all` collects the stage's outputs through evaluate_targets() (common.smk).
-evaluate_targets = partial(evaluation.evaluation_targets, EVAL_PLAN)
-
-
-wildcard_constraints:
-    model=name_pattern(sorted(EVAL_PLAN.models)),
+# (DESIGN.md § Evaluation): train or load models, one evaluation rule per family and model, one
+# tidy results table, report plots.
 
 
 rule train_word2vec:
     input:
-        documents=EVAL_PLAN.training_documents,
+        documents=plan.evaluate.training_documents,
     output:
-        vectors=f"{EVAL_OUT}/models/{{model}}.bin",
+        vectors=paths.evaluation("models", "{model}.bin"),
     log:
-        "logs/train_word2vec/{model}.log",
+        paths.log("train_word2vec", "{model}"),
     benchmark:
-        "benchmarks/train_word2vec/{model}.tsv"
+        paths.benchmark("train_word2vec", "{model}")
     wildcard_constraints:
-        model=name_pattern(EVAL_PLAN.trained),
+        model=name_pattern(plan.evaluate.trained),
     conda:
         "../envs/biosem.yaml"
     threads: 1
     resources:
         mem_mb=2000,
     params:
-        training=partial(evaluation.training_params, EVAL_PLAN, config),
+        training=plan.evaluate.training_params,
     script:
         "../scripts/train_word2vec.py"
 
 
 rule count_training_tokens:
     input:
-        documents=EVAL_PLAN.training_documents,
+        documents=plan.evaluate.training_documents,
     output:
-        counts=f"{EVAL_OUT}/models/token_counts.parquet",
+        counts=plan.evaluate.token_counts(),
     log:
-        "logs/count_training_tokens/counts.log",
+        paths.log("count_training_tokens", "counts"),
     conda:
         "../envs/biosem.yaml"
     resources:
@@ -69,22 +42,22 @@ rule count_training_tokens:
 
 rule evaluate_rated_pairs:
     input:
-        unpack(partial(evaluation.rated_inputs, EVAL_PLAN)),
+        unpack(plan.evaluate.rated_inputs),
     output:
-        results=f"{EVAL_OUT}/rated/{{model}}.parquet",
+        results=paths.evaluation("rated", "{model}.parquet"),
     log:
-        "logs/evaluate_rated_pairs/{model}.log",
+        paths.log("evaluate_rated_pairs", "{model}"),
     benchmark:
-        "benchmarks/evaluate_rated_pairs/{model}.tsv"
+        paths.benchmark("evaluate_rated_pairs", "{model}")
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=4000,
     params:
-        spec=partial(evaluation.model_spec, EVAL_PLAN),
-        benchmarks=EVAL_PLAN.benchmarks,
-        built=list(EVAL_PLAN.built_rated),
-        rated=EVALUATE["rated"],
+        spec=plan.evaluate.model_spec,
+        benchmarks=plan.evaluate.benchmarks,
+        built=list(plan.evaluate.built_rated),
+        rated=config["evaluate"]["rated"],
         seed=config["seed"],
     script:
         "../scripts/evaluate_rated_pairs.py"
@@ -92,24 +65,24 @@ rule evaluate_rated_pairs:
 
 rule evaluate_termpairs:
     input:
-        unpack(partial(evaluation.termpair_inputs, EVAL_PLAN)),
+        unpack(plan.evaluate.termpair_inputs),
     output:
-        results=f"{EVAL_OUT}/termpairs/{{model}}.parquet",
-        predictions=f"{EVAL_OUT}/termpairs/{{model}}.predictions.parquet",
+        results=paths.evaluation("termpairs", "{model}.parquet"),
+        predictions=paths.evaluation("termpairs", "{model}.predictions.parquet"),
     log:
-        "logs/evaluate_termpairs/{model}.log",
+        paths.log("evaluate_termpairs", "{model}"),
     benchmark:
-        "benchmarks/evaluate_termpairs/{model}.tsv"
+        paths.benchmark("evaluate_termpairs", "{model}")
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=6000,
     params:
-        spec=partial(evaluation.model_spec, EVAL_PLAN),
-        datasets=list(EVAL_PLAN.termpair_datasets),
-        category_terminologies=EVAL_PLAN.category_terminologies,
-        evaluate=EVALUATE["termpairs"],
-        termpairs=config["termpairs"],
+        spec=plan.evaluate.model_spec,
+        datasets=list(plan.evaluate.termpair_datasets),
+        category_terminologies=plan.evaluate.category_terminologies,
+        evaluate=config["evaluate"]["termpairs"],
+        termpairs=plan.termpairs.construction,
         seed=config["seed"],
     script:
         "../scripts/evaluate_termpairs.py"
@@ -117,59 +90,59 @@ rule evaluate_termpairs:
 
 rule compare_termpair_models:
     input:
-        predictions=evaluation.termpair_predictions(EVAL_PLAN),
+        predictions=plan.evaluate.termpair_predictions(),
     output:
-        results=f"{EVAL_OUT}/termpairs/mcnemar.parquet",
+        results=paths.evaluation("termpairs", "mcnemar.parquet"),
     log:
-        "logs/compare_termpair_models/mcnemar.log",
+        paths.log("compare_termpair_models", "mcnemar"),
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=4000,
     params:
-        models=EVAL_PLAN.evaluated,
+        models=plan.evaluate.evaluated,
     script:
         "../scripts/compare_termpair_models.py"
 
 
 rule evaluate_analogies:
     input:
-        unpack(partial(evaluation.analogy_inputs, EVAL_PLAN)),
+        unpack(plan.evaluate.analogy_inputs),
     output:
-        results=f"{EVAL_OUT}/analogies/{{model}}.parquet",
-        predictions=f"{EVAL_OUT}/analogies/{{model}}.predictions.parquet",
+        results=paths.evaluation("analogies", "{model}.parquet"),
+        predictions=paths.evaluation("analogies", "{model}.predictions.parquet"),
     log:
-        "logs/evaluate_analogies/{model}.log",
+        paths.log("evaluate_analogies", "{model}"),
     benchmark:
-        "benchmarks/evaluate_analogies/{model}.tsv"
+        paths.benchmark("evaluate_analogies", "{model}")
     conda:
         "../envs/biosem.yaml"
     threads: 2
     resources:
         mem_mb=6000,
     params:
-        spec=partial(evaluation.model_spec, EVAL_PLAN),
-        datasets=list(EVAL_PLAN.analogy_datasets),
-        terminologies=EVAL_PLAN.analogy_terminologies,
-        analogies=EVALUATE["analogies"],
+        spec=plan.evaluate.model_spec,
+        datasets=list(plan.evaluate.analogy_datasets),
+        terminologies=plan.evaluate.analogy_terminologies,
+        analogies=config["evaluate"]["analogies"],
     script:
         "../scripts/evaluate_analogies.py"
 
 
 rule evaluate_wic:
     input:
-        unpack(partial(evaluation.wic_inputs, EVAL_PLAN)),
+        unpack(plan.evaluate.wic_inputs),
     output:
-        results=f"{EVAL_OUT}/wic/{{model}}.parquet",
+        results=paths.evaluation("wic", "{model}.parquet"),
     log:
-        "logs/evaluate_wic/{model}.log",
+        paths.log("evaluate_wic", "{model}"),
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=4000,
     params:
-        spec=partial(evaluation.model_spec, EVAL_PLAN),
-        wic=EVALUATE["wic"],
+        spec=plan.evaluate.model_spec,
+        wic=config["evaluate"]["wic"],
         seed=config["seed"],
     script:
         "../scripts/evaluate_wic.py"
@@ -177,15 +150,15 @@ rule evaluate_wic:
 
 rule evaluate_wic_random:
     input:
-        splits=EVAL_PLAN.wic_splits,
+        splits=plan.evaluate.wic_splits,
     output:
-        results=f"{EVAL_OUT}/baselines/wic_random.parquet",
+        results=paths.evaluation("baselines", "wic_random.parquet"),
     log:
-        "logs/evaluate_wic_random/random.log",
+        paths.log("evaluate_wic_random", "random"),
     conda:
         "../envs/biosem.yaml"
     params:
-        wic=EVALUATE["wic"],
+        wic=config["evaluate"]["wic"],
         seed=config["seed"],
     script:
         "../scripts/evaluate_wic_random.py"
@@ -193,17 +166,17 @@ rule evaluate_wic_random:
 
 rule collect_evaluation:
     input:
-        parts=evaluation.evaluation_parts(EVAL_PLAN),
+        parts=plan.evaluate.parts(),
     output:
-        parquet=f"{EVAL_OUT}/results.parquet",
+        parquet=paths.evaluation("results.parquet"),
         csv=report(
-            f"{EVAL_OUT}/results.csv",
+            paths.evaluation("results.csv"),
             caption="../report/evaluate_results.rst",
             category="Evaluation",
             labels={"table": "results (tidy)"},
         ),
     log:
-        "logs/collect_evaluation/results.log",
+        paths.log("collect_evaluation", "results"),
     conda:
         "../envs/biosem.yaml"
     script:
@@ -212,40 +185,40 @@ rule collect_evaluation:
 
 rule plot_evaluation:
     input:
-        results=f"{EVAL_OUT}/results.parquet",
+        results=paths.evaluation("results.parquet"),
     output:
         analogies=report(
-            f"{EVAL_OUT}/plots/analogies.png",
+            paths.evaluation("plots", "analogies.png"),
             caption="../report/evaluate_analogies.rst",
             category="Evaluation",
-            labels={"plot": evaluation.PLOTS["analogies"]},
+            labels={"plot": EVALUATION_PLOTS["analogies"]},
         ),
         frequency_bands=report(
-            f"{EVAL_OUT}/plots/frequency_bands.png",
+            paths.evaluation("plots", "frequency_bands.png"),
             caption="../report/evaluate_frequency_bands.rst",
             category="Evaluation",
-            labels={"plot": evaluation.PLOTS["frequency_bands"]},
+            labels={"plot": EVALUATION_PLOTS["frequency_bands"]},
         ),
         rated=report(
-            f"{EVAL_OUT}/plots/rated.png",
+            paths.evaluation("plots", "rated.png"),
             caption="../report/evaluate_rated.rst",
             category="Evaluation",
-            labels={"plot": evaluation.PLOTS["rated"]},
+            labels={"plot": EVALUATION_PLOTS["rated"]},
         ),
         termpairs=report(
-            f"{EVAL_OUT}/plots/termpairs.png",
+            paths.evaluation("plots", "termpairs.png"),
             caption="../report/evaluate_termpairs.rst",
             category="Evaluation",
-            labels={"plot": evaluation.PLOTS["termpairs"]},
+            labels={"plot": EVALUATION_PLOTS["termpairs"]},
         ),
         wic=report(
-            f"{EVAL_OUT}/plots/wic.png",
+            paths.evaluation("plots", "wic.png"),
             caption="../report/evaluate_wic.rst",
             category="Evaluation",
-            labels={"plot": evaluation.PLOTS["wic"]},
+            labels={"plot": EVALUATION_PLOTS["wic"]},
         ),
     log:
-        "logs/plot_evaluation/plots.log",
+        paths.log("plot_evaluation", "plots"),
     conda:
         "../envs/biosem.yaml"
     script:

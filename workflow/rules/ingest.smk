@@ -1,71 +1,65 @@
 # Terminology ingestion: one adapter per format, five validated Parquet intermediates per terminology.
 
-INGEST_OUTPUT = {
-    table: f"results/intermediate/{table}/{{terminology}}.parquet"
-    for table in TERMINOLOGY_TABLES
-}
-
 
 rule ingest_snomed:
     input:
-        licensed_inputs,
+        plan.terminologies.licensed_inputs,
     output:
-        **INGEST_OUTPUT,
+        **plan.terminologies.ingest_outputs(),
     log:
-        "logs/ingest_snomed/{terminology}.log",
+        paths.log("ingest_snomed", "{terminology}"),
     benchmark:
-        "benchmarks/ingest_snomed/{terminology}.tsv"
+        paths.benchmark("ingest_snomed", "{terminology}")
     wildcard_constraints:
-        terminology=name_pattern(terminologies_of("rf2")),
+        terminology=name_pattern(plan.terminologies.of_format("rf2")),
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=6000,
     params:
-        spec=terminology_spec,
+        spec=plan.terminologies.spec,
     script:
         "../scripts/ingest_snomed.py"
 
 
 rule ingest_umls:
     input:
-        licensed_inputs,
+        plan.terminologies.licensed_inputs,
     output:
-        **INGEST_OUTPUT,
+        **plan.terminologies.ingest_outputs(),
     log:
-        "logs/ingest_umls/{terminology}.log",
+        paths.log("ingest_umls", "{terminology}"),
     benchmark:
-        "benchmarks/ingest_umls/{terminology}.tsv"
+        paths.benchmark("ingest_umls", "{terminology}")
     wildcard_constraints:
-        terminology=name_pattern(terminologies_of("rrf")),
+        terminology=name_pattern(plan.terminologies.of_format("rrf")),
     conda:
         "../envs/biosem.yaml"
     threads: 2
     resources:
-        # biosem.terminology.rrf.write_rrf on a full-size release (MRCONSO 16 M, MRREL 60 M rows):
-        # peak RSS 2.5 GB, 6 min on 2 loaded cores (README, "Benchmarks", scale).
+        # a full-size release (MRCONSO 16 M, MRREL 60 M rows) stays under 4 GB (docs/benchmarks.md)
         mem_mb=4000,
         runtime=30,
     params:
-        spec=terminology_spec,
+        spec=plan.terminologies.spec,
     script:
         "../scripts/ingest_umls.py"
 
 
 rule ingest_obo:
     input:
-        obo_input,
+        plan.terminologies.obo_input,
     output:
-        **INGEST_OUTPUT,
+        **plan.terminologies.ingest_outputs(),
     log:
-        "logs/ingest_obo/{terminology}.log",
+        paths.log("ingest_obo", "{terminology}"),
     wildcard_constraints:
-        terminology=name_pattern(terminologies_of("obo")),
+        terminology=name_pattern(plan.terminologies.of_format("obo")),
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=2000,
     params:
-        spec=terminology_spec,
+        spec=plan.terminologies.spec,
     script:
         "../scripts/ingest_obo.py"

@@ -1,131 +1,130 @@
 # Bio-SimLex / Bio-SimVerb vocabulary, pairs and survey (Chiu et al. 2018).
-# Rules only; functions and config checks are in helpers/simlex.smk (included first).
 
 
 rule count_corpus_words:
     input:
-        sentences=simlex_workflow.sentence_tables(SIMLEX),
-        text_files=SIMLEX["text_files"],
-        lrspl=simlex_workflow.optional_file(SIMLEX, "specialist", "lrspl"),
+        sentences=plan.simlex.sentence_tables(),
+        text_files=config["simlex"]["text_files"],
+        lrspl=plan.simlex.optional_file("specialist", "lrspl"),
     output:
-        counts=f"results/intermediate/word_counts/{SIMLEX_NAME}.parquet",
+        counts=paths.intermediate("word_counts", plan.simlex.name),
         filters=report(
-            "results/datasets/simlex/vocabulary/filters.tsv",
+            paths.simlex("vocabulary", "filters.tsv"),
             caption="../report/simlex_filters.rst",
             category="Simlex",
             labels={"table": "vocabulary filters"},
         ),
     log:
-        f"logs/count_corpus_words/{SIMLEX_NAME}.log",
+        paths.log("count_corpus_words", plan.simlex.name),
     benchmark:
-        f"benchmarks/count_corpus_words/{SIMLEX_NAME}.tsv"
+        paths.benchmark("count_corpus_words", plan.simlex.name)
     conda:
         "../envs/biosem.yaml"
     threads: 2
     resources:
         mem_mb=4000,
     params:
-        vocabulary=SIMLEX["vocabulary"],
-        deduplicate=SIMLEX["deduplicate_documents"],
-        nltk_data=SIMLEX_NLTK,
+        vocabulary=config["simlex"]["vocabulary"],
+        deduplicate=config["simlex"]["deduplicate_documents"],
+        nltk_data=plan.simlex.nltk_folders(),
     script:
         "../scripts/count_corpus_words.py"
 
 
 rule split_word_domains:
     input:
-        counts=f"results/intermediate/word_counts/{SIMLEX_NAME}.parquet",
-        filters="results/datasets/simlex/vocabulary/filters.tsv",
-        reviewed=simlex_workflow.optional_file(SIMLEX, "domain", "reviewed"),
+        counts=paths.intermediate("word_counts", plan.simlex.name),
+        filters=paths.simlex("vocabulary", "filters.tsv"),
+        reviewed=plan.simlex.optional_file("domain", "reviewed"),
     output:
-        domains=f"results/intermediate/word_domains/{SIMLEX_NAME}.parquet",
+        domains=paths.intermediate("word_domains", plan.simlex.name),
         sheet=report(
-            "results/datasets/simlex/review/domains.csv",
+            paths.simlex("review", "domains.csv"),
             caption="../report/simlex_domains.rst",
             category="Simlex",
             labels={"table": "domain review sheet"},
         ),
         correlation=report(
-            "results/datasets/simlex/vocabulary/frequency_correlation.tsv",
+            paths.simlex("vocabulary", "frequency_correlation.tsv"),
             caption="../report/simlex_correlation.rst",
             category="Simlex",
             labels={"table": "corpus vs general-English frequency"},
         ),
     log:
-        f"logs/split_word_domains/{SIMLEX_NAME}.log",
+        paths.log("split_word_domains", plan.simlex.name),
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=2000,
     params:
-        domain=SIMLEX["domain"],
+        domain=config["simlex"]["domain"],
     script:
         "../scripts/split_word_domains.py"
 
 
 rule parse_usf:
     input:
-        source_file(SIMLEX["usf"]["source"]),
+        plan.simlex.usf_source,
     output:
-        "results/intermediate/usf/usf.parquet",
+        paths.intermediate("usf", "usf"),
     log:
-        "logs/parse_usf/usf.log",
+        paths.log("parse_usf", "usf"),
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=2000,
     params:
-        expected_rows=SIMLEX["usf"]["expected_rows"],
-        expected_cues=SIMLEX["usf"]["expected_cues"],
+        expected_rows=config["simlex"]["usf"]["expected_rows"],
+        expected_cues=config["simlex"]["usf"]["expected_cues"],
     script:
         "../scripts/parse_usf.py"
 
 
 rule collect_lexical_relations:
     input:
-        domains=f"results/intermediate/word_domains/{SIMLEX_NAME}.parquet",
-        terms=simlex_workflow.terminology_tables(SIMLEX, "terms"),
-        relations=simlex_workflow.terminology_tables(SIMLEX, "relations"),
-        synonym_tables=simlex_workflow.synonym_tables(SIMLEX),
-        lrspl=simlex_workflow.optional_file(SIMLEX, "specialist", "lrspl"),
-        lragr=simlex_workflow.optional_file(SIMLEX, "specialist", "lragr"),
-        lrnom=simlex_workflow.optional_file(SIMLEX, "specialist", "lrnom"),
+        domains=paths.intermediate("word_domains", plan.simlex.name),
+        terms=plan.simlex.terminology_tables("terms"),
+        relations=plan.simlex.terminology_tables("relations"),
+        synonym_tables=plan.simlex.synonym_tables(),
+        lrspl=plan.simlex.optional_file("specialist", "lrspl"),
+        lragr=plan.simlex.optional_file("specialist", "lragr"),
+        lrnom=plan.simlex.optional_file("specialist", "lrnom"),
     output:
-        variants=f"results/intermediate/lexicon_variants/{SIMLEX_NAME}.parquet",
-        relations=f"results/intermediate/lexical_relations/{SIMLEX_NAME}.parquet",
+        variants=paths.intermediate("lexicon_variants", plan.simlex.name),
+        relations=paths.intermediate("lexical_relations", plan.simlex.name),
     log:
-        f"logs/collect_lexical_relations/{SIMLEX_NAME}.log",
+        paths.log("collect_lexical_relations", plan.simlex.name),
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=3000,
     params:
-        resources=SIMLEX["resources"],
-        spelling=SIMLEX["vocabulary"],
-        nltk_data=SIMLEX_NLTK,
+        resources=config["simlex"]["resources"],
+        spelling=config["simlex"]["vocabulary"],
+        nltk_data=plan.simlex.nltk_folders(),
     script:
         "../scripts/collect_lexical_relations.py"
 
 
 rule build_simlex_pairs:
     input:
-        domains=f"results/intermediate/word_domains/{SIMLEX_NAME}.parquet",
-        relations=f"results/intermediate/lexical_relations/{SIMLEX_NAME}.parquet",
-        usf="results/intermediate/usf/usf.parquet",
-        accepted=simlex_workflow.optional_file(SIMLEX, "pairs", "accepted"),
+        domains=paths.intermediate("word_domains", plan.simlex.name),
+        relations=paths.intermediate("lexical_relations", plan.simlex.name),
+        usf=paths.intermediate("usf", "usf"),
+        accepted=plan.simlex.optional_file("pairs", "accepted"),
     output:
-        pairs="results/datasets/simlex/{dataset}/pairs.parquet",
-        tsv="results/datasets/simlex/{dataset}/pairs.tsv",
+        pairs=paths.simlex("{dataset}", "pairs.parquet"),
+        tsv=paths.simlex("{dataset}", "pairs.tsv"),
         counts=report(
-            "results/datasets/simlex/{dataset}/counts.tsv",
+            paths.simlex("{dataset}", "counts.tsv"),
             caption="../report/simlex_counts.rst",
             category="Simlex",
             labels={"dataset": "{dataset}", "table": "pairs per quarter"},
         ),
-        review_biomedical="results/datasets/simlex/{dataset}/review_associated_biomedical.csv",
-        review_general="results/datasets/simlex/{dataset}/review_associated_general.csv",
+        review_biomedical=paths.simlex("{dataset}", "review_associated_biomedical.csv"),
+        review_general=paths.simlex("{dataset}", "review_associated_general.csv"),
     log:
-        "logs/build_simlex_pairs/{dataset}.log",
+        paths.log("build_simlex_pairs", "{dataset}"),
     wildcard_constraints:
         dataset="nouns|verbs",
     conda:
@@ -133,7 +132,7 @@ rule build_simlex_pairs:
     resources:
         mem_mb=3000,
     params:
-        pairs=SIMLEX["pairs"],
+        pairs=config["simlex"]["pairs"],
         seed=config["seed"],
     script:
         "../scripts/build_simlex_pairs.py"
@@ -141,34 +140,34 @@ rule build_simlex_pairs:
 
 rule design_simlex_survey:
     input:
-        pairs="results/datasets/simlex/{dataset}/pairs.parquet",
+        pairs=paths.simlex("{dataset}", "pairs.parquet"),
     output:
-        survey="results/datasets/simlex/survey/{dataset}/items.parquet",
-        sheets=expand(
-            "results/datasets/simlex/survey/{{dataset}}/group{group}.csv",
-            group=SIMLEX_GROUPS,
-        ),
+        survey=paths.simlex("survey", "{dataset}", "items.parquet"),
+        sheets=[
+            paths.simlex("survey", "{dataset}", f"group{group}.csv")
+            for group in plan.simlex.groups
+        ],
         design=report(
-            "results/datasets/simlex/survey/{dataset}/design.tsv",
+            paths.simlex("survey", "{dataset}", "design.tsv"),
             caption="../report/simlex_survey.rst",
             category="Simlex",
             labels={"dataset": "{dataset}", "table": "survey design"},
         ),
         instructions=report(
-            "results/datasets/simlex/survey/{dataset}/instructions.md",
+            paths.simlex("survey", "{dataset}", "instructions.md"),
             caption="../report/simlex_instructions.rst",
             category="Simlex",
             labels={"dataset": "{dataset}", "table": "annotator instructions"},
         ),
     log:
-        "logs/design_simlex_survey/{dataset}.log",
+        paths.log("design_simlex_survey", "{dataset}"),
     wildcard_constraints:
         dataset="nouns|verbs",
     localrule: True
     conda:
         "../envs/biosem.yaml"
     params:
-        survey=SIMLEX["survey"],
+        survey=config["simlex"]["survey"],
         seed=config["seed"],
     script:
         "../scripts/design_simlex_survey.py"

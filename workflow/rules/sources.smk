@@ -3,14 +3,14 @@
 
 rule fetch_source:
     output:
-        "resources/{source}/{filename}",
+        paths.source("{source}", "{filename}"),
     log:
-        "logs/fetch_source/{source}/{filename}.log",
+        paths.log("fetch_source", "{source}/{filename}"),
     localrule: True
     conda:
         "../envs/biosem.yaml"
     params:
-        spec=source_spec,
+        spec=lookup(dpath="sources/{source}", within=config),
         mirror_dirs=config["mirror_dirs"],
     script:
         "../scripts/fetch_source.py"

@@ -1,94 +1,95 @@
-# Term-pair similarity datasets (Schulz & Juric, AAAI 2020): positives, then 20 datasets per source.
+# Term-pair similarity datasets (Schulz & Juric, AAAI 2020): positives, the joint first nearest-term
+# search, then 20 datasets and a counts table (Table 2) per terminology.
 
 
 rule build_termpair_positives:
     input:
-        concepts=intermediate("concepts", "{terminology}"),
-        terms=intermediate("terms", "{terminology}"),
-        associations=intermediate("associations", "{terminology}"),
+        concepts=paths.intermediate("concepts", "{terminology}"),
+        terms=paths.intermediate("terms", "{terminology}"),
+        associations=paths.intermediate("associations", "{terminology}"),
     output:
-        positives="results/datasets/termpairs/{terminology}/positives.parquet",
-        components="results/datasets/termpairs/{terminology}/components.parquet",
+        positives=paths.termpairs("{terminology}", "positives"),
+        components=paths.termpairs("{terminology}", "components"),
     log:
-        "logs/build_termpair_positives/{terminology}.log",
+        paths.log("build_termpair_positives", "{terminology}"),
     benchmark:
-        "benchmarks/build_termpair_positives/{terminology}.tsv"
+        paths.benchmark("build_termpair_positives", "{terminology}")
     conda:
         "../envs/biosem.yaml"
     threads: 2
     resources:
         mem_mb=4000,
     params:
-        termpairs=config["termpairs"],
+        termpairs=plan.termpairs.construction,
     script:
         "../scripts/build_termpair_positives.py"
 
 
 rule search_termpair_neighbours:
     input:
-        positives="results/datasets/termpairs/{terminology}/positives.parquet",
-        components="results/datasets/termpairs/{terminology}/components.parquet",
+        positives=paths.termpairs("{terminology}", "positives"),
+        components=paths.termpairs("{terminology}", "components"),
     output:
-        neighbours=termpair_neighbours_file("{terminology}", "{difficulty}"),
+        neighbours=paths.termpair_neighbours("{terminology}", "{difficulty}"),
     log:
-        "logs/search_termpair_neighbours/{terminology}/{difficulty}.log",
+        paths.log("search_termpair_neighbours", "{terminology}/{difficulty}"),
     benchmark:
-        "benchmarks/search_termpair_neighbours/{terminology}/{difficulty}.tsv"
+        paths.benchmark("search_termpair_neighbours", "{terminology}/{difficulty}")
     conda:
         "../envs/biosem.yaml"
-    threads: termpair_threads
+    threads: plan.termpairs.threads
     resources:
-        mem_mb=termpair_mem_mb,
-        runtime=termpair_runtime,
+        mem_mb=plan.termpairs.mem_mb,
+        runtime=plan.termpairs.runtime,
     params:
-        kinds=JOINT_SEARCH_KINDS,
+        kinds=plan.termpairs.joint_search,
     script:
         "../scripts/search_termpair_neighbours.py"
 
 
 rule sample_termpair_negatives:
     input:
-        unpack(termpair_neighbours),
-        positives="results/datasets/termpairs/{terminology}/positives.parquet",
-        components="results/datasets/termpairs/{terminology}/components.parquet",
+        unpack(plan.termpairs.neighbours),
+        positives=paths.termpairs("{terminology}", "positives"),
+        components=paths.termpairs("{terminology}", "components"),
     output:
-        parquet="results/datasets/termpairs/{terminology}/{kind}_{difficulty}_{strategy}.parquet",
-        tsv="results/datasets/termpairs/{terminology}/{kind}_{difficulty}_{strategy}.tsv",
-        stats="results/datasets/termpairs/{terminology}/stats/{kind}_{difficulty}_{strategy}.json",
+        parquet=paths.termpairs("{terminology}", "{kind}_{difficulty}_{strategy}"),
+        tsv=paths.termpairs("{terminology}", "{kind}_{difficulty}_{strategy}", "tsv"),
+        stats=paths.termpair_stats("{terminology}", "{kind}_{difficulty}_{strategy}"),
     log:
-        "logs/sample_termpair_negatives/{terminology}/{kind}_{difficulty}_{strategy}.log",
+        paths.log(
+            "sample_termpair_negatives", "{terminology}/{kind}_{difficulty}_{strategy}"
+        ),
     benchmark:
-        "benchmarks/sample_termpair_negatives/{terminology}/{kind}_{difficulty}_{strategy}.tsv"
+        paths.benchmark(
+            "sample_termpair_negatives", "{terminology}/{kind}_{difficulty}_{strategy}"
+        )
     conda:
         "../envs/biosem.yaml"
-    threads: termpair_threads
+    threads: plan.termpairs.threads
     resources:
-        mem_mb=termpair_mem_mb,
-        runtime=termpair_runtime,
+        mem_mb=plan.termpairs.mem_mb,
+        runtime=plan.termpairs.runtime,
     params:
         seed=config["seed"],
-        random_rounds=config["termpairs"].get("random_rounds", 30),
+        random_rounds=config["termpairs"]["random_rounds"],
     script:
         "../scripts/sample_termpair_negatives.py"
 
 
 rule summarise_termpairs:
     input:
-        stats=expand(
-            "results/datasets/termpairs/{{terminology}}/stats/{kind}_{difficulty}_{strategy}.json",
-            kind=POSITIVE_KINDS,
-            difficulty=DIFFICULTIES,
-            strategy=STRATEGIES,
-        ),
+        datasets=plan.termpairs.datasets("{terminology}"),
+        stats=plan.termpairs.stats("{terminology}"),
     output:
         counts=report(
-            "results/datasets/termpairs/{terminology}/counts.tsv",
+            paths.termpairs("{terminology}", "counts", "tsv"),
             caption="../report/termpairs_counts.rst",
             category="termpairs",
             labels={"terminology": "{terminology}", "table": "counts (Table 2)"},
         ),
     log:
-        "logs/summarise_termpairs/{terminology}.log",
+        paths.log("summarise_termpairs", "{terminology}"),
     localrule: True
     conda:
         "../envs/biosem.yaml"

@@ -1,50 +1,51 @@
-# Rules of the wic stage; its functions and config checks are in helpers/wic.smk.
+# BioWiC word-in-context splits (Rouhizadeh et al., Scientific Data 2024): select mentions,
+# candidate pairs by blocking, test/dev/train, validation (DESIGN.md § wic).
 
 
 rule select_wic_mentions:
     input:
-        unpack(wic_select_inputs),
+        unpack(plan.wic.select_inputs),
     output:
-        selected=f"{WIC_WORK}/selected.parquet",
-        corpus_terms=f"{WIC_WORK}/corpus_terms.parquet",
+        selected=paths.wic_work("selected"),
+        corpus_terms=paths.wic_work("corpus_terms"),
         counts=report(
-            f"{WIC_OUT}/selection_counts.tsv",
+            paths.wic("selection_counts", "tsv"),
             caption="../report/wic_selection.rst",
             category="wic",
             labels={"table": "mentions and sentences per step"},
         ),
     log:
-        "logs/select_wic_mentions/wic.log",
+        paths.log("select_wic_mentions", "wic"),
     benchmark:
-        "benchmarks/select_wic_mentions/wic.tsv"
+        paths.benchmark("select_wic_mentions", "wic")
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=4000,
     params:
         seed=config["seed"],
-        terminology=wic_terminology(),
-        code_systems=WIC["code_systems"],
-        nltk_data=wic_nltk_folders(),
+        terminology=plan.wic.terminology,
+        code_systems=config["wic"]["code_systems"],
+        nltk_data=plan.wic.nltk_folders(),
     script:
         "../scripts/select_wic_mentions.py"
 
 
 rule build_wic_candidates:
     input:
-        unpack(wic_candidate_inputs),
+        unpack(plan.wic.candidate_inputs),
     output:
-        candidates=f"{WIC_WORK}/candidates.parquet",
+        candidates=paths.wic_work("candidates"),
         counts=report(
-            f"{WIC_OUT}/candidate_counts.tsv",
+            paths.wic("candidate_counts", "tsv"),
             caption="../report/wic_candidates.rst",
             category="wic",
             labels={"table": "candidate pairs per group"},
         ),
     log:
-        "logs/build_wic_candidates/wic.log",
+        paths.log("build_wic_candidates", "wic"),
     benchmark:
-        "benchmarks/build_wic_candidates/wic.tsv"
+        paths.benchmark("build_wic_candidates", "wic")
     conda:
         "../envs/biosem.yaml"
     threads: 2
@@ -52,63 +53,63 @@ rule build_wic_candidates:
         mem_mb=8000,
     params:
         seed=config["seed"],
-        wic=WIC,
+        wic=plan.wic.candidate_params,
     script:
         "../scripts/build_wic_candidates.py"
 
 
 rule split_wic:
     input:
-        candidates=f"{WIC_WORK}/candidates.parquet",
-        selected=f"{WIC_WORK}/selected.parquet",
+        candidates=paths.wic_work("candidates"),
+        selected=paths.wic_work("selected"),
     output:
-        train_json=f"{WIC_OUT}/train.json",
-        dev_json=f"{WIC_OUT}/dev.json",
-        test_json=f"{WIC_OUT}/test.json",
-        train_parquet=f"{WIC_OUT}/train.parquet",
-        dev_parquet=f"{WIC_OUT}/dev.parquet",
-        test_parquet=f"{WIC_OUT}/test.parquet",
-        quotas=f"{WIC_OUT}/quotas.json",
+        train_json=paths.wic("train", "json"),
+        dev_json=paths.wic("dev", "json"),
+        test_json=paths.wic("test", "json"),
+        train_parquet=paths.wic("train", "parquet"),
+        dev_parquet=paths.wic("dev", "parquet"),
+        test_parquet=paths.wic("test", "parquet"),
+        quotas=paths.wic("quotas", "json"),
         counts=report(
-            f"{WIC_OUT}/counts.tsv",
+            paths.wic("counts", "tsv"),
             caption="../report/wic_counts.rst",
             category="wic",
             labels={"table": "instances per split, group and label"},
         ),
     log:
-        "logs/split_wic/wic.log",
+        paths.log("split_wic", "wic"),
     benchmark:
-        "benchmarks/split_wic/wic.tsv"
+        paths.benchmark("split_wic", "wic")
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=4000,
     params:
         seed=config["seed"],
-        wic=WIC,
+        wic=plan.wic.split_params,
     script:
         "../scripts/split_wic.py"
 
 
 rule validate_wic:
     input:
-        train=f"{WIC_OUT}/train.json",
-        dev=f"{WIC_OUT}/dev.json",
-        test=f"{WIC_OUT}/test.json",
-        quotas=f"{WIC_OUT}/quotas.json",
+        train=paths.wic("train", "json"),
+        dev=paths.wic("dev", "json"),
+        test=paths.wic("test", "json"),
+        quotas=paths.wic("quotas", "json"),
     output:
         report=report(
-            f"{WIC_OUT}/validation.txt",
+            paths.wic("validation", "txt"),
             caption="../report/wic_validation.rst",
             category="wic",
             labels={"table": "validation"},
         ),
     log:
-        "logs/validate_wic/wic.log",
+        paths.log("validate_wic", "wic"),
     localrule: True
     conda:
         "../envs/biosem.yaml"
     params:
-        train_sentence_cap=WIC["train_sentence_cap"],
+        train_sentence_cap=config["wic"]["train_sentence_cap"],
     script:
         "../scripts/validate_wic.py"

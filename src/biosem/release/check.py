@@ -16,6 +16,7 @@ import yaml
 
 from biosem.release.checksums import SUMS_NAME, verify_sha256sums
 from biosem.release.croissant import CroissantValidationError, validate_croissant
+from biosem.workflow import paths
 
 RESTRICTED_MARK = "**Restricted licence — private release only.**"
 
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m biosem.release.check", description=__doc__.splitlines()[0]
     )
     parser.add_argument(
-        "folders", nargs="+", help="release folders, e.g. results/release/0.1.0/public"
+        "folders", nargs="+", help=f"release folders, e.g. {paths.release('0.1.0', 'public')}"
     )
     args = parser.parse_args(argv)
     failed = False

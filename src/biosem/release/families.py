@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from biosem.corpora.schemas import SPLITS
+from biosem.workflow import paths
 from biosem.release.registry import (
     DEFAULT_CONFIG,
     Paper,
@@ -130,7 +132,7 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     out = []
     for terminology in section["terminologies"]:
         configs = {
-            name: {EVALUATION_SPLIT: f"results/datasets/termpairs/{terminology}/{name}.parquet"}
+            name: {EVALUATION_SPLIT: paths.termpairs(terminology, name)}
             for name in DATASETS
         }
         out.append(
@@ -228,7 +230,7 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 ),
                 configs={
                     name: {
-                        EVALUATION_SPLIT: f"results/datasets/analogies/{terminology}/{name}.parquet"
+                        EVALUATION_SPLIT: paths.analogies(terminology, name, "parquet")
                     }
                     for name in DATASETS
                 },
@@ -307,7 +309,7 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             ),
             configs={
                 DEFAULT_CONFIG: {
-                    s: f"results/datasets/wic/{s}.parquet" for s in ("train", "dev", "test")
+                    s: paths.wic(s, "parquet") for s in SPLITS
                 }
             },
             sources=_unique_sources(sources),
@@ -401,7 +403,7 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             ),
             motivation="The pair selection of Bio-SimLex / Bio-SimVerb, rebuilt from open resources for a new rating study.",
             configs={
-                pos: {EVALUATION_SPLIT: f"results/datasets/simlex/{pos}/pairs.parquet"}
+                pos: {EVALUATION_SPLIT: paths.simlex(pos, "pairs.parquet")}
                 for pos in ("nouns", "verbs")
             },
             sources=_unique_sources(sources),
@@ -455,7 +457,7 @@ def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 motivation="Gold scores for word-similarity evaluation, aggregated reproducibly from raw ratings.",
                 configs={
                     DEFAULT_CONFIG: {
-                        EVALUATION_SPLIT: f"results/datasets/simlex/rated/{name}.parquet"
+                        EVALUATION_SPLIT: paths.rated(name, "parquet")
                     }
                 },
                 sources=(source,),

@@ -211,7 +211,7 @@ def provider(family: str, stage: str | None = None) -> Callable[[Provider], Prov
     """Register ``fn`` as a provider of release datasets of ``family``, built by rules of ``stage``.
 
     ``stage`` defaults to the family; the release includes the provider's datasets only when the
-    stage's ``<stage>_targets()`` is non-empty under the config (see ``workflow/rules/release.smk``).
+    stage has targets under the config (:class:`biosem.workflow.plan.Plan`).
     """
 
     def register(fn: Provider) -> Provider:

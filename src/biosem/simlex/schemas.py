@@ -13,8 +13,8 @@ from biosem.io import TableSpec
 POS_NAMES = ("noun", "verb")
 """Word classes of the vocabulary (``pos`` column)."""
 
+# ``pos`` -> dataset folder (biosem.workflow.paths.simlex): Bio-SimLex (nouns), Bio-SimVerb (verbs).
 DATASET_OF_POS = {"noun": "nouns", "verb": "verbs"}
-"""``pos`` -> dataset folder (``results/datasets/simlex/<nouns|verbs>``): Bio-SimLex, Bio-SimVerb."""
 
 POS_OF_DATASET = {v: k for k, v in DATASET_OF_POS.items()}
 

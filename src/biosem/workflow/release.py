@@ -1,7 +1,9 @@
-"""Target lists, input functions and parameters of the release rules (``workflow/rules/release.smk``).
+"""Wiring of the release stage: the datasets of this run's releases and the rule functions that
+build them (``workflow/rules/release.smk``).
 
-Kept in the library so the rule file holds only rules. A :class:`ReleasePlan` is made once per
-Snakemake invocation from the config; its methods taking ``wildcards`` are input or params functions.
+A :class:`ReleasePlan` is made once per Snakemake invocation (:class:`biosem.workflow.plan.Plan`);
+its methods taking ``wildcards`` are input or params functions. Releases are cut explicitly with
+the ``release_public`` / ``release_private`` targets, so ``rule all`` asks nothing of this stage.
 """
 
 from __future__ import annotations
@@ -14,15 +16,9 @@ from biosem import __version__
 from biosem.release import registry
 from biosem.release.licence import LicenceStatus, require_public
 from biosem.release.provenance import code_version, command_line
+from biosem.workflow import paths
 
 VISIBILITIES = ("public", "private")
-CHECKSUMS_DIR = "results/release/checksums"
-
-
-def targets() -> list[str]:
-    """What `rule all` asks of the release stage: nothing (a release is cut explicitly with the
-    ``release_public`` / ``release_private`` targets; building it takes a minute on the default)."""
-    return []
 
 
 def provider_stages() -> list[str]:
@@ -30,25 +26,9 @@ def provider_stages() -> list[str]:
     return sorted({reg.stage for reg in registry.PROVIDERS.values()})
 
 
-def active_stages(
-    config: Mapping[str, Any], stage_targets: Mapping[str, Callable[[], list[str]] | None]
-) -> list[str]:
-    """Stages of the registered providers that build something under ``config``.
-
-    ``termpairs`` is active when ``termpairs.terminologies`` is non-empty (its targets are listed in
-    ``common.smk``); any other stage when its ``<stage>_targets()`` (given in ``stage_targets``)
-    returns something.
-    """
-    out = []
-    for stage in provider_stages():
-        if stage == "termpairs":
-            active = bool(config["termpairs"]["terminologies"])
-        else:
-            targets = stage_targets.get(stage)
-            active = targets is not None and bool(targets())
-        if active:
-            out.append(stage)
-    return out
+def active_stages(stage_targets: Mapping[str, Sequence[str]]) -> list[str]:
+    """Stages of the registered providers that build something (non-empty targets) under the config."""
+    return [stage for stage in provider_stages() if stage_targets.get(stage)]
 
 
 class ReleasePlan:
@@ -75,7 +55,7 @@ class ReleasePlan:
     ) -> None:
         self.config = config
         self.release = config["release"]
-        self.root = f"results/release/{self.release['version']}"
+        self.root = paths.release(self.release["version"])
         self.basedir = basedir
         self.config_files = list(config_files)
         self.config_args = list(config_args)
@@ -128,7 +108,7 @@ class ReleasePlan:
     @staticmethod
     def licensed_checksums(dataset: registry.ReleaseDataset) -> list[str]:
         """Checksum tables of the licensed release folders the dataset derives from."""
-        return [f"{CHECKSUMS_DIR}/{name}.tsv" for name in dataset.licensed_terminologies()]
+        return [paths.licensed_checksums(name) for name in dataset.licensed_terminologies()]
 
     # --- rule functions -------------------------------------------------------------------------
 

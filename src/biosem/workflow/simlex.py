@@ -1,60 +1,66 @@
-"""Input and target lists of the simlex rules, computed from the config (``workflow/rules/simlex.smk``).
-
-Kept in the library so the rule file holds only rules; none of these depends on wildcards.
+"""Wiring of the simlex stage: Bio-SimLex / Bio-SimVerb vocabulary, pairs and survey (Chiu et al.
+2018). Rules: ``workflow/rules/simlex.smk``.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
+
+from biosem.workflow import paths
 
 DATASETS = ("nouns", "verbs")
 
 
-def optional_file(cfg: Mapping[str, Any], *keys: str) -> list[str]:
-    """The path at ``cfg[keys[0]][keys[1]]...`` as a one-element list, or ``[]`` when it is null/absent."""
-    value: Any = cfg
-    for key in keys:
-        value = value.get(key) if isinstance(value, Mapping) else None
-    return [str(value)] if value else []
+class Simlex:
+    """The simlex stage under ``config["simlex"]``."""
 
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.section: Mapping[str, Any] = config["simlex"]
+        self.name: str = self.section["vocabulary_name"]
+        self.groups: list[int] = list(range(1, self.section["survey"]["groups"] + 1))
+        self.mirror_dirs: list[str] = list(config["mirror_dirs"])
+        usf = self.section["usf"]["source"]
+        self.usf_source = paths.source(usf, config["sources"][usf]["filename"])
 
-def nltk_folders(cfg: Mapping[str, Any], mirror_dirs: Sequence[str]) -> list[str]:
-    """Where the tagger and WordNet are looked for after $NLTK_DATA: ``simlex.nltk_data``, then <mirror>/nltk_data."""
-    folders = [str(cfg["nltk_data"])] if cfg.get("nltk_data") else []
-    return folders + [os.path.join(m, "nltk_data") for m in mirror_dirs]
+    def optional_file(self, *keys: str) -> list[str]:
+        """The path at ``simlex.<keys[0]>.<keys[1]>...`` as a one-element list, or ``[]`` when null."""
+        value: Any = self.section
+        for key in keys:
+            value = value.get(key) if isinstance(value, Mapping) else None
+        return [str(value)] if value else []
 
+    def nltk_folders(self) -> list[str]:
+        """Where the tagger and WordNet are looked for after $NLTK_DATA: ``simlex.nltk_data``,
+        then <mirror>/nltk_data."""
+        folders = [str(self.section["nltk_data"])] if self.section["nltk_data"] else []
+        return folders + [os.path.join(m, "nltk_data") for m in self.mirror_dirs]
 
-def sentence_tables(cfg: Mapping[str, Any]) -> list[str]:
-    """Sentence intermediates of the corpora the vocabulary is counted on."""
-    return [f"results/intermediate/sentences/{c}.parquet" for c in cfg["corpora"]]
+    def sentence_tables(self) -> list[str]:
+        """Sentence intermediates of the corpora the vocabulary is counted on."""
+        return [paths.intermediate("sentences", c) for c in self.section["corpora"]]
 
+    def terminology_tables(self, table: str) -> list[str]:
+        """The ``table`` intermediates (terms, relations) of the terminologies the resources read."""
+        return [paths.intermediate(table, t) for t in self.section["resources"]["terminologies"]]
 
-def terminology_tables(cfg: Mapping[str, Any], table: str) -> list[str]:
-    """The ``table`` intermediates (terms, relations) of the terminologies the resources read."""
-    return [f"results/intermediate/{table}/{t}.parquet" for t in cfg["resources"]["terminologies"]]
+    def synonym_tables(self) -> list[str]:
+        """The configured synonym tables, in name order."""
+        tables = self.section["resources"]["synonym_tables"] or {}
+        return [str(tables[k]) for k in sorted(tables)]
 
-
-def synonym_tables(cfg: Mapping[str, Any]) -> list[str]:
-    """The configured synonym tables, in name order."""
-    tables = cfg["resources"].get("synonym_tables") or {}
-    return [str(tables[k]) for k in sorted(tables)]
-
-
-def targets(cfg: Mapping[str, Any]) -> list[str]:
-    """What `rule all` asks of the simlex stage."""
-    name = cfg["vocabulary_name"]
-    out = [
-        f"results/intermediate/word_counts/{name}.parquet",
-        "results/datasets/simlex/review/domains.csv",
-        "results/datasets/simlex/vocabulary/frequency_correlation.tsv",
-        "results/intermediate/usf/usf.parquet",
-    ]
-    for dataset in DATASETS:
-        out += [
-            f"results/datasets/simlex/{dataset}/pairs.parquet",
-            f"results/datasets/simlex/{dataset}/counts.tsv",
-            f"results/datasets/simlex/survey/{dataset}/design.tsv",
+    def targets(self) -> list[str]:
+        out = [
+            paths.intermediate("word_counts", self.name),
+            paths.simlex("review", "domains.csv"),
+            paths.simlex("vocabulary", "frequency_correlation.tsv"),
+            paths.intermediate("usf", "usf"),
         ]
-    return out
+        for dataset in DATASETS:
+            out += [
+                paths.simlex(dataset, "pairs.parquet"),
+                paths.simlex(dataset, "counts.tsv"),
+                paths.simlex("survey", dataset, "design.tsv"),
+            ]
+        return out

@@ -1,0 +1,98 @@
+"""Wiring of the agreement stage: rating sets into rated datasets with IAA-1/IAA-2 and
+Krippendorff's alpha, expert study sheets for termpairs and wic, and their scoring once filled
+sheets are listed in the config (DESIGN.md § simlex "Ratings", § termpairs). Rules:
+``workflow/rules/agreement.smk``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from biosem.workflow import paths
+
+SHEET_EXTENSIONS = ("csv", "xlsx")
+WIC_RATERS = ("a", "b")
+
+
+class Agreement:
+    """The agreement stage under ``config["agreement"]``."""
+
+    def __init__(self, config: Mapping[str, Any], wic_built: bool) -> None:
+        self.section: Mapping[str, Any] = config["agreement"]
+        self.ratings: Mapping[str, Any] = self.section["ratings"]
+        self.filled: Mapping[str, Any] = self.section["filled_sheets"]
+        self.sources: Mapping[str, Any] = config["sources"]
+        self.termpair_terminologies: list[str] = list(config["termpairs"]["terminologies"])
+        self.wic_built = wic_built
+
+    def ratings_input(self, wildcards: Any) -> str:
+        """The ratings file of one rating set: a fetched public source or a local path."""
+        spec = self.ratings[wildcards.ratings]
+        if "source" in spec:
+            return paths.source(spec["source"], self.sources[spec["source"]]["filename"])
+        return spec["path"]
+
+    def ratings_spec(self, wildcards: Any) -> Mapping[str, Any]:
+        return self.ratings[wildcards.ratings]
+
+    def study_terminologies(self) -> list[str]:
+        """Terminologies that get a term-pair study sheet (default: every termpairs terminology)."""
+        chosen = self.section["termpair_study"]["terminologies"]
+        built = self.termpair_terminologies
+        return sorted(built if chosen is None else [t for t in chosen if t in built])
+
+    def filled_termpair_sheets(self, wildcards: Any) -> list[str]:
+        return list(self.filled["termpairs"][wildcards.terminology].values())
+
+    def termpair_raters(self, wildcards: Any) -> list[str]:
+        return list(self.filled["termpairs"][wildcards.terminology])
+
+    def filled_wic_sheets(self, wildcards: Any) -> list[str]:
+        return list(self.filled["wic"].values())
+
+    @staticmethod
+    def rating_outputs(name: str) -> list[str]:
+        return [
+            paths.rated(name, "txt"),
+            paths.rated(name, "parquet"),
+            paths.rating_agreement(name),
+            paths.rater_agreement(name),
+        ]
+
+    def rated_datasets(self) -> dict[str, str]:
+        """``"simlex/<rating set>"`` -> the rated dataset's Parquet, by name."""
+        return {f"simlex/{name}": paths.rated(name, "parquet") for name in sorted(self.ratings)}
+
+    def termpair_study_outputs(self, terminology: str) -> list[str]:
+        folder = f"termpairs/{terminology}"
+        out = [
+            paths.study(folder, "sheets", "sheet.csv"),
+            paths.study(folder, "sheets", "sheet.xlsx"),
+            paths.study(folder, "key.csv"),
+            paths.study(folder, "composition.tsv"),
+        ]
+        if terminology in self.filled["termpairs"]:
+            out += [paths.study(folder, "scores.tsv"), paths.study(folder, "votes.csv")]
+        return out
+
+    def wic_study_outputs(self) -> list[str]:
+        out = [
+            paths.study("wic", "sheets", f"sheet_{rater}.{ext}")
+            for rater in WIC_RATERS
+            for ext in SHEET_EXTENSIONS
+        ]
+        out += [paths.study("wic", "key.csv"), paths.study("wic", "composition.tsv")]
+        if self.filled["wic"]:
+            out += [paths.study("wic", "scores.tsv"), paths.study("wic", "answers.csv")]
+        return out
+
+    def targets(self) -> list[str]:
+        out: list[str] = []
+        for name in sorted(self.ratings):
+            out += self.rating_outputs(name)
+        for terminology in self.study_terminologies():
+            out += self.termpair_study_outputs(terminology)
+        if self.wic_built:
+            out += self.wic_study_outputs()
+        return out

@@ -1,0 +1,97 @@
+"""One plan of the whole workflow: every stage's input functions, params and targets.
+
+``workflow/rules/common.smk`` validates the config and makes one :class:`Plan`; every rule file
+reads its input functions and params from ``plan.<stage>`` and its paths from
+:mod:`biosem.workflow.paths`. Stages that depend on others (evaluate, agreement, release) are given
+the other stages' built datasets here, so no stage rediscovers another's outputs and the order in
+which rule files are included does not matter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
+from biosem.workflow import paths
+from biosem.workflow.agreement import Agreement
+from biosem.workflow.analogies import Analogies
+from biosem.workflow.corpora import Corpora
+from biosem.workflow.evaluate import Evaluate
+from biosem.workflow.release import ReleasePlan, active_stages
+from biosem.workflow.simlex import Simlex
+from biosem.workflow.terminologies import Terminologies, TermPairs
+from biosem.workflow.wic import Wic
+
+
+class Plan:
+    """Every stage of one Snakemake invocation.
+
+    Args:
+        config: the workflow config, validated against ``workflow/schemas/config.schema.yaml``
+            with its defaults set.
+        basedir: the workflow's folder (``workflow.basedir``), whose git checkout names the code.
+        config_files: the config files given, relative to the workflow folder.
+        config_args: ``--config`` items (``key=value``).
+
+    Raises:
+        ValueError: a stage's config names something that is not configured (the message names
+            the key to set).
+    """
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        basedir: str = ".",
+        config_files: Sequence[str] = ("config/config.yaml",),
+        config_args: Sequence[str] = (),
+    ) -> None:
+        self.config = config
+        self.terminologies = Terminologies(config)
+        self.termpairs = TermPairs(config)
+        self.corpora = Corpora(config)
+        self.wic = Wic(config)
+        self.analogies = Analogies(config)
+        self.simlex = Simlex(config)
+        self.agreement = Agreement(config, wic_built=bool(self.wic.targets()))
+        self.evaluate = Evaluate(
+            config,
+            corpora=self.corpora.build,
+            termpair_datasets={
+                f"termpairs/{t}/{d}": paths.termpairs(t, d)
+                for t in self.termpairs.terminologies
+                for d in TERMPAIR_DATASETS
+            },
+            analogy_datasets=self.analogies.datasets(),
+            rated_datasets=self.agreement.rated_datasets(),
+            wic_built=bool(self.wic.targets()),
+        )
+        stage_targets = {
+            "termpairs": self.termpairs.targets(),
+            "corpora": self.corpora.targets(),
+            "wic": self.wic.targets(),
+            "analogies": self.analogies.targets(),
+            "simlex": self.simlex.targets(),
+            "agreement": self.agreement.targets(),
+            "evaluate": self.evaluate.targets(),
+        }
+        self.release = ReleasePlan(
+            config,
+            active_stages(stage_targets),
+            basedir=basedir,
+            config_files=config_files,
+            config_args=config_args,
+        )
+        self._targets = [
+            *self.terminologies.targets(),
+            *(path for targets in stage_targets.values() for path in targets),
+        ]
+
+    def targets(self) -> list[str]:
+        """What ``rule all`` builds: every stage's outputs (releases are cut explicitly)."""
+        return list(self._targets)
+
+    @staticmethod
+    def name_pattern(names: Sequence[str]) -> str:
+        """A wildcard constraint matching exactly these names (or nothing)."""
+        return "|".join(names) if names else "(?!x)x"

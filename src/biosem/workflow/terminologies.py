@@ -1,0 +1,132 @@
+"""Wiring of the ingest and termpairs stages: terminology inputs, term-pair targets and resources.
+
+Rules: ``workflow/rules/ingest.smk`` (one adapter per format) and ``workflow/rules/termpairs.smk``
+(Schulz & Juric, AAAI 2020: positives, the joint first nearest-term search, 20 datasets, counts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from biosem.sources import licensed_files
+from biosem.terminology.schemas import TERMINOLOGY_TABLES
+from biosem.termpairs import DATASETS, DIFFICULTIES
+from biosem.workflow import paths
+
+# The keys of ``termpairs`` that shape the positives (TermPairParams), so that editing the
+# terminology list, the joint search or the random rounds does not rebuild them.
+CONSTRUCTION_KEYS = (
+    "easy_max_distance",
+    "exclude_modules",
+    "synonym_term_types",
+    "synonym_scopes",
+    "languages",
+    "require_active_target",
+    "drop_associations_in_syn_syn",
+    "strip_prefixes",
+)
+
+
+def restrict(section: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """The entries of a config section among ``keys`` (a rule's params: only what it reads)."""
+    return {key: section[key] for key in keys if key in section}
+
+
+class Terminologies:
+    """The configured terminologies (``config["terminologies"]``) and their intermediates."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.specs: Mapping[str, Any] = config["terminologies"]
+        self.sources: Mapping[str, Any] = config["sources"]
+
+    def of_format(self, fmt: str) -> list[str]:
+        """Names of the terminologies in format ``fmt`` (rf2, rrf or obo), sorted."""
+        return sorted(name for name, spec in self.specs.items() if spec["format"] == fmt)
+
+    def spec(self, wildcards: Any) -> Mapping[str, Any]:
+        """Params of an ingest rule: the terminology's own config entry."""
+        return self.specs[wildcards.terminology]
+
+    def licensed_inputs(self, wildcards: Any) -> list[str]:
+        """The files of a licensed release folder (rf2/rrf), so that Snakemake tracks them.
+
+        Raises:
+            SourceNotFoundError: the folder does not exist or holds no release files.
+        """
+        spec = self.specs[wildcards.terminology]
+        return licensed_files(wildcards.terminology, spec["path"], spec["format"])
+
+    def obo_input(self, wildcards: Any) -> str:
+        """The fetched OBO file of an OBO terminology."""
+        name = self.specs[wildcards.terminology]["source"]
+        return paths.source(name, self.sources[name]["filename"])
+
+    @staticmethod
+    def intermediates(name: str) -> list[str]:
+        """The five Parquet intermediates of terminology ``name``."""
+        return [paths.intermediate(table, name) for table in TERMINOLOGY_TABLES]
+
+    @staticmethod
+    def ingest_outputs() -> dict[str, str]:
+        """Named outputs of an ingest rule (``{terminology}`` wildcard)."""
+        return {table: paths.intermediate(table, "{terminology}") for table in TERMINOLOGY_TABLES}
+
+    def targets(self) -> list[str]:
+        return [path for name in sorted(self.specs) for path in self.intermediates(name)]
+
+
+class TermPairs:
+    """The termpairs stage under ``config["termpairs"]``."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.section: Mapping[str, Any] = config["termpairs"]
+        self.terminologies: list[str] = list(self.section["terminologies"])
+        self.joint_search: list[str] = list(self.section.get("joint_search", ["fsn_syn", "syn_syn"]))
+        self.construction = restrict(self.section, CONSTRUCTION_KEYS)
+
+    @staticmethod
+    def datasets(terminology: str) -> list[str]:
+        """The 20 dataset Parquet files of one terminology."""
+        return [paths.termpairs(terminology, name) for name in DATASETS]
+
+    @staticmethod
+    def stats(terminology: str) -> list[str]:
+        """The per-dataset counts of one terminology (``{terminology}`` may be a wildcard)."""
+        return [paths.termpair_stats(terminology, name) for name in DATASETS]
+
+    def neighbours(self, wildcards: Any) -> dict[str, str]:
+        """The joint first search a Levenshtein dataset reads when its kind is in
+        ``termpairs.joint_search``; nothing otherwise."""
+        if wildcards.strategy == "levenshtein" and wildcards.kind in self.joint_search:
+            return {"neighbours": paths.termpair_neighbours(wildcards.terminology, wildcards.difficulty)}
+        return {}
+
+    @staticmethod
+    def threads(wildcards: Any) -> int:
+        """The exact Levenshtein search scales with threads (term-length groups searched
+        concurrently; outputs do not depend on them); random negatives are single-threaded.
+        Snakemake caps threads at --cores."""
+        return 8 if getattr(wildcards, "strategy", "levenshtein") == "levenshtein" else 1
+
+    @staticmethod
+    def mem_mb(wildcards: Any, input: Any) -> int:
+        """Peak memory grows with the positives and components: 64 MB per MB of input, at least 4 GB."""
+        return max(4000, int(64 * input.size_mb))
+
+    @staticmethod
+    def runtime(wildcards: Any, input: Any, attempt: int) -> int:
+        """Minutes for a cluster's time limit: grows with the input; doubled on the retry."""
+        if getattr(wildcards, "strategy", "levenshtein") != "levenshtein":
+            return 30 * attempt
+        return attempt * int(30 + 8 * input.size_mb)
+
+    def targets(self) -> list[str]:
+        out: list[str] = []
+        for name in self.terminologies:
+            out += self.datasets(name)
+            out.append(paths.termpairs(name, "counts", "tsv"))
+        return out
+
+
+__all__ = ["CONSTRUCTION_KEYS", "DIFFICULTIES", "Terminologies", "TermPairs", "restrict"]
