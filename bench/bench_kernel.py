@@ -1,6 +1,6 @@
 """Benchmark: the bit-parallel Levenshtein kernel against ``rapidfuzz.process.cdist``, per pair.
 
-On the lowercased description terms of an RF2 release (``bench/generate_snomed.py``), for first terms
+On the lowercased description terms of an RF2 release (``bench/generate_snomed/``), for first terms
 of a few lengths, times :func:`biosem.levenshtein.kernels.distances` and ``rapidfuzz.process.cdist`` (one
 thread each, no cutoff) on the same block: 64 queries of one length against every term within 8
 characters of it in length, the shape of one ring of the length-ordered scan. The distances must be
@@ -15,7 +15,7 @@ the compiled AVX-512 ones where the machine has them: the same rows, and the rat
 
 Usage::
 
-    python bench/generate_snomed.py --out /tmp/snomed_scale
+    python -m bench.generate_snomed --out /tmp/snomed_scale
     python bench/bench_kernel.py --release /tmp/snomed_scale/Snapshot [--out bench/out/kernel.json]
 """
 

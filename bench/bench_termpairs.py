@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: all 20 term-pair datasets at SNOMED CT scale, and exact search vs brute force.
 
-1. Reads a synthetic SNOMED-scale RF2 release (``bench/generate_snomed.py``), builds the positives and
+1. Reads a synthetic SNOMED-scale RF2 release (``bench/generate_snomed/``), builds the positives and
    the 20 datasets exactly as the workflow does (the joint first search of ``termpairs.joint_search``,
    ``biosem.termpairs.search_neighbours``, then ``biosem.termpairs.build_dataset``), and reports wall
    time per step and the peak RSS of the process.
@@ -11,7 +11,7 @@
 
 Usage::
 
-    python bench/generate_snomed.py --out /tmp/snomed_scale
+    python -m bench.generate_snomed --out /tmp/snomed_scale
     python bench/bench_termpairs.py --release /tmp/snomed_scale [--workers 2] [--out bench/out/termpairs.json]
     # one or more datasets alone, without the brute-force comparison:
     python bench/bench_termpairs.py --release /tmp/snomed_scale --skip-subset \
@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 
 from biosem.levenshtein.index import LevenshteinIndex, brute_force_nearest
-from biosem.terminology.rf2 import read_rf2
 from biosem.seeds import generator
+from biosem.terminology.rf2 import read_rf2
 from biosem.termpairs import (
     DIFFICULTIES,
     POSITIVE_KINDS,

@@ -1,10 +1,12 @@
-"""The synthetic SNOMED CT RF2 generator (bench/generate_snomed.py): layout, consistency, determinism."""
+"""The synthetic SNOMED CT RF2 generator (bench/generate_snomed/): layout, consistency, determinism,
+data files and command line."""
 
 from __future__ import annotations
 
 import csv
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -15,16 +17,18 @@ import pytest
 from biosem.levenshtein.kernels import KERNEL
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "bench" / "generate_snomed.py"
+PACKAGE = ROOT / "bench" / "generate_snomed"
 N_CONCEPTS = 2_000
 SEED = 7
 
 
 def _load_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_generate_snomed", SCRIPT)
+    """The package bench/generate_snomed/ by its path (bench/ is not installed nor on sys.path)."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_generate_snomed", PACKAGE / "__init__.py", submodule_search_locations=[str(PACKAGE)])
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look the module up while the class is built
+    sys.modules[spec.name] = module  # its relative imports and dataclasses look the package up
     spec.loader.exec_module(module)
     return module
 
@@ -63,6 +67,48 @@ def test_same_seed_gives_identical_bytes(gen: ModuleType, release) -> None:
     assert counts_a == counts_b
     for rel in gen.RELATIVE_PATHS.values():
         assert (first / rel).read_bytes() == (second / rel).read_bytes(), rel
+
+
+def test_command_line_writes_the_same_release(release, tmp_path: Path) -> None:
+    """``python -m bench.generate_snomed`` from the repository root writes the bytes that
+    generate_rf2 writes for the same arguments."""
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.generate_snomed", "--out", str(tmp_path), "--concepts",
+         str(N_CONCEPTS), "--seed", str(SEED), "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    first = release[0]
+    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    assert written == sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    for rel in written:
+        assert (tmp_path / rel).read_bytes() == (first / rel).read_bytes(), rel
+
+
+def test_word_lists_and_templates_are_read_from_the_package(gen: ModuleType) -> None:
+    """The data files are found beside the package (not in the working directory) and are clean:
+    no empty, padded or duplicate entries, and every template slot names a vocabulary pool."""
+    wordlists = sys.modules[f"{gen.__name__}.wordlists"]
+    data = PACKAGE / "data"
+    for path in sorted((data / "words").glob("*.txt")):
+        entries = wordlists.words(path.stem)
+        assert entries, path.name
+        assert all(e and e == e.strip() and "\t" not in e for e in entries), path.name
+        assert len(set(entries)) == len(entries), path.name
+    for path in sorted((data / "pairs").glob("*.tsv")):
+        assert all(a and b and a != b for a, b in wordlists.pairs(path.stem)), path.name
+    voc = gen.load_vocabulary(str(gen.default_data_dir()))
+    tags = {tag for tag, _, _ in gen.TAGS}
+    assert set(wordlists.TEMPLATES) == tags
+    assert set(wordlists.ELABORATIONS) <= tags
+    terms = sys.modules[f"{gen.__name__}.terms"]
+    specs = [spec for rows in wordlists.TEMPLATES.values() for spec in rows]
+    specs += [spec for _, rows in wordlists.ELABORATIONS.values() for spec in rows]
+    for template, weight in specs:
+        assert weight > 0
+        assert set(terms.SLOT_RE.findall(template)) <= set(voc.pools), template
+    assert all(clause.startswith(" ") for _, rows in wordlists.ELABORATIONS.values()
+               for clause, _ in rows)
 
 
 def test_other_seed_differs(gen: ModuleType, release, tmp_path: Path) -> None:
