@@ -35,13 +35,13 @@ the screen works from the first ring; it only saves work and never changes a res
 :meth:`LevenshteinIndex.scan` runs the search for several datasets at once: each pool string carries
 the datasets it belongs to, each query its ``need`` per dataset, and a query shared by datasets is
 compared with each pool string once while every dataset keeps its own bound (the term pairs' FSN-SYN
-and SYN-SYN share nearly all first terms; :func:`biosem.termpairs.search_neighbours`).
+and SYN-SYN share nearly all first terms; :func:`biosem.termpairs.search.search_neighbours`).
 
 A search can be resumed for more neighbours (``scan``'s ``slack``, ``known`` and ``covered``): the
 first scan also returns the valid candidates a few edits beyond each bound among the lengths it
 compared, and a later scan for a larger ``need`` starts from them and compares only the pool strings
 of a larger length difference (the term pairs' first terms left short of partners;
-:func:`biosem.termpairs._assign_nearest`).
+:func:`biosem.termpairs.search.assign_nearest`).
 
 Ties at equal distance are ordered by a per-query key drawn from the caller's
 ``numpy.random.Generator`` mixed with the candidate index (splitmix64), so the order does not depend
