@@ -41,9 +41,15 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
-from biosem.io import atomic_path, to_arrow
-from biosem.io import TableSpec
-from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMINOLOGY_TABLES, TERMS
+from biosem.io import TableSpec, atomic_path, to_arrow
+from biosem.terminology.schemas import (
+    ASSOCIATIONS,
+    CONCEPTS,
+    MAPPINGS,
+    RELATIONS,
+    TERMINOLOGY_TABLES,
+    TERMS,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
