@@ -56,7 +56,8 @@ def strip_semantic_tag(terms: pd.Series) -> pd.Series:
 
     medisim's rule: split at the last ``" ("`` of a term ending in ``")"``; keep the left part unless
     it ends with ``" or"`` or ``"&"`` or the tag starts with ``"&"`` (those parentheses belong to the
-    name, e.g. ``"... or (...)"``).
+    name, e.g. ``"... or (...)"``). Not the rule of relationship-type FSNs in the RF2 reader
+    (:func:`biosem.terminology.rf2.strip_final_parenthesised_group`).
     """
     s = terms.astype(object)
     parts = s.str.rpartition(" (")
