@@ -15,7 +15,7 @@ characters one 64-bit word, up to 128 two words with the carries in registers, l
 :func:`screened_distances` first screens each pair by its bag distance over character histograms
 (:func:`histograms`) and computes only the pairs within a per-query limit: for each query, the lanes
 of a block that pass get their match masks gathered into contiguous lanes, so the kernel stays
-dense; a query that keeps most of a block (``DENSE_SHARE``) is compared with all of it.
+dense; a query that keeps most of a block (``NUMBA_DENSE_SHARE``) is compared with all of it.
 
 A screened query's limit also bounds the diagonals an alignment within it can use: a path of at most
 ``L`` edits between strings whose lengths differ by ``d`` stays within ``L + 1`` diagonals around
@@ -63,8 +63,11 @@ BUCKETS = 32
 # A distance :func:`screened_distances` did not compute (its bag distance exceeds the limit).
 PRUNED = np.int32(np.iinfo(np.int32).max)
 # Share of a block's lanes past which a screened query is compared with all of them, per kernel
-# (32-bit, one 64-bit word, two, more, banded).
-DENSE_SHARE = np.array([0.45, 0.45, 0.45, 0.45, 0.45])
+# (32-bit, one 64-bit word, two, more, banded), in these numba kernels. The AVX-512 kernels have their
+# own, higher threshold (AVX512_DENSE_SHARE in _lev512.c): there a permute compacts 16 lanes at once,
+# here each passing lane's masks are gathered one by one, about the cost of comparing the lane. Each
+# value is tuned for its kernels (see docs/benchmarks.md).
+NUMBA_DENSE_SHARE = np.array([0.45, 0.45, 0.45, 0.45, 0.45])
 
 
 @numba.njit(inline="always")
@@ -464,7 +467,7 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
                 for lane in range(width):
                     sel[r] = lane
                     r += np.int64(l1[lane]) + gap[lane] <= most_l1
-                # Gathering a lane's masks costs about as much as comparing it: past DENSE_SHARE of
+                # Gathering a lane's masks costs about as much as comparing it: past dense_share of
                 # the lanes, every lane is compared.
                 if r > dense_share[kernel] * width:
                     r = width
@@ -624,7 +627,7 @@ def distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: in
     if out.size:
         q_local, local, n_local = _prepare(query, alphabet_size)
         _distances(q_local, symbols, starts, lo, hi, local, n_local, out, _NO_HIST, _NO_QUERY_HIST, _NO_LIMIT,
-                   DENSE_SHARE)
+                   NUMBA_DENSE_SHARE)
     return out
 
 
@@ -661,7 +664,7 @@ def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarra
     q_local, local, n_local = _prepare(query, alphabet_size)
     computed = _distances(q_local, symbols, starts, lo, hi, local, n_local, out, np.ascontiguousarray(hist),
                           np.ascontiguousarray(query_hist, dtype=np.uint8),
-                          np.ascontiguousarray(limit, dtype=np.int64), DENSE_SHARE)
+                          np.ascontiguousarray(limit, dtype=np.int64), NUMBA_DENSE_SHARE)
     return out, int(computed)
 
 
