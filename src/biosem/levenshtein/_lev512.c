@@ -261,8 +261,8 @@ AVX512 static void kernel_words(const uint64_t *peq, int64_t rows, int64_t words
  * limit + 1 of them, and the band holds 31. */
 #define BAND_LIMIT 31
 /* Blocks whose longest pattern exceeds this many characters use the band where it holds (below, the
- * 32-bit one-word kernel). Measured on the SNOMED-scale hard first terms at their bounds: from 32 the
- * band matches the 64-bit kernel at 38-52 characters and is 1.2x faster at 60, 1.2-2x beyond. */
+ * 32-bit one-word kernel, which holds the whole pattern in one word too). Tuned on the SNOMED-scale
+ * hard first terms at their bounds (see docs/benchmarks.md). */
 #define BAND_FROM 32
 
 /* biosem.levenshtein.kernels.band_offset: the band's bottom diagonal for lanes lens[0..count) against a query

@@ -20,10 +20,9 @@ RESUME_SLACK = 0
 """Distances beyond a first term's bound kept by its Levenshtein search (:meth:`LevenshteinIndex.scan`
 ``slack``), so that a first term left short of partners resumes its search (see
 :func:`assign_nearest`). Any value gives the same negatives; it only trades the first search's
-cost (every pair within bound + slack is computed) against the searches that start again. 0: at
-SNOMED CT scale the hard FSN-SYN + SYN-SYN searches take 231 s in all against 250 s with 1 and
-287 s with 2 (README § Benchmarks); a search for more neighbours then resumes only where ties at
-its bound suffice."""
+cost (every pair within bound + slack is computed) against the searches that start again. 0, the
+fastest at SNOMED CT scale (see docs/benchmarks.md): a search for more neighbours then resumes only
+where ties at its bound suffice."""
 RESUME_ROWS = 32
 """Most rows kept beyond a first term's ``need`` by those distances: whole distance levels are kept
 while they fit (a few generic terms have thousands of terms one or two edits beyond their bound)."""
