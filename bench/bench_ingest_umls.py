@@ -104,8 +104,8 @@ def task_biosem(meta: Path, out: Path, languages: list[str] | None, table_path: 
     outputs = {t: str(out / f"{t}.parquet") for t in TERMINOLOGY_TABLES}
     t0 = time.perf_counter()
     if table_path:
-        from biosem.terminology.write import write_terminology
         from biosem.terminology.rrf import read_rrf
+        from biosem.terminology.write import write_terminology
 
         counts = write_terminology(read_rrf(meta, "umls", languages=languages), outputs, "umls")
     else:

@@ -3,7 +3,7 @@
 
 1. Reads a synthetic SNOMED-scale RF2 release (``bench/generate_snomed/``), builds the positives and
    the 20 datasets exactly as the workflow does (the joint first search of ``termpairs.joint_search``,
-   ``biosem.termpairs.search_neighbours``, then ``biosem.termpairs.build_dataset``), and reports wall
+   ``biosem.termpairs.search.search_neighbours``, then ``biosem.termpairs.negatives.build_dataset``), and reports wall
    time per step and the peak RSS of the process.
 2. On a 20,000-term subset of the FSN-SYN hard pool, compares ``biosem.levenshtein.index.LevenshteinIndex`` with
    brute-force ``rapidfuzz.process.cdist`` over all pairs: the nearest valid distances must be equal;
@@ -33,16 +33,16 @@ import pandas as pd
 from biosem.levenshtein.index import LevenshteinIndex, brute_force_nearest
 from biosem.seeds import generator
 from biosem.terminology.rf2 import read_rf2
-from biosem.termpairs import (
+from biosem.termpairs.negatives import build_dataset
+from biosem.termpairs.params import TermPairParams
+from biosem.termpairs.positives import (
     DIFFICULTIES,
     POSITIVE_KINDS,
     STRATEGIES,
-    TermPairParams,
-    build_dataset,
     build_positive_pairs,
-    search_neighbours,
     similarity_components,
 )
+from biosem.termpairs.search import search_neighbours
 
 
 def peak_rss_mb() -> float:

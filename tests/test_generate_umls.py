@@ -16,9 +16,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from biosem.terminology.write import write_terminology
 from biosem.terminology.rrf import read_rrf, write_rrf
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
+from biosem.terminology.write import write_terminology
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "bench" / "generate_umls.py"

@@ -14,8 +14,8 @@ import pytest
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-import biosem.levenshtein.kernels as bitparallel_module
 import biosem.levenshtein.index as nearest_module
+import biosem.levenshtein.kernels as bitparallel_module
 from biosem.levenshtein.index import LevenshteinIndex, brute_force_nearest, splitmix64
 from biosem.terminology.obo import read_obo
 

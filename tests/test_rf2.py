@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
-from biosem.terminology.rf2 import read_rf2, strip_semantic_tag
+from biosem.terminology.rf2 import read_rf2, strip_final_parenthesised_group
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data" / "snomed-rf2-samples"
@@ -436,7 +436,7 @@ def test_relations_from_the_inferred_file_only(tmp_path):
     ]
 
 
-def test_strip_semantic_tag():
+def test_strip_final_parenthesised_group():
     names = pa.array(
         [
             "Is a (attribute)",
@@ -448,7 +448,7 @@ def test_strip_semantic_tag():
             "Plain (not a tag) here",
         ]
     )
-    assert strip_semantic_tag(names).to_pylist() == [
+    assert strip_final_parenthesised_group(names).to_pylist() == [
         "Is a",
         "Malaria",
         "Hepatitis A virus",

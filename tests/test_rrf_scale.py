@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from biosem.errors import SourceFormatError
-from biosem.terminology.write import write_terminology
 from biosem.terminology import rrf
 from biosem.terminology.rrf import MRCONSO_COLUMNS, iter_rrf, read_rrf, write_rrf
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
+from biosem.terminology.write import write_terminology
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data" / "umls-rrf-samples"
 

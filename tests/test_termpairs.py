@@ -19,34 +19,34 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-import biosem.termpairs as termpairs_module
+import biosem.termpairs.search as termpairs_search
 from biosem.levenshtein.index import splitmix64, tie_seeds
-from biosem.terminology.obo import read_obo
-from biosem.termpairs.schemas import TERMPAIR_DATASET, TERMPAIR_NEIGHBOURS
-from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, TERMS
 from biosem.seeds import generator
-from biosem.termpairs import (
+from biosem.terminology.obo import read_obo
+from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, TERMS
+from biosem.termpairs.negatives import (
+    build_dataset,
+    sample_levenshtein_negatives,
+    sample_random_negatives,
+    to_reference_tsv,
+)
+from biosem.termpairs.params import MODEL_COMPONENT_MODULE, TermPairParams
+from biosem.termpairs.positives import (
     DATASETS,
     DIFFICULTIES,
-    MODEL_COMPONENT_MODULE,
     POSITIVE_COLUMNS,
     POSITIVE_KINDS,
     STRATEGIES,
-    TABLE2_COLUMNS,
-    TermPairParams,
-    build_dataset,
     build_positive_pairs,
     head_terms,
     levenshtein_lower,
-    sample_levenshtein_negatives,
-    sample_random_negatives,
-    search_neighbours,
     similarity_components,
     strip_markers,
     strip_semantic_tag,
-    summarise,
-    to_reference_tsv,
 )
+from biosem.termpairs.schemas import TERMPAIR_DATASET, TERMPAIR_NEIGHBOURS
+from biosem.termpairs.search import search_neighbours
+from biosem.termpairs.summary import TABLE2_COLUMNS, summarise
 
 CORE = "900000000000207008"
 
@@ -1070,7 +1070,7 @@ def hpo_positives() -> pd.DataFrame:
 def test_joint_search_gives_the_same_datasets(
     hpo_positives: pd.DataFrame, difficulty: str, slack: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(termpairs_module, "RESUME_SLACK", slack)
+    monkeypatch.setattr(termpairs_search, "RESUME_SLACK", slack)
     pos = hpo_positives
     comps = similarity_components(pos)
     rows, counts = search_neighbours(pos, comps, ["fsn_syn", "syn_syn"], difficulty)
@@ -1150,8 +1150,8 @@ def test_levenshtein_negatives_equal_the_one_by_one_visit(
     """On real HPO terms, the batched search (first terms left short resume their searches, the
     ones depending on them are deferred) gives exactly the partners of the one-by-one visit, with
     any slack and row cap (they only decide how often a search resumes or starts again)."""
-    monkeypatch.setattr(termpairs_module, "RESUME_SLACK", slack)
-    monkeypatch.setattr(termpairs_module, "RESUME_ROWS", rows)
+    monkeypatch.setattr(termpairs_search, "RESUME_SLACK", slack)
+    monkeypatch.setattr(termpairs_search, "RESUME_ROWS", rows)
     pos = hpo_positives[(hpo_positives["kind"] == kind) & (hpo_positives["difficulty"] == "hard")]
     comps = similarity_components(hpo_positives)
     source = pd.concat([pos["term1"], pos["term2"]], ignore_index=True)

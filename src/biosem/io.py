@@ -9,8 +9,8 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd

@@ -9,7 +9,8 @@ import logging
 from biosem.io import read_table, write_table
 from biosem.logs import configure_logging
 from biosem.termpairs.schemas import SIMILARITY_COMPONENTS, TERMPAIR_POSITIVES
-from biosem.termpairs import build_positive_pairs, params_from_config, similarity_components
+from biosem.termpairs.params import params_from_config
+from biosem.termpairs.positives import build_positive_pairs, similarity_components
 
 log = logging.getLogger(__name__)
 

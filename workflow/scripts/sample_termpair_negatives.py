@@ -7,7 +7,7 @@ from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.termpairs.schemas import TERMPAIR_DATASET
 from biosem.seeds import generator
-from biosem.termpairs import build_dataset, to_reference_tsv
+from biosem.termpairs.negatives import build_dataset, to_reference_tsv
 
 log = logging.getLogger(__name__)
 

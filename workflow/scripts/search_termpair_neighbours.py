@@ -5,7 +5,7 @@ import logging
 from biosem.io import read_table, write_table
 from biosem.logs import configure_logging
 from biosem.termpairs.schemas import TERMPAIR_NEIGHBOURS
-from biosem.termpairs import search_neighbours
+from biosem.termpairs.search import search_neighbours
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from biosem.io import write_text
 from biosem.logs import configure_logging
-from biosem.termpairs import summarise
+from biosem.termpairs.summary import summarise
 
 log = logging.getLogger(__name__)
 

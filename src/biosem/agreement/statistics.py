@@ -23,8 +23,7 @@ kernel (sparse matrix products, :func:`_pairwise_spearman_levels`); otherwise fr
 ``pandas.DataFrame.corr(method="spearman", min_periods=k)``, whose Cython kernel does the same for
 every column pair (it re-ranks the pairwise-complete values whenever the two columns' missing
 patterns differ, and yields NaN for a zero variance or fewer than ``min_periods`` shared values).
-Neither loops over rater pairs in Python. On the SimVerb-3500 matrix (702 raters, 246,051 pairs)
-the level kernel is about 4x faster than pandas (5 s vs 23 s on two busy cores).
+Neither loops over rater pairs in Python.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError
-from biosem.termpairs import strip_semantic_tag
+from biosem.termpairs.positives import strip_semantic_tag
 
 log = logging.getLogger(__name__)
 

@@ -115,7 +115,7 @@ class Segmenter:
         spans: list[tuple[int, int]] = []
         cursor = 0
         # pysbd's own ``segment`` would locate each sentence with a fresh regex over the whole text
-        # (dropping any it cannot find, and thrashing Python's regex cache: 60% of its run time);
+        # (dropping any it cannot find, and thrashing Python's regex cache);
         # we take its processed sentences and locate them with the forward cursor instead.
         for piece in self._pysbd.processor(region).process() if region else ():
             core = piece.strip()
@@ -215,9 +215,8 @@ def segment_documents(
 ) -> list[tuple[list[tuple[int, int]], SegmentationStats]]:
     """Segment many documents ``(text, mention spans, title length)``, in order, on ``processes`` cores.
 
-    pysbd costs about 5 ms per PubMed abstract on one core (pure-Python regular expressions), so
-    large corpora are spread over worker processes; results come back in input order, so the output
-    does not depend on ``processes``.
+    pysbd segments with pure-Python regular expressions, so large corpora are spread over worker
+    processes; results come back in input order, so the output does not depend on ``processes``.
     """
     if processes <= 1 or len(items) <= chunksize:
         out = []

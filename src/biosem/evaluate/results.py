@@ -20,8 +20,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from biosem.io import atomic_path, write_table, write_text
-from biosem.io import TableSpec
+from biosem.io import TableSpec, atomic_path, write_table, write_text
 
 RESULTS = TableSpec(
     "evaluation_results",

@@ -410,8 +410,9 @@ def category_terms(
     termpair_config: Mapping[str, object],
 ) -> pd.DataFrame:
     """Sampled member concepts of each category with their head term (columns ``concept_id,
-    category, term``); head terms as in the term-pair datasets (:func:`biosem.termpairs.head_terms`)."""
-    from biosem.termpairs import head_terms, params_from_config
+    category, term``); head terms as in the term-pair datasets (:func:`biosem.termpairs.positives.head_terms`)."""
+    from biosem.termpairs.params import params_from_config
+    from biosem.termpairs.positives import head_terms
 
     active = concepts[concepts["active"].astype(bool)]
     members = category_members(relations, params.roots, params.parent_rels)

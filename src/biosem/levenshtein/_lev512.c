@@ -40,8 +40,10 @@
 
 /* A query whose pass share of a block exceeds this is compared with the whole block (compaction costs
  * a permute per 16 lanes, query symbol and mask word; a lane's distance a dozen operations per
- * character). Compaction was measured faster than the whole block at every share up to 0.6. */
-#define DENSE_SHARE 0.8
+ * character). The same threshold as the numba kernels' NUMBA_DENSE_SHARE (kernels.py), set higher
+ * because compaction is cheaper here: they gather each passing lane's masks one at a time, at about
+ * the cost of comparing the lane. Each value is tuned for its kernels (see docs/benchmarks.md). */
+#define AVX512_DENSE_SHARE 0.8
 
 typedef struct {
     const int32_t *query;   /* nq x n local symbol ids (n_local: absent from the pool) */
@@ -259,8 +261,8 @@ AVX512 static void kernel_words(const uint64_t *peq, int64_t rows, int64_t words
  * limit + 1 of them, and the band holds 31. */
 #define BAND_LIMIT 31
 /* Blocks whose longest pattern exceeds this many characters use the band where it holds (below, the
- * 32-bit one-word kernel). Measured on the SNOMED-scale hard first terms at their bounds: from 32 the
- * band matches the 64-bit kernel at 38-52 characters and is 1.2x faster at 60, 1.2-2x beyond. */
+ * 32-bit one-word kernel, which holds the whole pattern in one word too). Tuned on the SNOMED-scale
+ * hard first terms at their bounds (see docs/benchmarks.md). */
 #define BAND_FROM 32
 
 /* biosem.levenshtein.kernels.band_offset: the band's bottom diagonal for lanes lens[0..count) against a query
@@ -535,7 +537,7 @@ AVX512 static int64_t run(const Call *a, int64_t *computed) {
             int64_t count = width;
             const uint32_t *m32 = peq32;
             const uint64_t *m64 = peq64;
-            if (r > DENSE_SHARE * width) { /* compaction would cost more than the lanes it saves */
+            if (r > AVX512_DENSE_SHARE * width) { /* compaction would cost more than the lanes it saves */
                 for (int64_t t = 0; t < width; t += 16)
                     _mm512_storeu_si512(lane_of + t, _mm512_add_epi32(lane_ids0, _mm512_set1_epi32((int32_t)t)));
             } else { /* compact the passing lanes: their lengths, lane numbers and masks */

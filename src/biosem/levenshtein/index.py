@@ -11,22 +11,19 @@ on; each query keeps its ``need``-th valid distance so far, ``U``, and leaves on
 difference exceeds it, so near queries stop early and isolated ones see every length that could still
 hold a neighbour. Distances come from a bit-parallel kernel (:mod:`biosem.levenshtein.kernels`) that compares
 a block of queries with a block of pool strings across SIMD lanes, exactly and at a cost independent
-of any cutoff (3.2–15× faster per pair than ``rapidfuzz.process.cdist`` on SNOMED-like terms;
-``bench/bench_kernel.py``).
+of any cutoff (``bench/bench_kernel.py`` compares it with ``rapidfuzz.process.cdist``; see
+docs/benchmarks.md).
 
 Before the kernel, each pair is screened by its **bag distance** (the characters one string has in
 excess of the other, over 32 histogram bins; a lower bound of the Levenshtein distance, Bartolini et
 al. 2002): a query that already has a bound ``U`` computes only the pool strings whose bag distance
 is within ``U`` (plus the resume slack), their match masks gathered into contiguous lanes, and gets
 back only the pairs within that limit (:func:`biosem.levenshtein.kernels.screened_pairs`; compiled for
-AVX-512 where the machine has it). At the term pairs' bounds a fifth to a half of the length window
-passes; the compiled screen costs about a fiftieth of a distance. Stronger filters were
-measured and left out, because on SNOMED-like pools the nearest valid term is ~9 edits away, where
-they keep much of the length window: a pigeonhole q-gram filter (pays only for queries with a
-neighbour within ~4 edits; for terms over 64 characters it cost 8.4 ms per query against 4.5 for
-the scan alone), a 256-bit bigram-set bound (keeps 1 in 2.5), a multiset bigram count bound (keeps
-1 in 7.5, but costs as much to evaluate as the distances it saves; hashed into 64-256 bins next to
-the bag distance it passes 5-22 % fewer pairs than the bag distance alone). See README § Benchmarks.
+AVX-512 where the machine has it); the screen is much cheaper than a distance. Stronger filters
+were tried and left out, because on SNOMED-like pools the nearest valid term is ~9 edits away, where
+they keep much of the length window: a pigeonhole q-gram filter (it excludes pairs only for queries
+with a neighbour within a few edits), a 256-bit bigram-set bound, a multiset bigram count bound (it
+costs as much to evaluate as the distances it saves). See docs/benchmarks.md.
 
 A query's bound is seeded before the scan (:meth:`LevenshteinIndex._hint`) from its neighbours in
 sorted order of the pool strings and of their reversals, an upper bound of its final distance, so
@@ -35,13 +32,13 @@ the screen works from the first ring; it only saves work and never changes a res
 :meth:`LevenshteinIndex.scan` runs the search for several datasets at once: each pool string carries
 the datasets it belongs to, each query its ``need`` per dataset, and a query shared by datasets is
 compared with each pool string once while every dataset keeps its own bound (the term pairs' FSN-SYN
-and SYN-SYN share nearly all first terms; :func:`biosem.termpairs.search_neighbours`).
+and SYN-SYN share nearly all first terms; :func:`biosem.termpairs.search.search_neighbours`).
 
 A search can be resumed for more neighbours (``scan``'s ``slack``, ``known`` and ``covered``): the
 first scan also returns the valid candidates a few edits beyond each bound among the lengths it
 compared, and a later scan for a larger ``need`` starts from them and compares only the pool strings
 of a larger length difference (the term pairs' first terms left short of partners;
-:func:`biosem.termpairs._assign_nearest`).
+:func:`biosem.termpairs.search.assign_nearest`).
 
 Ties at equal distance are ordered by a per-query key drawn from the caller's
 ``numpy.random.Generator`` mixed with the candidate index (splitmix64), so the order does not depend
@@ -353,9 +350,8 @@ class LevenshteinIndex:
         Near terms share a prefix or a suffix more often than not (a word added, removed or changed
         at one end): the ``HINT_WINDOW`` pool strings on each side of a query in sorted order, and
         in sorted order of the reversed strings, are compared with it (``rapidfuzz.process.cpdist``)
-        and the ``need``-th smallest valid distance among them bounds the true one from above. On
-        the SNOMED-scale hard first terms the bound is exact for about two queries in three and a
-        little over an edit too large on average (README § Benchmarks). The scan screens with it
+        and the ``need``-th smallest valid distance among them bounds the true one from above (how
+        tight it is on SNOMED-scale terms: docs/benchmarks.md). The scan screens with it
         from its first ring (:meth:`_scan_group`), so the bound only saves work, never changes a
         result.
 

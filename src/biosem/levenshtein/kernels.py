@@ -15,7 +15,7 @@ characters one 64-bit word, up to 128 two words with the carries in registers, l
 :func:`screened_distances` first screens each pair by its bag distance over character histograms
 (:func:`histograms`) and computes only the pairs within a per-query limit: for each query, the lanes
 of a block that pass get their match masks gathered into contiguous lanes, so the kernel stays
-dense; a query that keeps most of a block (``DENSE_SHARE``) is compared with all of it.
+dense; a query that keeps most of a block (``NUMBA_DENSE_SHARE``) is compared with all of it.
 
 A screened query's limit also bounds the diagonals an alignment within it can use: a path of at most
 ``L`` edits between strings whose lengths differ by ``d`` stays within ``L + 1`` diagonals around
@@ -24,8 +24,7 @@ A screened query's limit also bounds the diagonals an alignment within it can us
 (Hyyrö 2003's banded bit-vector; rapidfuzz uses it for small cutoffs) at one 32-bit word per lane
 whatever the strings' length, exact within the limit and ``PRUNED`` beyond it: 8 lanes per AVX2
 register instead of 4 for strings of 33-64 characters, and one word instead of two or more for
-longer ones (``bench/bench_kernel.py`` at a limit of 20 edits, rings of +-8 characters: 1.0-1.2x at
-50-60 characters, 2.1x at 75 and 100).
+longer ones (``bench/bench_kernel.py``; see docs/benchmarks.md).
 
 The final distance is read from the last column of the DP matrix: with ``VP`` / ``VN`` the vertical
 +1 / -1 deltas of column ``n`` (query length) and row 0 equal to ``0..n``, ``D[m][n] = n +
@@ -37,12 +36,12 @@ strings; ``tests/test_bitparallel.py`` checks this on random and hand-made strin
 The scan calls :func:`screened_pairs`, which runs the same algorithm compiled for AVX-512 where the
 machine has it (``src/biosem/levenshtein/_lev512.c``, built by ``pip install``; :data:`KERNEL` says which is in
 use, ``BIOSEM_KERNEL=numba`` forces the numba kernels): the bag-distance screen adds 64 lanes of
-uint8 histogram differences per instruction (0.1 ns a pair against about 2 ns here), the passing
+uint8 histogram differences per instruction, the passing
 lanes' masks are compacted by a permute per 16 lanes instead of a scalar gather, the bit-vector state
 of four registers of lanes stays in registers across the query's characters, pool strings over 32
 characters go through the band wherever the limit allows one, and only the pairs within the limit
-are written out. On the SNOMED-scale term pairs it computes the same rows 2-6x faster per pair of a
-length ring (``bench/bench_kernel.py``; README § Speed). The numba kernels remain for machines
+are written out. It computes the same rows as the numba kernels (``bench/bench_kernel.py`` compares
+their speed; see docs/benchmarks.md). The numba kernels remain for machines
 without AVX-512 (or without a C compiler at install time) and as the reference the tests compare the
 compiled ones with.
 """
@@ -63,8 +62,11 @@ BUCKETS = 32
 # A distance :func:`screened_distances` did not compute (its bag distance exceeds the limit).
 PRUNED = np.int32(np.iinfo(np.int32).max)
 # Share of a block's lanes past which a screened query is compared with all of them, per kernel
-# (32-bit, one 64-bit word, two, more, banded).
-DENSE_SHARE = np.array([0.45, 0.45, 0.45, 0.45, 0.45])
+# (32-bit, one 64-bit word, two, more, banded), in these numba kernels. The AVX-512 kernels have their
+# own, higher threshold (AVX512_DENSE_SHARE in _lev512.c): there a permute compacts 16 lanes at once,
+# here each passing lane's masks are gathered one by one, about the cost of comparing the lane. Each
+# value is tuned for its kernels (see docs/benchmarks.md).
+NUMBA_DENSE_SHARE = np.array([0.45, 0.45, 0.45, 0.45, 0.45])
 
 
 @numba.njit(inline="always")
@@ -110,7 +112,7 @@ def _one_word32(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, wid
                 vn_row: np.ndarray, res: np.ndarray) -> None:
     """:func:`_one_word` on 32-bit words (pattern length <= 32). Numba widens integer arithmetic
     to 64 bits; truncating every intermediate back to 32 (the same values modulo 2^32) lets the
-    compiler keep 16 lanes per 512-bit register instead of 8 (1.5x faster on the project machine)."""
+    compiler keep 16 lanes per 512-bit register instead of 8."""
     one = _U32(1)
     for lane in range(width):
         vp_row[lane] = _U32(0xFFFFFFFF)
@@ -464,7 +466,7 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
                 for lane in range(width):
                     sel[r] = lane
                     r += np.int64(l1[lane]) + gap[lane] <= most_l1
-                # Gathering a lane's masks costs about as much as comparing it: past DENSE_SHARE of
+                # Gathering a lane's masks costs about as much as comparing it: past dense_share of
                 # the lanes, every lane is compared.
                 if r > dense_share[kernel] * width:
                     r = width
@@ -624,7 +626,7 @@ def distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: in
     if out.size:
         q_local, local, n_local = _prepare(query, alphabet_size)
         _distances(q_local, symbols, starts, lo, hi, local, n_local, out, _NO_HIST, _NO_QUERY_HIST, _NO_LIMIT,
-                   DENSE_SHARE)
+                   NUMBA_DENSE_SHARE)
     return out
 
 
@@ -638,8 +640,8 @@ def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarra
     other, here over histogram bins) exceeds ``limit[q]`` is at a larger Levenshtein distance and
     gets ``PRUNED`` instead; the others are exact, except that a pair compared in a band (limits up
     to ``BAND_LIMIT``, see the module docstring) is ``PRUNED`` too where its distance exceeds the
-    limit. On SNOMED-like terms about 3 in 10 pairs of a length ring pass at the term pairs'
-    bounds (README § Benchmarks), and the bag distance costs about a tenth of a distance.
+    limit. The bag distance is one pass over the histogram bins, much cheaper than a distance (how
+    many pairs pass at the term pairs' bounds: docs/benchmarks.md).
 
     Args:
         query, symbols, starts, lo, hi, alphabet_size: as for :func:`distances`.
@@ -661,7 +663,7 @@ def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarra
     q_local, local, n_local = _prepare(query, alphabet_size)
     computed = _distances(q_local, symbols, starts, lo, hi, local, n_local, out, np.ascontiguousarray(hist),
                           np.ascontiguousarray(query_hist, dtype=np.uint8),
-                          np.ascontiguousarray(limit, dtype=np.int64), DENSE_SHARE)
+                          np.ascontiguousarray(limit, dtype=np.int64), NUMBA_DENSE_SHARE)
     return out, int(computed)
 
 
@@ -689,7 +691,7 @@ def screened_pairs(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, l
     ``kernel``: "avx512" (the compiled kernels, :data:`KERNEL` where available) or "numba"
     (:func:`screened_distances`); None: :data:`KERNEL`. Both give the same rows; the AVX-512 one
     screens 64 pairs per instruction, compacts the passing lanes by permutes and writes only the rows
-    within the limit (module docstring; README § Speed).
+    within the limit (module docstring).
 
     Returns:
         (query row int32, column ``c - lo`` int32, distance int32, number of distances computed);

@@ -126,7 +126,7 @@ TERMPAIR_COLUMNS = {
 def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     """One dataset per terminology of ``termpairs.terminologies``; 20 configs (kind × difficulty ×
     negative strategy), split ``test``."""
-    from biosem.termpairs import DATASETS
+    from biosem.termpairs.positives import DATASETS
 
     section = config["termpairs"]
     out = []

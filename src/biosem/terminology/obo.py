@@ -24,8 +24,7 @@ import pronto
 import pyarrow as pa
 
 from biosem.errors import SourceFormatError
-from biosem.io import to_arrow
-from biosem.io import TableSpec
+from biosem.io import TableSpec, to_arrow
 from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMS
 
 log = logging.getLogger(__name__)

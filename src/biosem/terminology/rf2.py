@@ -231,11 +231,14 @@ def read_rf2(
     }
 
 
-def strip_semantic_tag(names: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+def strip_final_parenthesised_group(names: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
     """Remove a final ``" (...)"`` group from each name: ``"Is a (attribute)"`` -> ``"Is a"``.
 
-    Names without a final parenthesised group are returned unchanged; nulls stay null.
-    Source: the FSN's semantic tag (SNOMED CT Editorial Guide, "Fully Specified Name").
+    The group is whitespace, ``(``, text without parentheses, ``)`` and trailing whitespace, whatever
+    precedes it. Names without such a group are returned unchanged; nulls stay null. Used for the
+    semantic tag of relationship-type FSNs (SNOMED CT Editorial Guide, "Fully Specified Name").
+    Not the rule of term FSNs (:func:`biosem.termpairs.positives.strip_semantic_tag`, medisim's),
+    which keeps a group after ``" or"`` or ``"&"`` and splits at the last ``" ("`` of nested ones.
     """
     return pc.replace_substring_regex(names, pattern=r"\s+\([^()]*\)\s*$", replacement="")
 
@@ -561,7 +564,7 @@ def _type_names(description: pa.Table) -> pa.Table:
             "rel": fsn["conceptId"],
             "not_en": pc.not_equal(fsn["languageCode"], "en"),
             "id": pc.cast(fsn["id"], pa.uint64()),
-            "rela": strip_semantic_tag(fsn["term"]),
+            "rela": strip_final_parenthesised_group(fsn["term"]),
         }
     )
     fsn = fsn.take(
@@ -632,4 +635,4 @@ def _associations(association: pa.Table, source: str) -> pa.Table:
     )
 
 
-__all__ = ["ASSOCIATION_REFSETS", "read_rf2", "strip_semantic_tag"]
+__all__ = ["ASSOCIATION_REFSETS", "read_rf2", "strip_final_parenthesised_group"]

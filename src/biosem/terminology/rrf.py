@@ -13,8 +13,9 @@ Full releases are large (MRCONSO ~16 M rows, MRREL ~60 M rows): files are stream
 :func:`pyarrow.csv.open_csv` (pyarrow's threads; a serial pass where a short row needs its line number),
 every block is filtered (LAT, SAB) before it is kept, and only the columns needed downstream are kept,
 as integer codes where they allow it (CUI numbers, SAB/TTY/LAT/REL/RELA dictionaries). :func:`write_rrf`
-sorts and deduplicates on those codes and streams the intermediates to Parquet: a full release in
-2.5 GB (``bench/bench_ingest_umls.py``); :func:`read_rrf` returns the same tables whole.
+sorts and deduplicates on those codes and streams the intermediates to Parquet (peak memory of a
+full release: ``bench/bench_ingest_umls.py``, docs/benchmarks.md); :func:`read_rrf` returns the same
+tables whole.
 """
 
 from __future__ import annotations
@@ -41,9 +42,15 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
-from biosem.io import atomic_path, to_arrow
-from biosem.io import TableSpec
-from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMINOLOGY_TABLES, TERMS
+from biosem.io import TableSpec, atomic_path, to_arrow
+from biosem.terminology.schemas import (
+    ASSOCIATIONS,
+    CONCEPTS,
+    MAPPINGS,
+    RELATIONS,
+    TERMINOLOGY_TABLES,
+    TERMS,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -555,8 +562,8 @@ def write_rrf(
     are byte-identical to ``biosem.terminology.write.write_terminology(read_rrf(...), outputs, source)``, but
     no table is held whole: MRCONSO and MRREL are kept as integer codes (CUI numbers, dictionary
     codes of SAB, TTY, LAT, REL, RELA) plus the AUI, STR and CODE strings, sorted and deduplicated
-    on those, and written in row groups of 2**20 rows. A full release (MRCONSO ~16 M rows, MRREL
-    ~60 M rows) is ingested in under 4 GB (``bench/bench_ingest_umls.py``). Every file is written
+    on those, and written in row groups of 2**20 rows (a full release: MRCONSO ~16 M rows, MRREL
+    ~60 M rows). Every file is written
     to a temporary name and renamed only when all five are complete.
 
     Returns:

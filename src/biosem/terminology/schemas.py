@@ -14,6 +14,8 @@ from biosem.io import TableSpec, string_field
 
 TERM_TYPES = ("fsn", "preferred", "synonym", "abbreviation")
 ASSOCIATION_KINDS = ("same_as", "replaced_by", "possibly_equivalent_to")
+"""The ``kind`` values of ``associations``; the term-pair datasets order them alphabetically
+(:data:`biosem.termpairs.positives.POSITIVE_KINDS`)."""
 
 CONCEPTS = TableSpec(
     "concepts",

@@ -36,11 +36,11 @@ TERMPAIR_NEIGHBOURS = TableSpec(
             string_field("term1"),  # a first term of the dataset, lowercased
             pa.field("need", pa.int64(), nullable=False),  # its positives in the dataset
             # a valid pool term within the first term's need-th distance B, or within reach and B
-            # characters in length (biosem.termpairs._settle); lowercased
+            # characters in length (biosem.termpairs.search._settle); lowercased
             string_field("term2"),
             pa.field("levenshtein", pa.int64(), nullable=False),  # characters
             # the first term's rows hold every valid pool term within B characters in length up to
-            # this distance (B to B + biosem.termpairs.RESUME_SLACK; 2**40: all of them)
+            # this distance (B to B + biosem.termpairs.search.RESUME_SLACK; 2**40: all of them)
             pa.field("reach", pa.int64(), nullable=False),
         ]
     ),

@@ -17,11 +17,15 @@ Construction, one module per step:
 
 from __future__ import annotations
 
+# The split names in order: those of the corpora. The WiC splits are drawn anew (biosem.wic.splits),
+# not taken from the corpus splits.
+from biosem.corpora.schemas import SPLITS
+
 GROUPS = ("term_identity", "abbreviations", "synonyms", "label_similarity")
 """The four groups in precedence order (a pair belongs to the first that matches); the released
 ``cat`` values."""
 
-SPLITS = ("train", "dev", "test")
+__all__ = ["GROUPS", "PAPER_QUOTAS", "SPLITS", "TRAIN_SENTENCE_CAP"]
 
 PAPER_QUOTAS: dict[str, dict[str, int]] = {
     "test": {"term_identity": 800, "abbreviations": 200, "synonyms": 800, "label_similarity": 200},

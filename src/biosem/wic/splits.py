@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from biosem.wic import GROUPS, PAPER_QUOTAS, TRAIN_SENTENCE_CAP
+from biosem.wic import GROUPS, PAPER_QUOTAS, SPLITS, TRAIN_SENTENCE_CAP
 
 log = logging.getLogger(__name__)
 
@@ -377,7 +377,7 @@ def counts_table(
     Columns ``split, cat, label, n, quota, paper_quota`` (quota columns empty for train).
     """
     rows = []
-    for split in ("train", "dev", "test"):
+    for split in SPLITS:
         frame = splits[split]
         got = frame.groupby(["cat", "label"]).size() if len(frame) else pd.Series(dtype=np.int64)
         for name in GROUPS:
