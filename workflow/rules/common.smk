@@ -6,7 +6,7 @@ from snakemake.utils import validate
 from biosem.sources import licensed_files
 from biosem.termpairs import DIFFICULTIES, POSITIVE_KINDS, STRATEGIES
 
-validate(config, schema="../schemas/config.schema.yaml")
+validate(config, schema="../schemas/config.schema.yaml", set_default=True)
 
 TERMINOLOGIES = config["terminologies"]
 TERMINOLOGY_TABLES = ["concepts", "terms", "relations", "associations", "mappings"]

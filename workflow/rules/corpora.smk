@@ -4,7 +4,6 @@ from functools import partial
 
 from biosem.workflow.corpora import check_build, corpus_inputs, corpus_targets
 
-validate(config["corpora"], schema="../schemas/corpora.schema.yaml")
 check_build(config)
 
 # Names other stages use: the corpora section and its specs (keys = corpus names).

@@ -7,7 +7,6 @@ from functools import partial
 from biosem.workflow import evaluate as evaluation
 from biosem.termpairs import DATASETS as TERMPAIR_DATASET_NAMES
 
-validate(config["evaluate"], schema="../schemas/evaluate.schema.yaml")
 evaluation.check_config(config)
 
 EVALUATE = config["evaluate"]

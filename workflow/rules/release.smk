@@ -7,7 +7,6 @@ import os
 from biosem.workflow import release as release_workflow
 from biosem.release.provenance import relative_paths
 
-validate(config["release"], schema="../schemas/release.schema.yaml")
 
 RELEASE_PLAN = release_workflow.ReleasePlan(
     config,

@@ -5,10 +5,8 @@
 # scoring once filled sheets are listed in config (DESIGN.md § simlex "Ratings", § termpairs).
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 
-config.setdefault("agreement", {})
 
 
-validate(config["agreement"], schema="../../schemas/agreement.schema.yaml")
 
 AGREEMENT = config["agreement"]
 RATINGS = AGREEMENT["ratings"]

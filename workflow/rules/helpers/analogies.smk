@@ -7,7 +7,6 @@ import dataclasses
 from biosem.analogies.construct import DATASETS as ANALOGY_DATASETS
 from biosem.analogies.construct import params_from_config as analogy_params_from_config
 
-validate(config["analogies"], schema="../../schemas/analogies.schema.yaml")
 
 ANALOGIES = config["analogies"]
 ANALOGIES_OUT = "results/datasets/analogies/{terminology}"

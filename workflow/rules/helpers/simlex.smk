@@ -5,7 +5,6 @@
 
 import biosem.workflow.simlex as simlex_workflow
 
-validate(config["simlex"], schema="../../schemas/simlex.schema.yaml")
 
 SIMLEX = config["simlex"]
 SIMLEX_NAME = SIMLEX["vocabulary_name"]

@@ -4,7 +4,6 @@
 # select mentions -> candidate pairs by blocking -> test/dev/train -> validation (DESIGN.md § wic).
 
 
-validate(config["wic"], schema="../../schemas/wic.schema.yaml")
 
 WIC = config["wic"]
 WIC_WORK = "results/intermediate/wic"
