@@ -29,7 +29,7 @@ Roles (DESIGN.md § termpairs):
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -950,22 +950,23 @@ def _wmean(df: pd.DataFrame, value: str, weight: str) -> float:
     return round(float((df[value].astype(float).fillna(0) * w).sum() / w.sum()), 4)
 
 
-def params_from_config(cfg: dict[str, object]) -> TermPairParams:
-    """Build :class:`TermPairParams` from the ``termpairs`` config section (unknown keys ignored)."""
+def params_from_config(cfg: Mapping[str, object]) -> TermPairParams:
+    """Build :class:`TermPairParams` from the ``termpairs`` config section as validated by
+    ``workflow/schemas/config.schema.yaml`` (every key present: the schema holds the defaults, equal
+    to the dataclass defaults; unknown keys ignored)."""
 
-    def tup(key: str, default: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        value = cfg.get(key, default)
+    def tup(key: str) -> tuple[str, ...] | None:
+        value = cfg[key]
         return None if value is None else tuple(value)  # type: ignore[arg-type]
 
-    d = TermPairParams()
     return TermPairParams(
-        easy_max_distance=int(cfg.get("easy_max_distance", d.easy_max_distance)),  # type: ignore[arg-type]
-        exclude_modules=tup("exclude_modules", d.exclude_modules) or (),
-        synonym_term_types=tup("synonym_term_types", d.synonym_term_types) or (),
-        synonym_scopes=tup("synonym_scopes", d.synonym_scopes),
-        languages=tup("languages", d.languages),
-        require_active_target=bool(cfg.get("require_active_target", d.require_active_target)),
-        drop_associations_in_syn_syn=bool(cfg.get("drop_associations_in_syn_syn", d.drop_associations_in_syn_syn)),
-        strip_prefixes=tup("strip_prefixes", d.strip_prefixes) or (),
-        random_rounds=int(cfg.get("random_rounds", d.random_rounds)),  # type: ignore[arg-type]
+        easy_max_distance=int(cfg["easy_max_distance"]),  # type: ignore[arg-type]
+        exclude_modules=tup("exclude_modules") or (),
+        synonym_term_types=tup("synonym_term_types") or (),
+        synonym_scopes=tup("synonym_scopes"),
+        languages=tup("languages"),
+        require_active_target=bool(cfg["require_active_target"]),
+        drop_associations_in_syn_syn=bool(cfg["drop_associations_in_syn_syn"]),
+        strip_prefixes=tup("strip_prefixes") or (),
+        random_rounds=int(cfg["random_rounds"]),  # type: ignore[arg-type]
     )
