@@ -7,7 +7,6 @@ import os
 from biosem.workflow import release as release_workflow
 from biosem.release.provenance import relative_paths
 
-
 RELEASE_PLAN = release_workflow.ReleasePlan(
     config,
     release_workflow.active_stages(

@@ -5,9 +5,6 @@
 # scoring once filled sheets are listed in config (DESIGN.md § simlex "Ratings", § termpairs).
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 
-
-
-
 AGREEMENT = config["agreement"]
 RATINGS = AGREEMENT["ratings"]
 STUDIES = "results/agreement/studies"

@@ -7,7 +7,6 @@ import dataclasses
 from biosem.analogies.construct import DATASETS as ANALOGY_DATASETS
 from biosem.analogies.construct import params_from_config as analogy_params_from_config
 
-
 ANALOGIES = config["analogies"]
 ANALOGIES_OUT = "results/datasets/analogies/{terminology}"
 # Plain path templates (targets) and the rule's outputs (some flagged for the report). Targets must

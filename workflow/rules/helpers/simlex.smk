@@ -5,7 +5,6 @@
 
 import biosem.workflow.simlex as simlex_workflow
 
-
 SIMLEX = config["simlex"]
 SIMLEX_NAME = SIMLEX["vocabulary_name"]
 SIMLEX_GROUPS = list(range(1, SIMLEX["survey"]["groups"] + 1))

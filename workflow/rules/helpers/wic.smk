@@ -4,7 +4,6 @@
 # select mentions -> candidate pairs by blocking -> test/dev/train -> validation (DESIGN.md § wic).
 
 
-
 WIC = config["wic"]
 WIC_WORK = "results/intermediate/wic"
 WIC_OUT = "results/datasets/wic"
