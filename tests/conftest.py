@@ -55,3 +55,60 @@ def workflow_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
         assert result.returncode == 0, result.stderr[-5000:]
         runs[cores] = workdir
     return runs
+
+
+# --------------------------------------------------------------------------------------------------
+# Config defaults: workflow/schemas/config.schema.yaml holds every default (common.smk validates the
+# config once with set_default=True). Library functions that read a config section expect it complete;
+# tests build such sections from a minimal config through the schema.
+# --------------------------------------------------------------------------------------------------
+CONFIG_SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
+
+MINIMAL_CONFIG: dict = {
+    "seed": 0,
+    "mirror_dirs": [],
+    "sources": {},
+    "terminologies": {},
+    "termpairs": {"terminologies": []},
+    "corpora": {"build": [], "specs": {}},
+    "wic": {"corpora": ["c"], "terminology": None, "code_systems": {}, "corpus_synonym_min_documents": 2, "nltk_data": None},
+    "analogies": {"terminologies": [], "corpora": [], "backend": "auto", "chunk_mb": 4},
+    "simlex": {
+        "vocabulary_name": "v",
+        "corpora": [],
+        "deduplicate_documents": True,
+        "domain": {"biomedical_min_log_ratio": 1.0, "general_max_log_ratio": 0.0},
+        "usf": {"source": "usf"},
+        "resources": {"terminologies": []},
+    },
+    "evaluate": {
+        "models": {},
+        "training": {"corpora": ["c"], "vector_size": 10, "min_count": 1, "epochs": 1, "negative": 1, "sample": 0, "alpha": 0.025, "min_alpha": 0.0001},
+        "benchmarks": {},
+        "rated": {"oov_policy": "skip", "require_all_words": True, "n_resamples": 0, "confidence_level": 0.95, "frequency_bands": [1], "min_band_pairs": 3},
+        "termpairs": {"similarities": ["avg_cos"], "require_all_words": False, "n_resamples": 0, "confidence_level": 0.95, "categories": {}},
+        "analogies": {"methods": ["3CosAdd"], "top_k": 1, "candidate_min_count": 1, "require_all_words": True, "block_mb": 1},
+        "wic": {"window": 5, "n_resamples": 0, "confidence_level": 0.95},
+    },
+    "release": {"version": "0.1.0", "date": None, "url": None, "datasets": None, "exclude": [], "restricted_formats": [], "restricted_licences": []},
+}
+"""A config holding only what the schema requires (no section or key that has a default)."""
+
+
+def validated_config(*layers: dict) -> dict:
+    """``layers`` merged in order (as `--configfile a b`), validated against config.schema.yaml with its
+    defaults filled in, as workflow/rules/common.smk does. No layer is modified."""
+    import copy
+
+    from snakemake.utils import update_config, validate
+
+    config: dict = {}
+    for layer in layers:
+        update_config(config, copy.deepcopy(layer))
+    validate(config, str(CONFIG_SCHEMA), set_default=True)
+    return config
+
+
+def config_with_defaults(**sections: dict) -> dict:
+    """:data:`MINIMAL_CONFIG` with ``sections`` merged on it, validated (every default filled)."""
+    return validated_config(MINIMAL_CONFIG, sections)

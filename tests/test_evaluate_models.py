@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import config_with_defaults
 from gensim.models import FastText, KeyedVectors
 from gensim.models.fasttext import save_facebook_model
 
@@ -31,6 +32,11 @@ from biosem.evaluate.models import (
 
 WORDS = ["Heart", "heart", "attack", "infarction", "myocardial"]
 VECS = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=np.float32)
+
+
+def model_spec(spec: dict) -> dict:
+    """A model spec as the workflow sees it: validated, the schema's per-format defaults filled in."""
+    return config_with_defaults(evaluate={"models": {"m": spec}})["evaluate"]["models"]["m"]
 
 
 def toy_kv() -> KeyedVectors:
@@ -122,7 +128,7 @@ def test_fasttext_bin_gives_vectors_to_unknown_words(tmp_path: Path) -> None:
     model.train(corpus_iterable=sentences, total_examples=len(sentences), epochs=2)
     path = tmp_path / "ft.bin"
     save_facebook_model(model, str(path))
-    rep = load_representation("ft", {"format": "fasttext", "path": str(path), "lowercase": True})
+    rep = load_representation("ft", model_spec({"format": "fasttext", "path": str(path), "lowercase": True}))
     vectors, covered = rep.phrase_vectors(["Infarctions", "heart"])
     assert covered.all()
     assert np.abs(vectors[0]).sum() > 0
@@ -184,7 +190,7 @@ def test_training_rejects_empty_corpus() -> None:
 def test_sentence_encoder_is_skipped_with_a_message_when_absent(caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # import fails
     with caplog.at_level(logging.WARNING):
-        assert load_representation("enc", {"format": "sentence_transformers", "model": "x/y"}) is None
+        assert load_representation("enc", model_spec({"format": "sentence_transformers", "model": "x/y"})) is None
     assert "sentence-transformers package is not installed" in caplog.text
 
 
@@ -201,10 +207,10 @@ def test_sentence_encoder_with_a_stand_in_package(caplog: pytest.LogCaptureFixtu
             return 2
 
     monkeypatch.setitem(sys.modules, "sentence_transformers", types.SimpleNamespace(SentenceTransformer=FakeModel))
-    enc = load_representation("enc", {"format": "sentence_transformers", "model": "some/model"})
+    enc = load_representation("enc", model_spec({"format": "sentence_transformers", "model": "some/model"}))
     vectors, covered = enc.phrase_vectors(["ab", "abcd"])
     assert covered.all() and vectors.tolist() == [[2, 1], [4, 1]]
     assert not enc.word_level
     with caplog.at_level(logging.WARNING):
-        assert load_representation("enc", {"format": "sentence_transformers", "model": "missing"}) is None
+        assert load_representation("enc", model_spec({"format": "sentence_transformers", "model": "missing"})) is None
     assert "could not be loaded" in caplog.text

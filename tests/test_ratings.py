@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, config_with_defaults
 
 from biosem.agreement import ratings as R
 from biosem.agreement.statistics import iaa_pairwise
@@ -330,17 +330,22 @@ def test_published_txt() -> None:
 
 
 def test_params_from_config() -> None:
-    p = R.params_from_config(
-        {
-            "format": "wide",
-            "bias_correction": None,
-            "exclusion": {"sd": None, "raters": ["x"]},
-            "min_shared": 20,
-            "undefined": "zero",
-        }
-    )
+    entry = {
+        "source": "s",
+        "format": "wide",
+        "bias_correction": None,
+        "exclusion": {"sd": None, "raters": ["x"]},
+        "min_shared": 20,
+        "undefined": "zero",
+    }
+    # the entry as the workflow sees it: validated, the schema's defaults filled in
+    cfg = config_with_defaults(agreement={"ratings": {"r": entry}})["agreement"]["ratings"]["r"]
+    p = R.params_from_config(cfg)
     assert p.bias_threshold is None and p.exclusion_sd is None and p.exclude_raters == ("x",)
     assert (p.min_shared, p.undefined, p.scale) == (20, "zero", (0.0, 6.0))
+    partial = config_with_defaults(agreement={"ratings": {"r": {"source": "s", "format": "wide", "exclusion": {"raters": ["y"]}}}})
+    q = R.params_from_config(partial["agreement"]["ratings"]["r"])
+    assert (q.bias_threshold, q.bias_shift, q.exclusion_sd, q.exclude_raters) == (1.0, 1.0, 1.0, ("y",))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -12,10 +12,8 @@ from biosem.workflow.evaluate import PLOTS as EVALUATION_PLOTS
 from biosem.workflow.plan import Plan
 from biosem.release.provenance import relative_paths
 
-validate(config, schema="../schemas/config.schema.yaml")
-for _section in ("corpora", "wic", "analogies", "simlex", "agreement", "evaluate", "release"):
-    config.setdefault(_section, {})
-    validate(config[_section], schema=f"../schemas/{_section}.schema.yaml")
+# One validation sets every default (the schema is the only place defaults live).
+validate(config, schema="../schemas/config.schema.yaml", set_default=True)
 
 plan = Plan(
     config,

@@ -33,7 +33,7 @@ def main(snakemake) -> None:
     path = snakemake.input.ratings
     if spec["format"] == "wide":
         matrix = read_wide_matrix(
-            path, spec.get("member"), spec.get("missing_value", -1), params.scale
+            path, spec["member"], spec["missing_value"], params.scale
         )
     else:
         matrix = read_long_ratings(path, params.scale)
@@ -48,7 +48,7 @@ def main(snakemake) -> None:
     result = aggregate_ratings(matrix, params)
     log.info("counts: %s", result.counts)
     log.info("agreement:\n%s", result.agreement.drop(columns="definition").to_string(index=False))
-    if spec.get("reference_member"):
+    if spec["reference_member"]:
         published = read_published(read_member(path, spec["reference_member"]))
         log.info(
             "against the published %s: %s",

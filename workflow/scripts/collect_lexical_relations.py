@@ -63,8 +63,8 @@ def main(snakemake) -> None:
     lrspl = read_lrspl(snakemake.input.lrspl[0]) if snakemake.input.lrspl else None
     spelling = SpellingNormaliser(
         dict(zip(lrspl["variant"], lrspl["base"], strict=True)) if lrspl is not None else None,
-        snakemake.params.spelling.get("spelling_table", True),
-        snakemake.params.spelling.get("spelling_rules", True),
+        snakemake.params.spelling["spelling_table"],
+        snakemake.params.spelling["spelling_rules"],
     )
     sources = VariantSources(
         spelling=spelling,

@@ -36,9 +36,9 @@ def main(snakemake) -> None:
         spec["namespace"],
     )
     segmenter = Segmenter(
-        language=options.get("language", "en"),
-        mask_mention_periods=options.get("mask_mention_periods", True),
-        split_title=options.get("split_title", True),
+        language=options["language"],
+        mask_mention_periods=options["mask_mention_periods"],
+        split_title=options["split_title"],
     )
     tables = ingest_corpus(
         corpus, files, spec["namespace"], segmenter, split_lists, processes=snakemake.threads

@@ -13,8 +13,8 @@ def main(snakemake) -> None:
     tables = read_rf2(
         Path(spec["path"]),
         snakemake.wildcards.terminology,
-        release_type=spec.get("release_type", "auto"),
-        language_refsets=tuple(spec.get("language_refsets", ("900000000000509007", "900000000000508004"))),
+        release_type=spec["release_type"],
+        language_refsets=tuple(spec["language_refsets"]),
     )
     write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
 

@@ -13,8 +13,8 @@ def main(snakemake) -> None:
     tables = read_rrf(
         Path(spec["path"]),
         snakemake.wildcards.terminology,
-        languages=spec.get("languages", ["ENG"]),
-        sabs=spec.get("sabs"),
+        languages=spec["languages"],
+        sabs=spec["sabs"],
     )
     write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
 

@@ -39,9 +39,10 @@ import io
 import logging
 import warnings
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -792,20 +793,24 @@ def compare_with_published(dataset: pd.DataFrame, published: pd.DataFrame) -> di
     }
 
 
-def params_from_config(cfg: dict[str, object]) -> RatingParams:
-    """Build :class:`RatingParams` from one ``agreement.ratings.<name>`` config entry."""
-    d = RatingParams()
-    bias = cfg.get("bias_correction", {"threshold": d.bias_threshold, "shift": d.bias_shift})
-    excl = cfg.get("exclusion", {"sd": d.exclusion_sd, "raters": []})
+def params_from_config(cfg: Mapping[str, Any]) -> RatingParams:
+    """Build :class:`RatingParams` from one ``agreement.ratings.<name>`` config entry as validated by
+    ``workflow/schemas/agreement.schema.yaml`` (every key present: the schema holds the defaults).
+
+    A null ``bias_correction`` disables the correction (its shift stays the dataclass default, unused);
+    a null ``exclusion`` excludes nobody.
+    """
+    bias = cfg["bias_correction"]
+    excl = cfg["exclusion"]
     return RatingParams(
-        scale=tuple(cfg.get("scale", d.scale)),  # type: ignore[arg-type]
-        rescale_to=tuple(cfg.get("rescale_to", d.rescale_to)),  # type: ignore[arg-type]
-        min_shared=int(cfg.get("min_shared", d.min_shared)),  # type: ignore[arg-type]
-        undefined=str(cfg.get("undefined", d.undefined)),
-        bias_threshold=None if bias is None else bias.get("threshold", d.bias_threshold),  # type: ignore[union-attr]
-        bias_shift=d.bias_shift if bias is None else bias.get("shift", d.bias_shift),  # type: ignore[union-attr]
-        exclusion_sd=None if excl is None else excl.get("sd", d.exclusion_sd),  # type: ignore[union-attr]
-        exclude_raters=() if excl is None else tuple(excl.get("raters", ())),  # type: ignore[union-attr]
-        include_consistency=bool(cfg.get("include_consistency", d.include_consistency)),
-        alpha_levels=tuple(cfg.get("alpha_levels", d.alpha_levels)),  # type: ignore[arg-type]
+        scale=tuple(cfg["scale"]),
+        rescale_to=tuple(cfg["rescale_to"]),
+        min_shared=int(cfg["min_shared"]),
+        undefined=str(cfg["undefined"]),
+        bias_threshold=None if bias is None else bias["threshold"],
+        bias_shift=RatingParams.bias_shift if bias is None else bias["shift"],
+        exclusion_sd=None if excl is None else excl["sd"],
+        exclude_raters=() if excl is None else tuple(excl["raters"]),
+        include_consistency=bool(cfg["include_consistency"]),
+        alpha_levels=tuple(cfg["alpha_levels"]),
     )

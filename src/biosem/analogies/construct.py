@@ -96,23 +96,25 @@ class AnalogyParams:
 
 
 def params_from_config(section: Mapping[str, object], terminology: str, fmt: str, seed: int) -> AnalogyParams:
-    """Parameters for one terminology: the ``analogies`` config section with its ``overrides`` entry.
+    """Parameters for one terminology: the ``analogies`` config section (as validated by
+    ``workflow/schemas/analogies.schema.yaml``: every key present) with its ``overrides`` entry.
 
     ``fmt`` (rf2, rrf, obo) decides ``inverse`` through ``add_inverses``.
     """
     merged = dict(section)
-    merged.update((section.get("overrides") or {}).get(terminology, {}))  # type: ignore[union-attr]
+    # overrides: terminologies without an entry use the section (absence is meaningful here)
+    merged.update(section["overrides"].get(terminology, {}))  # type: ignore[attr-defined]
 
     def tup(key: str) -> tuple[str, ...] | None:
-        value = merged.get(key)
-        return None if value is None else tuple(str(v) for v in value)  # type: ignore[union-attr]
+        value = merged[key]
+        return None if value is None else tuple(str(v) for v in value)  # type: ignore[attr-defined]
 
     return AnalogyParams(
         min_frequency=int(merged["min_frequency"]),  # type: ignore[arg-type]
         min_one_to_one=int(merged["min_one_to_one"]),  # type: ignore[arg-type]
         pairs_per_relation=int(merged["pairs_per_relation"]),  # type: ignore[arg-type]
         relations=tup("relations"),
-        inverse=fmt in (merged.get("add_inverses") or ()),  # type: ignore[operator]
+        inverse=fmt in merged["add_inverses"],  # type: ignore[operator]
         languages=tup("languages"),
         synonym_scopes=tup("synonym_scopes"),
         exclude_modules=tup("exclude_modules") or (),

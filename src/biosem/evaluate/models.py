@@ -381,12 +381,12 @@ def load_sentence_encoder(name: str, spec: Mapping[str, Any]) -> SentenceEncoder
         return None
     try:
         model = module.SentenceTransformer(
-            spec["model"], device=spec.get("device", "cpu"), local_files_only=spec.get("local_files_only", True)
+            spec["model"], device=spec["device"], local_files_only=spec["local_files_only"]
         )
     except Exception as exc:  # noqa: BLE001 - any failure to find/load weights means "skip"
         log.warning("model %s skipped: weights of %r could not be loaded (%s)", name, spec["model"], exc)
         return None
-    return SentenceEncoder(name, model, int(spec.get("batch_size", 64)))
+    return SentenceEncoder(name, model, int(spec["batch_size"]))
 
 
 def load_representation(name: str, spec: Mapping[str, Any], path: str | Path | None = None) -> Representation | None:
@@ -401,8 +401,8 @@ def load_representation(name: str, spec: Mapping[str, Any], path: str | Path | N
     if fmt == "train":
         kv = load_keyed_vectors(path if path is not None else spec["path"], "word2vec_binary")
         return WordVectors(name, kv, lowercase=True)
-    kv = load_keyed_vectors(path if path is not None else spec["path"], fmt, spec.get("max_vocab"))
-    return WordVectors(name, kv, lowercase=bool(spec.get("lowercase", False)))
+    kv = load_keyed_vectors(path if path is not None else spec["path"], fmt, spec["max_vocab"])
+    return WordVectors(name, kv, lowercase=bool(spec["lowercase"]))
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:

@@ -212,7 +212,7 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
         for corpus in corpora:
             sources += corpus_sources(config, corpus)
         sources += [
-            local_source(p, "frequency corpus (text file)") for p in section.get("text_files") or []
+            local_source(p, "frequency corpus (text file)") for p in section["text_files"]
         ]
         out.append(
             ReleaseDataset(
@@ -240,7 +240,7 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                         k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(params).items()
                     },
                     "corpora": corpora,
-                    "text_files": [str(p) for p in section.get("text_files") or []],
+                    "text_files": [str(p) for p in section["text_files"]],
                     "terminology": terminology_parameters(config, terminology),
                 },
                 paper=PAPERS["analogies"],
@@ -286,7 +286,7 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     sources: list[Source] = []
     for corpus in section["corpora"]:
         sources += corpus_sources(config, corpus)
-    terminology = section.get("terminology")
+    terminology = section["terminology"]
     if terminology:
         sources += terminology_sources(config, terminology, role="concept normalisation")
     parameters = {"seed": config["seed"], **section}
@@ -373,20 +373,20 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     for terminology in section["resources"]["terminologies"]:
         sources += terminology_sources(config, terminology, role="lexical resource")
     sources.append(public_source(config, section["usf"]["source"], "association norms"))
-    sources += [local_source(p, "corpus (text file)") for p in section.get("text_files") or []]
+    sources += [local_source(p, "corpus (text file)") for p in section["text_files"]]
     for key in ("lrspl", "lragr", "lrnom"):
-        if section["specialist"].get(key):
+        if section["specialist"][key]:
             sources.append(
                 local_source(section["specialist"][key], f"SPECIALIST lexicon {key.upper()}")
             )
-    for key, path in sorted((section["resources"].get("synonym_tables") or {}).items()):
+    for key, path in sorted(section["resources"]["synonym_tables"].items()):
         sources.append(local_source(path, f"synonym table {key}"))
     resources = section["resources"]
-    if resources.get("wordnet_synonyms") or resources.get("wordnet_derivations"):
+    if resources["wordnet_synonyms"] or resources["wordnet_derivations"]:
         sources.append(WORDNET)
     for path, role in (
-        (section["domain"].get("reviewed"), "domain review"),
-        (section["pairs"].get("accepted"), "pair review"),
+        (section["domain"]["reviewed"], "domain review"),
+        (section["pairs"]["accepted"], "pair review"),
     ):
         if path:
             # Review decisions kept with the workflow's configuration (the repository's licence).
@@ -435,7 +435,7 @@ RATED_COLUMNS = {
 @provider("simlex", stage="agreement")
 def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     """One rated dataset per ``agreement.ratings`` entry (SimLex bias correction and rater exclusion)."""
-    ratings = config.get("agreement", {}).get("ratings") or {}
+    ratings = config["agreement"]["ratings"]
     out = []
     for name in sorted(ratings):
         spec = ratings[name]

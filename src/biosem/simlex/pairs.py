@@ -560,7 +560,7 @@ def _review_sheet(pos: str, result: QuarterResult) -> pd.DataFrame:
 
 def params_from_config(cfg: dict[str, Any], pos: str) -> PairParams:
     """PairParams for ``pos`` from config ``simlex.pairs`` (``quarter_size`` per POS: {noun: .., verb: ..})."""
-    size = cfg.get("quarter_size", 250)
+    size = cfg["quarter_size"]
     if isinstance(size, dict):
         size = size[pos]
     known = set(PairParams.__dataclass_fields__) - {"quarter_size"}

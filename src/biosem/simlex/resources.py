@@ -468,14 +468,15 @@ def resource_pairs(relations: pd.DataFrame, variants: pd.DataFrame) -> pd.DataFr
 
 
 def params_from_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    """The switches of config ``simlex.resources`` with defaults filled in."""
+    """The switches of config ``simlex.resources`` as validated by
+    ``workflow/schemas/simlex.schema.yaml`` (every key present: the schema holds the defaults)."""
     return {
-        "terminologies": list(cfg.get("terminologies", [])),
-        "synonym_scopes": cfg.get("synonym_scopes", ["EXACT"]),
-        "parent_relation": cfg.get("parent_relation", "is_a"),
-        "roots": {k: list(v) for k, v in (cfg.get("roots") or {}).items()},
-        "wordnet_derivations": bool(cfg.get("wordnet_derivations", True)),
-        "suffix_rules": bool(cfg.get("suffix_rules", True)),
-        "wordnet_synonyms": bool(cfg.get("wordnet_synonyms", True)),
-        "synonym_tables": dict(cfg.get("synonym_tables") or {}),
+        "terminologies": list(cfg["terminologies"]),
+        "synonym_scopes": cfg["synonym_scopes"],
+        "parent_relation": cfg["parent_relation"],
+        "roots": {k: list(v) for k, v in cfg["roots"].items()},
+        "wordnet_derivations": bool(cfg["wordnet_derivations"]),
+        "suffix_rules": bool(cfg["suffix_rules"]),
+        "wordnet_synonyms": bool(cfg["wordnet_synonyms"]),
+        "synonym_tables": dict(cfg["synonym_tables"]),
     }

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 
 MODEL_COMPONENT_MODULE = "900000000000012004"
 """SNOMED CT model component module, excluded by default (:attr:`TermPairParams.exclude_modules`)."""
@@ -13,7 +14,8 @@ RANDOM_ROUNDS = 30
 
 @dataclass(frozen=True)
 class TermPairParams:
-    """Construction parameters (config ``termpairs``; defaults = Schulz & Juric 2020)."""
+    """Parameters of the positives and head terms (config ``termpairs``; defaults = Schulz & Juric
+    2020). The negatives' ``random_rounds`` is passed to them on its own."""
 
     easy_max_distance: int = 5
     exclude_modules: tuple[str, ...] = (MODEL_COMPONENT_MODULE,)
@@ -23,26 +25,32 @@ class TermPairParams:
     require_active_target: bool = True
     drop_associations_in_syn_syn: bool = True
     strip_prefixes: tuple[str, ...] = ("obsolete ",)
-    random_rounds: int = RANDOM_ROUNDS
-    extra: dict[str, object] = field(default_factory=dict)
 
 
-def params_from_config(cfg: dict[str, object]) -> TermPairParams:
-    """Build :class:`TermPairParams` from the ``termpairs`` config section (unknown keys ignored)."""
+def params_from_config(cfg: Mapping[str, object]) -> TermPairParams:
+    """Build :class:`TermPairParams` from the ``termpairs`` config section as validated by
+    ``workflow/schemas/config.schema.yaml`` (every key of :data:`CONSTRUCTION_KEYS` present: the
+    schema holds the defaults, equal to the dataclass defaults; other keys ignored).
 
-    def tup(key: str, default: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        value = cfg.get(key, default)
+    Raises:
+        KeyError: a construction key is missing from ``cfg``.
+    """
+
+    def tup(key: str) -> tuple[str, ...] | None:
+        value = cfg[key]
         return None if value is None else tuple(value)  # type: ignore[arg-type]
 
-    d = TermPairParams()
     return TermPairParams(
-        easy_max_distance=int(cfg.get("easy_max_distance", d.easy_max_distance)),  # type: ignore[arg-type]
-        exclude_modules=tup("exclude_modules", d.exclude_modules) or (),
-        synonym_term_types=tup("synonym_term_types", d.synonym_term_types) or (),
-        synonym_scopes=tup("synonym_scopes", d.synonym_scopes),
-        languages=tup("languages", d.languages),
-        require_active_target=bool(cfg.get("require_active_target", d.require_active_target)),
-        drop_associations_in_syn_syn=bool(cfg.get("drop_associations_in_syn_syn", d.drop_associations_in_syn_syn)),
-        strip_prefixes=tup("strip_prefixes", d.strip_prefixes) or (),
-        random_rounds=int(cfg.get("random_rounds", d.random_rounds)),  # type: ignore[arg-type]
+        easy_max_distance=int(cfg["easy_max_distance"]),  # type: ignore[call-overload]
+        exclude_modules=tup("exclude_modules") or (),
+        synonym_term_types=tup("synonym_term_types") or (),
+        synonym_scopes=tup("synonym_scopes"),
+        languages=tup("languages"),
+        require_active_target=bool(cfg["require_active_target"]),
+        drop_associations_in_syn_syn=bool(cfg["drop_associations_in_syn_syn"]),
+        strip_prefixes=tup("strip_prefixes") or (),
     )
+
+
+CONSTRUCTION_KEYS = tuple(f.name for f in fields(TermPairParams))
+"""The ``termpairs`` config keys that shape the positives and head terms (a rule's params)."""

@@ -65,13 +65,14 @@ class CandidateParams:
 
 
 def params_from_config(wic: dict, workers: int = 1) -> CandidateParams:
-    """:class:`CandidateParams` from the config ``wic`` section."""
+    """:class:`CandidateParams` from the config ``wic`` section as validated by
+    ``workflow/schemas/wic.schema.yaml`` (every key present: the schema holds the defaults)."""
     return CandidateParams(
-        label_similarity_threshold=float(wic.get("label_similarity_threshold", 0.75)),
-        abbreviation_min_tokens=int(wic.get("abbreviation_min_tokens", 2)),
-        max_pairs_per_block=wic.get("max_pairs_per_block", 1000),
-        prune_relations=tuple(wic.get("prune_relations", DEFAULT_PRUNE_RELATIONS)),
-        prune_shared_codes=bool(wic.get("prune_shared_codes", True)),
+        label_similarity_threshold=float(wic["label_similarity_threshold"]),
+        abbreviation_min_tokens=int(wic["abbreviation_min_tokens"]),
+        max_pairs_per_block=wic["max_pairs_per_block"],
+        prune_relations=tuple(wic["prune_relations"]),
+        prune_shared_codes=bool(wic["prune_shared_codes"]),
         workers=workers,
     )
 

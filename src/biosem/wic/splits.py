@@ -56,15 +56,16 @@ class SplitParams:
 
 
 def split_params_from_config(wic: dict) -> SplitParams:
-    """:class:`SplitParams` from the config ``wic`` section."""
-    quotas = wic.get("quotas", PAPER_QUOTAS)
+    """:class:`SplitParams` from the config ``wic`` section as validated by
+    ``workflow/schemas/wic.schema.yaml`` (every key present: the schema holds the defaults)."""
+    quotas = wic["quotas"]
     return SplitParams(
         test_quotas={g: int(quotas["test"][g]) for g in GROUPS},
         dev_quotas={g: int(quotas["dev"][g]) for g in GROUPS},
-        quota_policy=str(wic.get("quota_policy", "error")),
-        heldout_share=float(wic.get("heldout_share", 0.3)),
-        train_sentence_cap=int(wic.get("train_sentence_cap", TRAIN_SENTENCE_CAP)),
-        balance_train=bool(wic.get("balance_train", True)),
+        quota_policy=str(wic["quota_policy"]),
+        heldout_share=float(wic["heldout_share"]),
+        train_sentence_cap=int(wic["train_sentence_cap"]),
+        balance_train=bool(wic["balance_train"]),
     )
 
 

@@ -28,7 +28,7 @@ class Simlex:
         """The path at ``simlex.<keys[0]>.<keys[1]>...`` as a one-element list, or ``[]`` when null."""
         value: Any = self.section
         for key in keys:
-            value = value.get(key) if isinstance(value, Mapping) else None
+            value = value[key]
         return [str(value)] if value else []
 
     def nltk_folders(self) -> list[str]:
@@ -47,7 +47,7 @@ class Simlex:
 
     def synonym_tables(self) -> list[str]:
         """The configured synonym tables, in name order."""
-        tables = self.section["resources"]["synonym_tables"] or {}
+        tables = self.section["resources"]["synonym_tables"]
         return [str(tables[k]) for k in sorted(tables)]
 
     def targets(self) -> list[str]:

@@ -12,20 +12,9 @@ from typing import Any
 from biosem.sources import licensed_files
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 from biosem.termpairs import DATASETS, DIFFICULTIES
+from biosem.termpairs.params import CONSTRUCTION_KEYS
 from biosem.workflow import paths
 
-# The keys of ``termpairs`` that shape the positives (TermPairParams), so that editing the
-# terminology list, the joint search or the random rounds does not rebuild them.
-CONSTRUCTION_KEYS = (
-    "easy_max_distance",
-    "exclude_modules",
-    "synonym_term_types",
-    "synonym_scopes",
-    "languages",
-    "require_active_target",
-    "drop_associations_in_syn_syn",
-    "strip_prefixes",
-)
 
 
 def restrict(section: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -82,7 +71,7 @@ class TermPairs:
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.section: Mapping[str, Any] = config["termpairs"]
         self.terminologies: list[str] = list(self.section["terminologies"])
-        self.joint_search: list[str] = list(self.section.get("joint_search", ["fsn_syn", "syn_syn"]))
+        self.joint_search: list[str] = list(self.section["joint_search"])
         self.construction = restrict(self.section, CONSTRUCTION_KEYS)
 
     @staticmethod
