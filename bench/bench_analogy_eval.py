@@ -69,8 +69,13 @@ def bmass_shaped(n: int, relations: int, subjects: int, rng: np.random.Generator
                 b_ptr.append(len(b_idx))
                 d_idx.extend(objs[j])
                 d_ptr.append(len(d_idx))
-    arr = lambda x: np.asarray(x, dtype=np.int64)
-    return IndexedAnalogies(np.asarray(rel, dtype=object), arr(a), arr(c), arr(b_ptr), arr(b_idx), arr(d_ptr), arr(d_idx))
+
+    def arr(x):
+        return np.asarray(x, dtype=np.int64)
+
+    return IndexedAnalogies(
+        np.asarray(rel, dtype=object), arr(a), arr(c), arr(b_ptr), arr(b_idx), arr(d_ptr), arr(d_idx)
+    )
 
 
 def check(E: np.ndarray, analogies: IndexedAnalogies, count: int, workers: int, tol: float = 1e-5) -> int:
@@ -80,9 +85,13 @@ def check(E: np.ndarray, analogies: IndexedAnalogies, count: int, workers: int, 
     candidates whose reference scores lie within ``tol`` of the answer's.
     """
     sub = IndexedAnalogies(
-        analogies.relation[:count], analogies.a[:count], analogies.c[:count],
-        analogies.b_ptr[: count + 1], analogies.b_idx[: analogies.b_ptr[count]],
-        analogies.d_ptr[: count + 1], analogies.d_idx[: analogies.d_ptr[count]],
+        analogies.relation[:count],
+        analogies.a[:count],
+        analogies.c[:count],
+        analogies.b_ptr[: count + 1],
+        analogies.b_idx[: analogies.b_ptr[count]],
+        analogies.d_ptr[: count + 1],
+        analogies.d_idx[: analogies.d_ptr[count]],
     )
     got = rank_analogies(E, sub, METHODS, top_k=10, workers=workers)
     E64 = E.astype(np.float64)

@@ -35,9 +35,7 @@ import time
 from pathlib import Path
 
 RRF_LAYOUTS = {"MRCONSO": 18, "MRREL": 16, "MRSTY": 6, "MRSAB": 25}
-ONE_MRCONSO_ROW = (
-    "C0000001|ENG|P|L0000001|PF|S0000001|Y|A0000001|||D000001|MSH|MH|D000001|x|0|N||\n"
-)
+ONE_MRCONSO_ROW = "C0000001|ENG|P|L0000001|PF|S0000001|Y|A0000001|||D000001|MSH|MH|D000001|x|0|N||\n"
 
 
 def find(meta: Path, name: str) -> Path | None:
@@ -183,16 +181,10 @@ def measure(meta: Path, tmp: Path, languages: list[str] | None, table_path: bool
         entry["cpu_ratio"] = round(plain["cpu_s"] / biosem["cpu_s"], 2)
         report["files"][name] = entry
         print(json.dumps({name: entry}), flush=True)
-    whole = {
-        k: v
-        for k, v in {"MRCONSO": mrconso, "MRREL": mrrel, "MRSTY": mrsty, "MRSAB": mrsab}.items()
-        if v
-    }
+    whole = {k: v for k, v in {"MRCONSO": mrconso, "MRREL": mrrel, "MRSTY": mrsty, "MRSAB": mrsab}.items() if v}
     folder = view(tmp / "view-release", whole)
     size_mb = sum(p.stat().st_size for p in whole.values()) / 1e6
-    biosem = run_task(
-        ["--task", "biosem", str(folder), str(tmp / "out-release"), *lang_args, *mode]
-    )
+    biosem = run_task(["--task", "biosem", str(folder), str(tmp / "out-release"), *lang_args, *mode])
     report["release_ingestion"] = {
         "size_mb": round(size_mb), "seconds": round(biosem["seconds"], 1),
         "mb_s": round(size_mb / biosem["seconds"], 1), "peak_rss_mb": biosem["peak_rss_mb"],
@@ -203,18 +195,12 @@ def measure(meta: Path, tmp: Path, languages: list[str] | None, table_path: bool
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--release", type=Path, help="META folder of the release")
     ap.add_argument("--out", type=Path, default=Path("bench/out/ingest_umls.json"))
     ap.add_argument("--languages", nargs="*", default=["ENG"], help="LAT filter (none given: all)")
-    ap.add_argument(
-        "--table-path", action="store_true", help="measure read_rrf + write_terminology"
-    )
-    ap.add_argument(
-        "--tmp", type=Path, default=None, help="scratch folder (default: a temporary one)"
-    )
+    ap.add_argument("--table-path", action="store_true", help="measure read_rrf + write_terminology")
+    ap.add_argument("--tmp", type=Path, default=None, help="scratch folder (default: a temporary one)")
     ap.add_argument("--task", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     languages = args.languages or None

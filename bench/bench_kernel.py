@@ -53,8 +53,9 @@ def encode(pool: list[str]) -> Encoded:
     return np.diff(starts), alphabet, alphabet.ids(codes), starts
 
 
-def measure(pool: list[str], encoded: Encoded, qlen: int, n_queries: int, rng: np.random.Generator,
-            band_limit: int) -> dict[str, float]:
+def measure(
+    pool: list[str], encoded: Encoded, qlen: int, n_queries: int, rng: np.random.Generator, band_limit: int
+) -> dict[str, float]:
     """Kernel vs cdist for ``n_queries`` pool terms of length ``qlen`` against the length-sorted pool
     strings within 8 characters of ``qlen`` (``encoded`` is :func:`encode` of the pool), and for
     ``qlen`` over 32 the banded kernel at ``band_limit`` edits; raises AssertionError if any distance
@@ -76,8 +77,11 @@ def measure(pool: list[str], encoded: Encoded, qlen: int, n_queries: int, rng: n
         raise AssertionError(f"kernel disagrees with rapidfuzz at query length {qlen}")
     pairs = got.size
     row: dict[str, float] = {
-        "query_length": qlen, "pool_strings": hi - lo, "pairs": pairs,
-        "kernel_ns_per_pair": round(t_kernel / pairs * 1e9, 1), "cdist_ns_per_pair": round(t_cdist / pairs * 1e9, 1),
+        "query_length": qlen,
+        "pool_strings": hi - lo,
+        "pairs": pairs,
+        "kernel_ns_per_pair": round(t_kernel / pairs * 1e9, 1),
+        "cdist_ns_per_pair": round(t_cdist / pairs * 1e9, 1),
         "ratio_cdist_over_kernel": round(t_cdist / t_kernel, 2),
     }
     if qlen > 32:
@@ -92,12 +96,18 @@ def measure(pool: list[str], encoded: Encoded, qlen: int, n_queries: int, rng: n
         # Blocks of strings up to 32 characters (or that no band holds) are computed in full.
         within = want <= band_limit
         beyond = banded[~within]
-        if not np.array_equal(banded[within], want[within]) or not (
-            (beyond == PRUNED) | (beyond == want[~within])
-        ).all():
+        if (
+            not np.array_equal(banded[within], want[within])
+            or not ((beyond == PRUNED) | (beyond == want[~within])).all()
+        ):
             raise AssertionError(f"banded kernel disagrees with rapidfuzz at query length {qlen}")
-        row.update({"band_limit": band_limit, "band_ns_per_pair": round(t_band / pairs * 1e9, 1),
-                    "ratio_kernel_over_band": round(t_kernel / t_band, 2)})
+        row.update(
+            {
+                "band_limit": band_limit,
+                "band_ns_per_pair": round(t_band / pairs * 1e9, 1),
+                "ratio_kernel_over_band": round(t_kernel / t_band, 2),
+            }
+        )
     row.update(measure_screened(qsym, encoded, lo, hi, want))
     return row
 
@@ -117,11 +127,13 @@ def measure_screened(qsym: np.ndarray, encoded: Encoded, lo: int, hi: int, want:
     row: dict[str, float] = {"screened_limit": int(limit[0])}
     times = {}
     for kernel in ["numba"] + (["avx512"] if KERNEL == "avx512" else []):
-        screened_pairs(qsym[:1], symbols, starts, lo, lo + 1, alphabet.size, hist, query_hist[:1], limit[:1],
-                       kernel=kernel)  # compile outside the timing
+        screened_pairs(
+            qsym[:1], symbols, starts, lo, lo + 1, alphabet.size, hist, query_hist[:1], limit[:1], kernel=kernel
+        )  # compile outside the timing
         t0 = time.perf_counter()
-        r, c, d, computed = screened_pairs(qsym, symbols, starts, lo, hi, alphabet.size, hist, query_hist, limit,
-                                           kernel=kernel)
+        r, c, d, computed = screened_pairs(
+            qsym, symbols, starts, lo, hi, alphabet.size, hist, query_hist, limit, kernel=kernel
+        )
         times[kernel] = time.perf_counter() - t0
         if set(zip(r.tolist(), c.tolist())) != {(int(i), int(j)) for i, j in expected} or not np.array_equal(
             d, want[r, c]

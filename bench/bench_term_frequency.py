@@ -27,7 +27,8 @@ MB/s understates; ``mb_per_s_cpu_normalised`` = MB per CPU-second of all process
 Usage::
 
     python bench/generate_abstracts.py --out /tmp/abstracts-1g.txt --size-gb 1.0
-    python bench/bench_term_frequency.py --text /tmp/abstracts-1g.txt [--workers 2] [--out bench/out/term_frequency.json]
+    python bench/bench_term_frequency.py --text /tmp/abstracts-1g.txt [--workers 2] \
+        [--out bench/out/term_frequency.json]
 """
 
 from __future__ import annotations
@@ -204,12 +205,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"one worker ({name}):", report[f"worker_{name}"], flush=True)
 
     full = run(patterns, args.text, args.workers, backend, None)
-    print(f"full text, {args.workers} workers, {backend}: {full['mb']:.0f} MB in {full['wall_s']:.1f} s = {full['mb_per_s']:.1f} MB/s wall, {full['mb_per_s_cpu_normalised']:.1f} MB/s CPU-normalised, {full['matches_per_mb']:.0f} matches/MB", flush=True)
+    print(
+        f"full text, {args.workers} workers, {backend}: {full['mb']:.0f} MB in {full['wall_s']:.1f} s = "
+        f"{full['mb_per_s']:.1f} MB/s wall, {full['mb_per_s_cpu_normalised']:.1f} MB/s CPU-normalised, "
+        f"{full['matches_per_mb']:.0f} matches/MB",
+        flush=True,
+    )
     slice_chunks = max(1, args.slice_mb // 4)
     single = run_in_process(patterns, args.text, backend, slice_chunks)
-    print(f"slice, 1 process, {backend}: {single['mb']:.0f} MB, counting {single['mb_per_s']:.1f} MB/s wall, {single['mb_per_cpu_s']:.1f} MB per CPU-s", flush=True)
+    print(
+        f"slice, 1 process, {backend}: {single['mb']:.0f} MB, counting {single['mb_per_s']:.1f} MB/s wall, "
+        f"{single['mb_per_cpu_s']:.1f} MB per CPU-s",
+        flush=True,
+    )
     slow = run_in_process(patterns, args.text, "pyahocorasick", slice_chunks)
-    print(f"slice, 1 process, pyahocorasick: {slow['mb']:.0f} MB, counting {slow['mb_per_s']:.1f} MB/s wall, {slow['mb_per_cpu_s']:.1f} MB per CPU-s", flush=True)
+    print(
+        f"slice, 1 process, pyahocorasick: {slow['mb']:.0f} MB, counting {slow['mb_per_s']:.1f} MB/s wall, "
+        f"{slow['mb_per_cpu_s']:.1f} MB per CPU-s",
+        flush=True,
+    )
     np.testing.assert_array_equal(single.pop("counts"), slow.pop("counts"))
     counts = full.pop("counts")
     report.update(

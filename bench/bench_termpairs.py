@@ -50,7 +50,9 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def subset_ratio(positives: pd.DataFrame, components: pd.DataFrame, n_terms: int, n_queries: int, workers: int) -> dict[str, float]:
+def subset_ratio(
+    positives: pd.DataFrame, components: pd.DataFrame, n_terms: int, n_queries: int, workers: int
+) -> dict[str, float]:
     """Exact nearest search vs brute-force cdist on a subset; asserts identical minimum distances."""
     sel = positives[(positives["kind"] == "fsn_syn") & (positives["difficulty"] == "hard")]
     lower = np.unique(np.concatenate([sel["term1"].str.lower(), sel["term2"].str.lower()]))
@@ -76,9 +78,13 @@ def subset_ratio(positives: pd.DataFrame, components: pd.DataFrame, n_terms: int
     if not np.array_equal(got, best):
         raise AssertionError("exact search disagrees with brute force")
     return {
-        "subset_terms": len(pool), "subset_queries": len(queries), "biosem_s": round(t_biosem, 2),
-        "brute_cdist_s": round(t_brute, 2), "speedup_brute_over_biosem": round(t_brute / t_biosem, 2),
-        "pairs_verified": int(res.pairs_verified), "pairs_brute": len(pool) * len(queries),
+        "subset_terms": len(pool),
+        "subset_queries": len(queries),
+        "biosem_s": round(t_biosem, 2),
+        "brute_cdist_s": round(t_brute, 2),
+        "speedup_brute_over_biosem": round(t_brute / t_biosem, 2),
+        "pairs_verified": int(res.pairs_verified),
+        "pairs_brute": len(pool) * len(queries),
     }
 
 
@@ -90,21 +96,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--subset-queries", type=int, default=20_000)
     ap.add_argument("--out", default="bench/out/termpairs.json")
     ap.add_argument(
-        "--datasets", nargs="+", metavar="NAME",
+        "--datasets",
+        nargs="+",
+        metavar="NAME",
         help="build only these datasets (e.g. fsn_syn_hard_levenshtein); default: all 20",
     )
     ap.add_argument("--skip-subset", action="store_true", help="skip the brute-force comparison on the subset")
     ap.add_argument(
-        "--joint-search", nargs="*", default=["fsn_syn", "syn_syn"], metavar="KIND",
+        "--joint-search",
+        nargs="*",
+        default=["fsn_syn", "syn_syn"],
+        metavar="KIND",
         help="kinds whose Levenshtein datasets share one first search per difficulty, as the workflow's "
         "termpairs.joint_search (default: fsn_syn syn_syn; none: each dataset searches alone)",
     )
     args = ap.parse_args(argv)
-    names = [(kind, difficulty, strategy) for kind in POSITIVE_KINDS for difficulty in DIFFICULTIES for strategy in STRATEGIES]
+    names = [
+        (kind, difficulty, strategy)
+        for kind in POSITIVE_KINDS
+        for difficulty in DIFFICULTIES
+        for strategy in STRATEGIES
+    ]
     if args.datasets:
         every = {"_".join(n) for n in names}
         if set(args.datasets) - every:
-            ap.error(f"unknown dataset(s): {', '.join(sorted(set(args.datasets) - every))}; choose from {', '.join(sorted(every))}")
+            unknown = ", ".join(sorted(set(args.datasets) - every))
+            ap.error(f"unknown dataset(s): {unknown}; choose from {', '.join(sorted(every))}")
         names = [n for n in names if "_".join(n) in args.datasets]
     report: dict[str, object] = {"release": args.release, "workers": args.workers}
     t_all = time.perf_counter()
@@ -142,14 +159,18 @@ def main(argv: list[str] | None = None) -> int:
                 neighbours[difficulty], counts = search_neighbours(
                     positives, components, args.joint_search, difficulty, workers=args.workers
                 )
-                joint[difficulty] = {**counts, "seconds": round(time.perf_counter() - t0, 1),
-                                     "peak_rss_mb_so_far": round(peak_rss_mb(), 0)}
+                joint[difficulty] = {
+                    **counts,
+                    "seconds": round(time.perf_counter() - t0, 1),
+                    "peak_rss_mb_so_far": round(peak_rss_mb(), 0),
+                }
                 print("joint search", difficulty, json.dumps(joint[difficulty]), flush=True)
             nb = neighbours[difficulty]
         t0 = time.perf_counter()
         rng = generator(0, "bench", name)
-        _, stats = build_dataset(positives, components, kind, difficulty, strategy, rng, workers=args.workers,
-                                 neighbours=nb)
+        _, stats = build_dataset(
+            positives, components, kind, difficulty, strategy, rng, workers=args.workers, neighbours=nb
+        )
         stats["seconds"] = round(time.perf_counter() - t0, 1)
         stats["peak_rss_mb_so_far"] = round(peak_rss_mb(), 0)
         datasets[name] = stats

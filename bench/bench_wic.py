@@ -81,17 +81,13 @@ def reference_pair_seconds(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", required=True, help="output folder of bench/generate_wic.py")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--cap", type=int, default=1000, help="max_pairs_per_block (0: no cap)")
     ap.add_argument("--threshold", type=float, default=0.75)
     ap.add_argument("--reference-sample", type=int, default=2000)
-    ap.add_argument(
-        "--extra-terms", help="Parquet with a 'term' column to widen the vocabulary benchmark"
-    )
+    ap.add_argument("--extra-terms", help="Parquet with a 'term' column to widen the vocabulary benchmark")
     ap.add_argument("--vocabulary", type=int, default=30_000)
     ap.add_argument(
         "--nltk-data",
@@ -126,25 +122,19 @@ def main(argv: list[str] | None = None) -> int:
         workers=args.workers,
     )
     t0 = time.perf_counter()
-    candidates, counts, stats = build_candidates(
-        selected, term_sets, params, generator(0, "bench", "candidates")
-    )
+    candidates, counts, stats = build_candidates(selected, term_sets, params, generator(0, "bench", "candidates"))
     report["candidates_s"] = round(time.perf_counter() - t0, 1)
     report["candidates_peak_rss_mb"] = round(peak_rss_mb())
     report["blocking"] = stats
     report["candidate_sentence_pairs"] = len(candidates)
     report["counts"] = {
-        f"{r['group']}_{r['label']}": {
-            k: int(v) for k, v in r.items() if k not in ("group", "label")
-        }
+        f"{r['group']}_{r['label']}": {k: int(v) for k, v in r.items() if k not in ("group", "label")}
         for r in counts.to_dict("records")
     }
     print(json.dumps({k: v for k, v in report.items() if k != "counts"}, indent=1), flush=True)
 
     t0 = time.perf_counter()
-    result = split_candidates(
-        candidates, selected, SplitParams(quota_policy="scale"), generator(0, "bench", "split")
-    )
+    result = split_candidates(candidates, selected, SplitParams(quota_policy="scale"), generator(0, "bench", "split"))
     report["split_s"] = round(time.perf_counter() - t0, 1)
     report["split_sizes"] = {k: int(v.size) for k, v in result.indices.items()}
     report["split_quotas"] = result.quotas
@@ -153,11 +143,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.extra_terms:
         own = mentions["text"].str.lower().drop_duplicates()
-        extra = (
-            pd.read_parquet(args.extra_terms, columns=["term"])["term"]
-            .str.lower()
-            .drop_duplicates()
-        )
+        extra = pd.read_parquet(args.extra_terms, columns=["term"])["term"].str.lower().drop_duplicates()
         vocab = pd.concat([own, extra[~extra.isin(set(own))]]).head(args.vocabulary)
         terms = np.array(sorted(vocab), dtype=object)
         t0 = time.perf_counter()
@@ -181,15 +167,11 @@ def main(argv: list[str] | None = None) -> int:
         "sampled_pairs": args.reference_sample,
         "seconds_per_pair": per_pair,
         "extrapolated_hours": round(per_pair * all_pairs / 3600, 1),
-        "ratio_reference_over_biosem_candidates": round(
-            per_pair * all_pairs / max(report["candidates_s"], 0.1)
-        ),
+        "ratio_reference_over_biosem_candidates": round(per_pair * all_pairs / max(report["candidates_s"], 0.1)),
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
-    print(
-        json.dumps({k: v for k, v in report.items() if k not in ("counts", "blocking")}, indent=1)
-    )
+    print(json.dumps({k: v for k, v in report.items() if k not in ("counts", "blocking")}, indent=1))
     return 0
 
 

@@ -283,14 +283,10 @@ def read_vocabulary(data: Path) -> Vocabulary:
     lengths = np.array([len(p) for p in phrases], dtype=np.int64)
     tokens = np.array([index[t] for p in phrases for t in p], dtype=np.int64)
     connectors = np.array([index[w] for w in ("of", "with", "in", "and") if w in index] or [0])
-    return Vocabulary(
-        words, freq / freq.sum(), np.cumsum(lengths) - lengths, lengths, tokens, connectors
-    )
+    return Vocabulary(words, freq / freq.sum(), np.cumsum(lengths) - lengths, lengths, tokens, connectors)
 
 
-def make_names(
-    rng: np.random.Generator, vocab: Vocabulary, n: int
-) -> tuple[np.ndarray, np.ndarray]:
+def make_names(rng: np.random.Generator, vocab: Vocabulary, n: int) -> tuple[np.ndarray, np.ndarray]:
     """``n`` names as (words per name, concatenated word ids).
 
     A name is a real name from the mirror, joined in 20 % of cases to a second one by a connector
@@ -306,9 +302,7 @@ def make_names(
     offsets = np.cumsum(lengths) - lengths
     ids = np.empty(int(lengths.sum()), dtype=np.int64)
     j = ragged_arange(l1)
-    ids[np.repeat(offsets, l1) + j] = vocab.phrase_tokens[
-        np.repeat(vocab.phrase_start[first], l1) + j
-    ]
+    ids[np.repeat(offsets, l1) + j] = vocab.phrase_tokens[np.repeat(vocab.phrase_start[first], l1) + j]
     t = np.flatnonzero(two)
     ids[offsets[t] + l1[t]] = vocab.connectors[rng.integers(0, len(vocab.connectors), t.size)]
     j = ragged_arange(l2[t])
@@ -399,9 +393,7 @@ class RrfWriter:
         lines = pc.binary_join_element_wise(*columns, "\n", "|")  # f1|f2|...|fn|\n
         if lines.null_count:
             raise ValueError("a null field in an RRF row")
-        offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32)[
-            lines.offset : lines.offset + len(lines) + 1
-        ]
+        offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32)[lines.offset : lines.offset + len(lines) + 1]
         data = lines.buffers()[2]
         self.stream.write(memoryview(data)[offsets[0] : offsets[-1]])
         self.rows += len(lines)
@@ -476,9 +468,7 @@ def _codes(style: np.ndarray, key: np.ndarray) -> tuple[pa.Array, pa.Array, pa.A
             code = formatted(x % 10_000_000, "0", 6)
             saui, scui, sdui = blank, code, blank
         elif name == "lnc":
-            code = pc.binary_join_element_wise(
-                formatted(1_000 + x % 99_000), formatted((x >> 20) % 10), "-"
-            )
+            code = pc.binary_join_element_wise(formatted(1_000 + x % 99_000), formatted((x >> 20) % 10), "-")
             saui, scui, sdui = blank, code, blank
         elif name == "mdr":
             code = formatted(10_000_000 + x % 90_000_000)
@@ -539,9 +529,7 @@ def _write_mrconso_block(
         idx = np.flatnonzero(lat == li)
         options = _sources_of(name)
         w = np.array([x for _, x in options], dtype=np.float64)
-        sab[idx] = np.array([i for i, _ in options])[
-            rng.choice(len(options), len(idx), p=w / w.sum())
-        ]
+        sab[idx] = np.array([i for i, _ in options])[rng.choice(len(options), len(idx), p=w / w.sum())]
     sab_names = pa.array([s.sab for s in SOURCES])
     sab_styles = np.array([s.style for s in SOURCES])
     # Variant kind: first atoms are the preferred name; other English atoms vary it; atoms in other
@@ -549,9 +537,7 @@ def _write_mrconso_block(
     kind = rng.choice(5, size=n, p=np.array(VARIANT_SHARES))
     kind[first] = COPY
     other_lang = (lat != 0) & ~first
-    latin_copy = (
-        other_lang & ~np.isin(lat, [lat_names.index(k) for k in NON_LATIN]) & (rng.random(n) < 0.15)
-    )
+    latin_copy = other_lang & ~np.isin(lat, [lat_names.index(k) for k in NON_LATIN]) & (rng.random(n) < 0.15)
     kind[other_lang] = SYNONYM
     kind[latin_copy] = COPY
 
@@ -638,9 +624,7 @@ def _write_mrconso_block(
     stats["eng_atoms"].append(int((lat == 0).sum()))
 
 
-def write_mrconso(
-    meta: Path, n_rows: int, seed: int, vocab: Vocabulary, compress: bool
-) -> tuple[Concepts, dict]:
+def write_mrconso(meta: Path, n_rows: int, seed: int, vocab: Vocabulary, compress: bool) -> tuple[Concepts, dict]:
     rng = _rng(seed, 1)
     counts = atoms_per_concept(rng, n_rows)
     n_cui = len(counts)
@@ -712,12 +696,8 @@ def write_mrrel(meta: Path, n_rows: int, seed: int, concepts: Concepts, compress
     b[same] = a[same]
     src_w = np.array([w for _, w, _ in RELATION_SOURCES])
     sab = rng.choice(len(RELATION_SOURCES), size=n_pairs, p=src_w / src_w.sum()).astype(np.int8)
-    atom_a = concepts.atom_start[a] + (rng.random(n_pairs) * concepts.atom_count[a]).astype(
-        np.int64
-    )
-    atom_b = concepts.atom_start[b] + (rng.random(n_pairs) * concepts.atom_count[b]).astype(
-        np.int64
-    )
+    atom_a = concepts.atom_start[a] + (rng.random(n_pairs) * concepts.atom_count[a]).astype(np.int64)
+    atom_b = concepts.atom_start[b] + (rng.random(n_pairs) * concepts.atom_count[b]).astype(np.int64)
     # Rows: pair i gives (a REL b) and (b inverse-REL a); sorted by CUI1 (stable: file order fixed).
     cui1 = np.concatenate([a, b])
     order = np.argsort(cui1, kind="stable")
@@ -787,9 +767,7 @@ def write_mrsty(meta: Path, seed: int, concepts: Concepts, compress: bool) -> di
     owner = np.repeat(np.arange(n_cui), n_sty)
     k = ragged_arange(n_sty)
     sty = np.where(k == 0, first[owner], second[owner])
-    tui, stn, name = (
-        pa.array([t[i] for t in SEMANTIC_TYPES]).take(pa.array(sty)) for i in range(3)
-    )
+    tui, stn, name = (pa.array([t[i] for t in SEMANTIC_TYPES]).take(pa.array(sty)) for i in range(3))
     out = RrfWriter(meta / "MRSTY.RRF", compress)
     out.write(
         [formatted(concepts.cui[owner], "C", 7), tui, stn, name,
@@ -852,9 +830,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "--out", required=True, type=Path, help="output META folder (not in the repository)"
-    )
+    parser.add_argument("--out", required=True, type=Path, help="output META folder (not in the repository)")
     parser.add_argument("--mrconso-rows", type=int, default=DEFAULT_MRCONSO_ROWS)
     parser.add_argument("--mrrel-rows", type=int, default=DEFAULT_MRREL_ROWS)
     parser.add_argument("--seed", type=int, default=0)

@@ -38,16 +38,12 @@ def resample(
     """Documents drawn with replacement until at least ``target`` sentences (see module docstring)."""
     keys = ["corpus", "document_id"]
     docs = sentences[keys].drop_duplicates().sort_values(keys).reset_index(drop=True)
-    size = (
-        sentences.groupby(keys, sort=True).size().reindex(pd.MultiIndex.from_frame(docs)).to_numpy()
-    )
+    size = sentences.groupby(keys, sort=True).size().reindex(pd.MultiIndex.from_frame(docs)).to_numpy()
     rng = np.random.default_rng(seed)
     picks: list[int] = []
     total = 0
     while total < target:
-        batch = rng.integers(
-            0, len(docs), size=max(64, (target - total) // max(int(size.mean()), 1) + 1)
-        )
+        batch = rng.integers(0, len(docs), size=max(64, (target - total) // max(int(size.mean()), 1) + 1))
         for i in batch:
             picks.append(int(i))
             total += int(size[i])
@@ -76,9 +72,7 @@ def resample(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument(
         "--intermediate",
         required=True,
@@ -91,12 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     root = Path(args.intermediate)
     names = [c for c in args.corpora.split(",") if c]
-    sentences = pd.concat(
-        [pd.read_parquet(root / "sentences" / f"{c}.parquet") for c in names], ignore_index=True
-    )
-    mentions = pd.concat(
-        [pd.read_parquet(root / "mentions" / f"{c}.parquet") for c in names], ignore_index=True
-    )
+    sentences = pd.concat([pd.read_parquet(root / "sentences" / f"{c}.parquet") for c in names], ignore_index=True)
+    mentions = pd.concat([pd.read_parquet(root / "mentions" / f"{c}.parquet") for c in names], ignore_index=True)
     s, m = resample(sentences, mentions, args.sentences, args.seed)
     out = Path(args.out)
     for kind, frame in (("sentences", s), ("mentions", m)):

@@ -16,7 +16,9 @@ SHARED_DATA = (REPO.parent / "shared" / "data").resolve()
 
 
 def _tracked_files() -> list[str]:
-    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, text=True, check=True
+    )
     return [line for line in out.stdout.splitlines() if line and (REPO / line).is_file()]
 
 
@@ -39,8 +41,16 @@ def run_workflow(workdir: Path, cores: int, *extra: str) -> subprocess.Completed
     """Run snakemake in ``workdir`` with the embedded default (plus absolute mirror paths)."""
     env = dict(os.environ, NLTK_DATA=str(SHARED_DATA / "nltk_data"))
     cmd = [
-        sys.executable, "-m", "snakemake", "--cores", str(cores),
-        "--configfile", "config/config.yaml", "config/test-paths.yaml", "--quiet=rules", *extra,
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--cores",
+        str(cores),
+        "--configfile",
+        "config/config.yaml",
+        "config/test-paths.yaml",
+        "--quiet=rules",
+        *extra,
     ]
     return subprocess.run(cmd, check=False, cwd=workdir, env=env, capture_output=True, text=True)
 
@@ -71,7 +81,13 @@ MINIMAL_CONFIG: dict = {
     "terminologies": {},
     "termpairs": {"terminologies": []},
     "corpora": {"build": [], "specs": {}},
-    "wic": {"corpora": ["c"], "terminology": None, "code_systems": {}, "corpus_synonym_min_documents": 2, "nltk_data": None},
+    "wic": {
+        "corpora": ["c"],
+        "terminology": None,
+        "code_systems": {},
+        "corpus_synonym_min_documents": 2,
+        "nltk_data": None,
+    },
     "analogies": {"terminologies": [], "corpora": [], "backend": "auto", "chunk_mb": 4},
     "simlex": {
         "vocabulary_name": "v",
@@ -83,14 +99,50 @@ MINIMAL_CONFIG: dict = {
     },
     "evaluate": {
         "models": {},
-        "training": {"corpora": ["c"], "vector_size": 10, "min_count": 1, "epochs": 1, "negative": 1, "sample": 0, "alpha": 0.025, "min_alpha": 0.0001},
+        "training": {
+            "corpora": ["c"],
+            "vector_size": 10,
+            "min_count": 1,
+            "epochs": 1,
+            "negative": 1,
+            "sample": 0,
+            "alpha": 0.025,
+            "min_alpha": 0.0001,
+        },
         "benchmarks": {},
-        "rated": {"oov_policy": "skip", "require_all_words": True, "n_resamples": 0, "confidence_level": 0.95, "frequency_bands": [1], "min_band_pairs": 3},
-        "termpairs": {"similarities": ["avg_cos"], "require_all_words": False, "n_resamples": 0, "confidence_level": 0.95, "categories": {}},
-        "analogies": {"methods": ["3CosAdd"], "top_k": 1, "candidate_min_count": 1, "require_all_words": True, "block_mb": 1},
+        "rated": {
+            "oov_policy": "skip",
+            "require_all_words": True,
+            "n_resamples": 0,
+            "confidence_level": 0.95,
+            "frequency_bands": [1],
+            "min_band_pairs": 3,
+        },
+        "termpairs": {
+            "similarities": ["avg_cos"],
+            "require_all_words": False,
+            "n_resamples": 0,
+            "confidence_level": 0.95,
+            "categories": {},
+        },
+        "analogies": {
+            "methods": ["3CosAdd"],
+            "top_k": 1,
+            "candidate_min_count": 1,
+            "require_all_words": True,
+            "block_mb": 1,
+        },
         "wic": {"window": 5, "n_resamples": 0, "confidence_level": 0.95},
     },
-    "release": {"version": "0.1.0", "date": None, "url": None, "datasets": None, "exclude": [], "restricted_formats": [], "restricted_licences": []},
+    "release": {
+        "version": "0.1.0",
+        "date": None,
+        "url": None,
+        "datasets": None,
+        "exclude": [],
+        "restricted_formats": [],
+        "restricted_licences": [],
+    },
 }
 """A config holding only what the schema requires (no section or key that has a default)."""
 

@@ -52,28 +52,70 @@ from .terms import Editor, cap, render_names
 from .vocabulary import Vocabulary
 
 # One-word names stay one word when made unique: the pool another word is drawn from, per tag.
-SINGLE_WORD_POOL = {"substance": "CHEMX", "disorder": "DIS1", "organism": "ORG1",
-                    "physical object": "ART1", "qualifier value": "QUAL1", "procedure": "PROC1"}
+SINGLE_WORD_POOL = {
+    "substance": "CHEMX",
+    "disorder": "DIS1",
+    "organism": "ORG1",
+    "physical object": "ART1",
+    "qualifier value": "QUAL1",
+    "procedure": "PROC1",
+}
 # Share of concepts named as a one-word edit of an earlier concept of the same tag. Calibrated so that
 # the mean distance of the Levenshtein negatives approaches Schulz & Juric's Table 2 (FSN-SYN 7.97,
 # SYN-SYN 8.00): real SNOMED CT is dense in near-identical sibling names.
-SIBLING_FRACTION = {"disorder": 0.58, "finding": 0.48, "procedure": 0.58, "body structure": 0.6,
-                    "clinical drug": 0.7, "product": 0.6, "medicinal product form": 0.48,
-                    "organism": 0.2, "substance": 0.2, "observable entity": 0.48}
+SIBLING_FRACTION = {
+    "disorder": 0.58,
+    "finding": 0.48,
+    "procedure": 0.58,
+    "body structure": 0.6,
+    "clinical drug": 0.7,
+    "product": 0.6,
+    "medicinal product form": 0.48,
+    "organism": 0.2,
+    "substance": 0.2,
+    "observable entity": 0.48,
+}
 SIBLING_DEFAULT = 0.25
 
 # Edit kinds and their weights: for the extra synonyms, the preferred term, and inactive concepts.
-SYN_EDIT_WEIGHTS = {"case": 0.045, "plural": 0.015, "spelling": 0.04, "hyphen": 0.006,
-                    "drop": 0.09, "add": 0.07, "reorder": 0.22, "comma": 0.04, "synonym": 0.065,
-                    "swap": 0.05, "abbrev": 0.09, "paren": 0.02, "replace": 0.16, "combo": 0.09}
-PT_EDIT_WEIGHTS = {"reorder": 0.35, "drop": 0.2, "synonym": 0.2, "abbrev": 0.05, "replace": 0.1,
-                   "spelling": 0.05, "add": 0.05}
+SYN_EDIT_WEIGHTS = {
+    "case": 0.045,
+    "plural": 0.015,
+    "spelling": 0.04,
+    "hyphen": 0.006,
+    "drop": 0.09,
+    "add": 0.07,
+    "reorder": 0.22,
+    "comma": 0.04,
+    "synonym": 0.065,
+    "swap": 0.05,
+    "abbrev": 0.09,
+    "paren": 0.02,
+    "replace": 0.16,
+    "combo": 0.09,
+}
+PT_EDIT_WEIGHTS = {
+    "reorder": 0.35,
+    "drop": 0.2,
+    "synonym": 0.2,
+    "abbrev": 0.05,
+    "replace": 0.1,
+    "spelling": 0.05,
+    "add": 0.05,
+}
 INACTIVE_EDIT_WEIGHTS = {
-    "same_as": {"spelling": 0.15, "plural": 0.15, "hyphen": 0.1, "synonym": 0.2, "reorder": 0.2,
-                "case": 0.05, "comma": 0.1, "drop": 0.05},
+    "same_as": {
+        "spelling": 0.15,
+        "plural": 0.15,
+        "hyphen": 0.1,
+        "synonym": 0.2,
+        "reorder": 0.2,
+        "case": 0.05,
+        "comma": 0.1,
+        "drop": 0.05,
+    },
     "replaced_by": {"drop": 0.25, "add": 0.2, "synonym": 0.2, "swap": 0.2, "reorder": 0.15},
-    "possibly_equivalent_to": {"drop": 0.3, "add": 0.3, "reorder": 0.15, "swap": 0.15,
-                               "combo": 0.1},
+    "possibly_equivalent_to": {"drop": 0.3, "add": 0.3, "reorder": 0.15, "swap": 0.15, "combo": 0.1},
 }
 # Extra synonyms per concept: Poisson. Schulz & Juric's Table 2 has FSN-SYN 451,256 and SYN-SYN
 # 726,158 pairs over ~350,000 concepts: with n non-FSN terms per concept, E[n] ~ 1.3 and
@@ -140,8 +182,7 @@ class Tables:
     a_dst: list[int] = field(default_factory=list)
     a_kind: list[str] = field(default_factory=list)
 
-    def add_description(self, concept: int, term: str, fsn: bool, preferred: bool,
-                        active: bool = True) -> None:
+    def add_description(self, concept: int, term: str, fsn: bool, preferred: bool, active: bool = True) -> None:
         """Append one description row."""
         self.d_concept.append(concept)
         self.d_term.append(term)
@@ -215,8 +256,15 @@ def build_tables(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0:
         if marker:
             for s in np.flatnonzero(rng.random(k) < marker).tolist():
                 r = rr.random()
-                base[s] = (f"[D]{base[s]}" if r < 0.6 else f"{base[s]} [D]" if r < 0.7
-                           else f"[X]{base[s]}" if r < 0.9 else f"[V]{base[s]}")
+                base[s] = (
+                    f"[D]{base[s]}"
+                    if r < 0.6
+                    else f"{base[s]} [D]"
+                    if r < 0.7
+                    else f"[X]{base[s]}"
+                    if r < 0.9
+                    else f"[V]{base[s]}"
+                )
         for s in np.flatnonzero(rng.random(k) < PAREN_ABBREV_SHARE).tolist():
             base[s] = ed.edit(base[s], "paren", tag) or base[s]
         for s, at in enumerate(idx.tolist()):
@@ -233,8 +281,7 @@ def build_tables(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0:
             if single and tries <= 6:  # keep one-word names one word: draw another word
                 names[j] = cap(voc.pools[single].draw1(rr))
                 continue
-            names[j] = _truncate(ed.mutate(names[j], tag) if tries <= 14
-                                 else f"{original} {tries - 14}")
+            names[j] = _truncate(ed.mutate(names[j], tag) if tries <= 14 else f"{original} {tries - 14}")
         seen.add(f"{names[j]} ({tag})")
     log_progress(verbose, t0, f"named {n_active:,} active concepts")
     # lay names ("replace" synonyms) never equal another concept's name
@@ -366,16 +413,16 @@ def build_tables(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0:
                     tb.r_group.append(0)
                     tb.r_type.append(IS_A)
     attr_rules = {
-        "disorder": [(FINDING_SITE, "body structure", 0.75), (ASSOCIATED_MORPHOLOGY,
-                     "morphologic abnormality", 0.6), (CAUSATIVE_AGENT, "organism", 0.08)],
+        "disorder": [
+            (FINDING_SITE, "body structure", 0.75),
+            (ASSOCIATED_MORPHOLOGY, "morphologic abnormality", 0.6),
+            (CAUSATIVE_AGENT, "organism", 0.08),
+        ],
         "finding": [(FINDING_SITE, "body structure", 0.6)],
-        "procedure": [(PROCEDURE_SITE_DIRECT, "body structure", 0.6),
-                      (METHOD, "qualifier value", 0.7)],
+        "procedure": [(PROCEDURE_SITE_DIRECT, "body structure", 0.6), (METHOD, "qualifier value", 0.7)],
         "medicinal product": [(HAS_ACTIVE_INGREDIENT, "substance", 0.95)],
-        "medicinal product form": [(HAS_ACTIVE_INGREDIENT, "substance", 0.95),
-                                   (HAS_DOSE_FORM, "dose form", 0.9)],
-        "clinical drug": [(HAS_ACTIVE_INGREDIENT, "substance", 0.95),
-                          (HAS_DOSE_FORM, "dose form", 0.9)],
+        "medicinal product form": [(HAS_ACTIVE_INGREDIENT, "substance", 0.95), (HAS_DOSE_FORM, "dose form", 0.9)],
+        "clinical drug": [(HAS_ACTIVE_INGREDIENT, "substance", 0.95), (HAS_DOSE_FORM, "dose form", 0.9)],
         "observable entity": [(COMPONENT, "substance", 0.4)],
     }
     for tag, rules in attr_rules.items():
@@ -385,8 +432,7 @@ def build_tables(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0:
             if len(src) == 0 or len(dst) == 0:
                 continue
             has = src[rng.random(len(src)) < share]
-            chosen = dst[np.minimum((rng.pareto(1.2, len(has)) * len(dst) / 50).astype(np.int64),
-                                    len(dst) - 1)]
+            chosen = dst[np.minimum((rng.pareto(1.2, len(has)) * len(dst) / 50).astype(np.int64), len(dst) - 1)]
             grp = np.where(rng.random(len(has)) < 0.7, 1, 0)
             tb.r_src.extend((first_gen + has).tolist())
             tb.r_dst.extend((first_gen + chosen).tolist())
@@ -400,8 +446,7 @@ def build_tables(n_concepts: int, seed: int, voc: Vocabulary, verbose: bool, t0:
     is_model = gen_modules == MODEL_MODULE
     n_regular = int((~is_model).sum())
     regular = sctids(rng, n_regular, 0, 10**4, 10**7, fixed_items)
-    model = sctids(rng, int(is_model.sum()), 0, 900_000_000_001_000, 900_000_000_100_000,
-                    fixed_items)
+    model = sctids(rng, int(is_model.sum()), 0, 900_000_000_001_000, 900_000_000_100_000, fixed_items)
     ids = np.empty(n_concepts - first_gen, dtype=np.int64)
     ids[~is_model] = regular
     ids[is_model] = model

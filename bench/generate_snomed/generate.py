@@ -107,27 +107,34 @@ def nearest_neighbour_sample(tb: Tables, n_queries: int, seed: int) -> dict[str,
     qs = rng.choice(np.array(fsn_pos), size=min(n_queries, len(fsn_pos)), replace=False)
     nn = np.empty(len(qs), dtype=np.int64)
     for start in range(0, len(qs), 32):
-        block = qs[start:start + 32]
-        dist = process.cdist([terms[q] for q in block], terms, scorer=Levenshtein.distance,
-                             dtype=np.int32, workers=-1)
+        block = qs[start : start + 32]
+        dist = process.cdist([terms[q] for q in block], terms, scorer=Levenshtein.distance, dtype=np.int32, workers=-1)
         for row, q in enumerate(block):
             dist[row, own == own[q]] = np.iinfo(np.int32).max
-        nn[start:start + len(block)] = dist.min(axis=1)
-    return {"nn_queries": float(len(qs)), "nn_levenshtein_mean": float(nn.mean()),
-            "nn_levenshtein_median": float(np.median(nn)),
-            "nn_share_le_5": float((nn <= 5).mean())}
+        nn[start : start + len(block)] = dist.min(axis=1)
+    return {
+        "nn_queries": float(len(qs)),
+        "nn_levenshtein_mean": float(nn.mean()),
+        "nn_levenshtein_median": float(np.median(nn)),
+        "nn_share_le_5": float((nn <= 5).mean()),
+    }
 
 
-def generate_rf2(out_dir: str | os.PathLike[str], n_concepts: int = DEFAULT_CONCEPTS, seed: int = 0,
-                 *, data_dir: str | os.PathLike[str] | None = None, verbose: bool = False,
-                 nn_sample: int = 0) -> dict[str, int]:
+def generate_rf2(
+    out_dir: str | os.PathLike[str],
+    n_concepts: int = DEFAULT_CONCEPTS,
+    seed: int = 0,
+    *,
+    data_dir: str | os.PathLike[str] | None = None,
+    verbose: bool = False,
+    nn_sample: int = 0,
+) -> dict[str, int]:
     """Write a synthetic RF2 Snapshot release of ``n_concepts`` concepts under ``out_dir``/Snapshot and
     return the row counts by kind. The same ``n_concepts``, ``seed`` and source mirror (``data_dir``,
     default :func:`.vocabulary.default_data_dir`) give byte-identical files."""
     t0 = time.perf_counter()
     voc = load_vocabulary(str(Path(data_dir) if data_dir else default_data_dir()))
-    log_progress(verbose, t0,
-                 "vocabulary: " + ", ".join(f"{k}={v:,}" for k, v in voc.sources.items()))
+    log_progress(verbose, t0, "vocabulary: " + ", ".join(f"{k}={v:,}" for k, v in voc.sources.items()))
     tb = build_tables(int(n_concepts), int(seed), voc, verbose, t0)
     counts = write_release(tb, Path(out_dir), int(seed), voc)
     log_progress(verbose, t0, f"wrote {Path(out_dir) / 'Snapshot'}")
@@ -138,7 +145,6 @@ def generate_rf2(out_dir: str | os.PathLike[str], n_concepts: int = DEFAULT_CONC
         if nn_sample:
             stats.update(nearest_neighbour_sample(tb, nn_sample, seed))
         for key, value in stats.items():
-            print(f"{key:40s} {value:>12.3f}" if not float(value).is_integer()
-                  else f"{key:40s} {int(value):>12,}")
+            print(f"{key:40s} {value:>12.3f}" if not float(value).is_integer() else f"{key:40s} {int(value):>12,}")
         log_progress(verbose, t0, "done")
     return counts

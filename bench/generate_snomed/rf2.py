@@ -50,13 +50,11 @@ COMPONENT = "246093002"
 
 HEADERS = {
     "concept": "id\teffectiveTime\tactive\tmoduleId\tdefinitionStatusId",
-    "description": "id\teffectiveTime\tactive\tmoduleId\tconceptId\tlanguageCode\ttypeId\tterm"
-    "\tcaseSignificanceId",
+    "description": "id\teffectiveTime\tactive\tmoduleId\tconceptId\tlanguageCode\ttypeId\tterm\tcaseSignificanceId",
     "relationship": "id\teffectiveTime\tactive\tmoduleId\tsourceId\tdestinationId\trelationshipGroup"
     "\ttypeId\tcharacteristicTypeId\tmodifierId",
     "language": "id\teffectiveTime\tactive\tmoduleId\trefsetId\treferencedComponentId\tacceptabilityId",
-    "association": "id\teffectiveTime\tactive\tmoduleId\trefsetId\treferencedComponentId"
-    "\ttargetComponentId",
+    "association": "id\teffectiveTime\tactive\tmoduleId\trefsetId\treferencedComponentId\ttargetComponentId",
 }
 
 RELATIVE_PATHS = {
@@ -93,8 +91,7 @@ FIXED_CONCEPTS: tuple[tuple[str, str, str, str], ...] = (
     ("64572001", "Disease (disorder)", CORE_MODULE, "404684003"),
     ("71388002", "Procedure (procedure)", CORE_MODULE, ROOT),
     ("123037004", "Body structure (body structure)", CORE_MODULE, ROOT),
-    ("49755003", "Morphologically abnormal structure (morphologic abnormality)", CORE_MODULE,
-     "123037004"),
+    ("49755003", "Morphologically abnormal structure (morphologic abnormality)", CORE_MODULE, "123037004"),
     ("410607006", "Organism (organism)", CORE_MODULE, ROOT),
     ("105590001", "Substance (substance)", CORE_MODULE, ROOT),
     ("373873005", "Pharmaceutical / biologic product (product)", CORE_MODULE, ROOT),
@@ -104,8 +101,7 @@ FIXED_CONCEPTS: tuple[tuple[str, str, str, str], ...] = (
     ("272379006", "Event (event)", CORE_MODULE, ROOT),
     ("260787004", "Physical object (physical object)", CORE_MODULE, ROOT),
     ("123038009", "Specimen (specimen)", CORE_MODULE, ROOT),
-    ("308916002", "Environment or geographical location (environment / location)", CORE_MODULE,
-     ROOT),
+    ("308916002", "Environment or geographical location (environment / location)", CORE_MODULE, ROOT),
     ("48176007", "Social context (social concept)", CORE_MODULE, ROOT),
     ("254291000", "Staging and scales (staging scale)", CORE_MODULE, ROOT),
     ("419891008", "Record artifact (record artifact)", CORE_MODULE, ROOT),
@@ -124,33 +120,47 @@ FIXED_CONCEPTS: tuple[tuple[str, str, str, str], ...] = (
     (COMPONENT, "Component (attribute)", CORE_MODULE, "410662002"),
     (MODEL_COMPONENT, "SNOMED CT Model Component (metadata)", MODEL_MODULE, ROOT),
     (CORE_MODULE, "SNOMED CT core module (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
-    (MODEL_MODULE, "SNOMED CT model component module (core metadata concept)", MODEL_MODULE,
-     MODEL_COMPONENT),
+    (MODEL_MODULE, "SNOMED CT model component module (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
     (FSN_TYPE, "Fully specified name (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
     (SYN_TYPE, "Synonym (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
-    (PRIMITIVE, ("Not sufficiently defined by necessary conditions definition status "
-     "(core metadata concept)"), MODEL_MODULE, MODEL_COMPONENT),
-    (DEFINED, ("Sufficiently defined by necessary conditions definition status "
-     "(core metadata concept)"), MODEL_MODULE, MODEL_COMPONENT),
-    (CASE_INSENSITIVE, "Entire term case insensitive (core metadata concept)", MODEL_MODULE,
-     MODEL_COMPONENT),
-    (CASE_SENSITIVE, "Entire term case sensitive (core metadata concept)", MODEL_MODULE,
-     MODEL_COMPONENT),
-    (INITIAL_INSENSITIVE, "Only initial character case insensitive (core metadata concept)",
-     MODEL_MODULE, MODEL_COMPONENT),
+    (
+        PRIMITIVE,
+        ("Not sufficiently defined by necessary conditions definition status (core metadata concept)"),
+        MODEL_MODULE,
+        MODEL_COMPONENT,
+    ),
+    (
+        DEFINED,
+        ("Sufficiently defined by necessary conditions definition status (core metadata concept)"),
+        MODEL_MODULE,
+        MODEL_COMPONENT,
+    ),
+    (CASE_INSENSITIVE, "Entire term case insensitive (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
+    (CASE_SENSITIVE, "Entire term case sensitive (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
+    (
+        INITIAL_INSENSITIVE,
+        "Only initial character case insensitive (core metadata concept)",
+        MODEL_MODULE,
+        MODEL_COMPONENT,
+    ),
     (INFERRED, "Inferred relationship (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
-    (EXISTENTIAL, "Existential restriction modifier (core metadata concept)", MODEL_MODULE,
-     MODEL_COMPONENT),
-    (US_LANG_REFSET, ("United States of America English language reference set "
-     "(foundation metadata concept)"), MODEL_MODULE, MODEL_COMPONENT),
+    (EXISTENTIAL, "Existential restriction modifier (core metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
+    (
+        US_LANG_REFSET,
+        ("United States of America English language reference set (foundation metadata concept)"),
+        MODEL_MODULE,
+        MODEL_COMPONENT,
+    ),
     (PREFERRED, "Preferred (foundation metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
     (ACCEPTABLE, "Acceptable (foundation metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
-    (POSSIBLY_EQUIVALENT_TO, ("POSSIBLY EQUIVALENT TO association reference set "
-     "(foundation metadata concept)"), MODEL_MODULE, MODEL_COMPONENT),
-    (REPLACED_BY, "REPLACED BY association reference set (foundation metadata concept)",
-     MODEL_MODULE, MODEL_COMPONENT),
-    (SAME_AS, "SAME AS association reference set (foundation metadata concept)", MODEL_MODULE,
-     MODEL_COMPONENT),
+    (
+        POSSIBLY_EQUIVALENT_TO,
+        ("POSSIBLY EQUIVALENT TO association reference set (foundation metadata concept)"),
+        MODEL_MODULE,
+        MODEL_COMPONENT,
+    ),
+    (REPLACED_BY, "REPLACED BY association reference set (foundation metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
+    (SAME_AS, "SAME AS association reference set (foundation metadata concept)", MODEL_MODULE, MODEL_COMPONENT),
 )
 
 # ---------------------------------------------------------------------------------------------------
@@ -205,15 +215,34 @@ MODEL_TAGS = frozenset({"core metadata concept", "foundation metadata concept", 
 # ---------------------------------------------------------------------------------------------------
 # Identifiers
 # ---------------------------------------------------------------------------------------------------
-_VERHOEFF_D = np.array([
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]], dtype=np.int64)
-_VERHOEFF_P = np.array([
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7], [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8]], dtype=np.int64)
+_VERHOEFF_D = np.array(
+    [
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+        [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+        [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+        [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+        [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+        [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+        [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+        [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+        [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+        [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+    ],
+    dtype=np.int64,
+)
+_VERHOEFF_P = np.array(
+    [
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+        [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+        [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+        [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+        [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+        [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+        [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+        [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+    ],
+    dtype=np.int64,
+)
 _VERHOEFF_INV = np.array([0, 4, 3, 2, 1, 5, 6, 7, 8, 9], dtype=np.int64)
 
 
@@ -239,8 +268,9 @@ def verhoeff_valid(sctid: str) -> bool:
     return c == 0
 
 
-def sctids(rng: np.random.Generator, n: int, partition: int, lo: int, hi: int,
-           reserved: Iterable[int] = ()) -> np.ndarray:
+def sctids(
+    rng: np.random.Generator, n: int, partition: int, lo: int, hi: int, reserved: Iterable[int] = ()
+) -> np.ndarray:
     """``n`` distinct random SCTIDs with the given partition (2 digits) and a valid check digit.
 
     Item ids are drawn uniformly from ``[lo, hi)`` without the ``reserved`` ones, in random order.

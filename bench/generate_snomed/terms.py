@@ -36,19 +36,42 @@ from .wordlists import (
 T = TypeVar("T")
 
 # Pool of the word an "add" edit or a sibling puts in front of a name, per tag.
-PREFIX_POOL = {"procedure": "PQ", "body structure": "POS", "observable entity": "CHG",
-               "finding": "MOD", "disorder": "MOD", "morphologic abnormality": "MOD",
-               "situation": "MOD", "event": "QUAL", "regime/therapy": "QUAL"}
+PREFIX_POOL = {
+    "procedure": "PQ",
+    "body structure": "POS",
+    "observable entity": "CHG",
+    "finding": "MOD",
+    "disorder": "MOD",
+    "morphologic abnormality": "MOD",
+    "situation": "MOD",
+    "event": "QUAL",
+    "regime/therapy": "QUAL",
+}
 INNER_HYPHEN_RE = re.compile(r"(?<=\w)-(?=\w)")
-CLINICAL_TAGS = frozenset({"disorder", "finding", "procedure", "body structure", "situation",
-                           "morphologic abnormality", "observable entity", "event",
-                           "regime/therapy"})
+CLINICAL_TAGS = frozenset(
+    {
+        "disorder",
+        "finding",
+        "procedure",
+        "body structure",
+        "situation",
+        "morphologic abnormality",
+        "observable entity",
+        "event",
+        "regime/therapy",
+    }
+)
 # Where a one-word sibling edit inserts a word for the other tags: (pool, append at the end?).
 TAG_INSERTS: dict[str, tuple[str, bool]] = {
-    "substance": ("SALT", True), "organism": ("EPI", True), "product": ("DOSE", True),
-    "medicinal product": ("SALT", True), "medicinal product form": ("ROUTE", False),
-    "clinical drug": ("NUM", True), "qualifier value": ("QUAL", False),
-    "physical object": ("QUAL", False), "occupation": ("QUAL", False),
+    "substance": ("SALT", True),
+    "organism": ("EPI", True),
+    "product": ("DOSE", True),
+    "medicinal product": ("SALT", True),
+    "medicinal product form": ("ROUTE", False),
+    "clinical drug": ("NUM", True),
+    "qualifier value": ("QUAL", False),
+    "physical object": ("QUAL", False),
+    "occupation": ("QUAL", False),
 }
 SLOT_RE = re.compile(r"\{([A-Z0-9]+)\}")
 
@@ -67,8 +90,7 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
-def _fill(specs: Sequence[tuple[str, float]], k: int, rng: np.random.Generator,
-          voc: Vocabulary) -> np.ndarray:
+def _fill(specs: Sequence[tuple[str, float]], k: int, rng: np.random.Generator, voc: Vocabulary) -> np.ndarray:
     """``k`` strings from weighted templates, slots drawn from the vocabulary pools."""
     weights = np.array([w for _, w in specs], dtype=np.float64)
     choice = rng.choice(len(specs), size=k, p=weights / weights.sum())
@@ -137,8 +159,22 @@ def _initials(words: Sequence[str]) -> str:
 class Editor:
     """String edits with a local ``random.Random`` (fast scalar draws, deterministic)."""
 
-    SYN_KINDS = ("case", "plural", "spelling", "hyphen", "drop", "add", "reorder", "comma",
-                 "synonym", "swap", "abbrev", "paren", "replace", "combo")
+    SYN_KINDS = (
+        "case",
+        "plural",
+        "spelling",
+        "hyphen",
+        "drop",
+        "add",
+        "reorder",
+        "comma",
+        "synonym",
+        "swap",
+        "abbrev",
+        "paren",
+        "replace",
+        "combo",
+    )
 
     def __init__(self, voc: Vocabulary, rr: random.Random, rng: np.random.Generator) -> None:
         self.v = voc
@@ -152,9 +188,13 @@ class Editor:
         self.expand = {a.lower(): p for p, a in ABBREVIATIONS}
         self.spell_us = SPELLINGS
         self.lay_names: dict[str, list[str]] = {}
-        self.droppable = (set(LATERALITY) | set(POSITION) | set(MODIFIERS) | set(PROC_QUALIFIERS)
-                          | {"entire", "structure", "the", "finding", "disorder", "procedure",
-                             "unspecified", "all", "part"})
+        self.droppable = (
+            set(LATERALITY)
+            | set(POSITION)
+            | set(MODIFIERS)
+            | set(PROC_QUALIFIERS)
+            | {"entire", "structure", "the", "finding", "disorder", "procedure", "unspecified", "all", "part"}
+        )
 
     # ---- helpers --------------------------------------------------------------------------------
     def _choice(self, seq: Sequence[T]) -> T:
@@ -216,8 +256,9 @@ class Editor:
                     new[0] = self._lower_first(new[0])
                     new.insert(0, self.v.pools[PREFIX_POOL.get(tag, "MOD")].draw1(self.rr))
             else:
-                cands = [i for i, t in enumerate(toks) if t.lower() in self.v.word_class
-                         and t.lower() not in FUNCTION_WORDS]
+                cands = [
+                    i for i, t in enumerate(toks) if t.lower() in self.v.word_class and t.lower() not in FUNCTION_WORDS
+                ]
                 if not cands:
                     continue
                 i = self._choice(cands)
@@ -252,8 +293,9 @@ class Editor:
 
     def _e_plural(self, name: str, tag: str) -> str | None:
         toks = name.split(" ")
-        heads = [i for i, t in enumerate(toks) if t.isalpha() and t.islower() and len(t) > 3
-                 and t not in FUNCTION_WORDS]
+        heads = [
+            i for i, t in enumerate(toks) if t.isalpha() and t.islower() and len(t) > 3 and t not in FUNCTION_WORDS
+        ]
         if not heads:
             return None
         of = toks.index("of") if "of" in toks else len(toks)
@@ -276,23 +318,23 @@ class Editor:
     @staticmethod
     def _sub_fragment(name: str, old: str, new: str) -> str | None:
         i = name.lower().find(old)
-        if name[i:i + 1].isupper():
+        if name[i : i + 1].isupper():
             new = cap(new)
-        out = name[:i] + new + name[i + len(old):]
+        out = name[:i] + new + name[i + len(old) :]
         return out if out != name else None
 
     def _e_hyphen(self, name: str, tag: str) -> str | None:
         m = INNER_HYPHEN_RE.search(name)
         if m:
             i = m.start()
-            return name[:i] + (" " if self.rr.random() < 0.6 else "") + name[i + 1:]
+            return name[:i] + (" " if self.rr.random() < 0.6 else "") + name[i + 1 :]
         toks = name.split(" ")
         if len(toks) < 2:
             return None
         i = int(self.rr.random() * (len(toks) - 1))
         if toks[i] in FUNCTION_WORDS or toks[i + 1] in FUNCTION_WORDS:
             return None
-        toks[i:i + 2] = [toks[i] + "-" + toks[i + 1]]
+        toks[i : i + 2] = [toks[i] + "-" + toks[i + 1]]
         return self._finish(toks, name)
 
     def _e_drop(self, name: str, tag: str) -> str | None:
@@ -301,12 +343,15 @@ class Editor:
             return None
         cands = [i for i, t in enumerate(toks) if t.lower() in self.droppable]
         if not cands:  # a modifier-like word: neither the first nor the last (the head) word
-            cands = [i for i, t in enumerate(toks[:-1]) if i > 0 and t.lower() not in FUNCTION_WORDS
-                     and toks[i + 1] not in FUNCTION_WORDS]
+            cands = [
+                i
+                for i, t in enumerate(toks[:-1])
+                if i > 0 and t.lower() not in FUNCTION_WORDS and toks[i + 1] not in FUNCTION_WORDS
+            ]
             if not cands:
                 return None
         i = self._choice(cands)
-        new = toks[:i] + toks[i + 1:]
+        new = toks[:i] + toks[i + 1 :]
         if new and new[-1] in FUNCTION_WORDS:
             new = new[:-1]
         if i == 0 and new:
@@ -319,33 +364,35 @@ class Editor:
         toks = name.split(" ")
         r = self.rr.random()
         if r < 0.3:
-            ofs = [i for i, t in enumerate(toks[:-1]) if t == "of"
-                   and toks[i + 1].lower() not in self.contrast]
+            ofs = [i for i, t in enumerate(toks[:-1]) if t == "of" and toks[i + 1].lower() not in self.contrast]
             if not ofs:
                 return None
-            toks.insert(self._choice(ofs) + 1, self.v.pools["LAT" if r < 0.15 else "POS"]
-                        .draw1(self.rr))
+            toks.insert(self._choice(ofs) + 1, self.v.pools["LAT" if r < 0.15 else "POS"].draw1(self.rr))
         elif r < 0.6:
             toks[0] = self._lower_first(toks[0])
             toks.insert(0, self.v.pools[PREFIX_POOL.get(tag, "MOD")].draw1(self.rr))
         elif r < 0.8:
-            suffix = {"disorder": "disorder", "finding": "finding", "procedure": "procedure",
-                      "body structure": "structure", "substance": "substance"}.get(tag, "type")
+            suffix = {
+                "disorder": "disorder",
+                "finding": "finding",
+                "procedure": "procedure",
+                "body structure": "structure",
+                "substance": "substance",
+            }.get(tag, "type")
             if suffix in name.lower():
                 return None
             toks.append(suffix)
         else:
-            toks.append(self._choice(["NOS", "unspecified", "- finding", "nos", "type",
-                                      "of unknown cause", "- rare"]))
+            toks.append(self._choice(["NOS", "unspecified", "- finding", "nos", "type", "of unknown cause", "- rare"]))
         return self._finish(toks, name)
 
     def _e_reorder(self, name: str, tag: str) -> str | None:
-        """"Fracture of femur" <-> "Femur fracture" (clauses after the "of" phrase stay put)."""
+        """ "Fracture of femur" <-> "Femur fracture" (clauses after the "of" phrase stay put)."""
         toks = name.split(" ")
         if "of" in toks[1:-1]:
             i = toks.index("of")
             j = next((m for m in range(i + 2, len(toks)) if toks[m] in CLAUSE_WORDS), len(toks))
-            head, rest, tail = toks[:i], toks[i + 1:j], toks[j:]
+            head, rest, tail = toks[:i], toks[i + 1 : j], toks[j:]
             if rest and rest[0] == "the":
                 rest = rest[1:]
             if not rest or len(rest) > 4:
@@ -354,8 +401,7 @@ class Editor:
                 rest = [self.v.noun_to_adj[rest[0]]]
             head[0] = self._lower_first(head[0])
             return self._finish(rest + head + tail, name)
-        if 2 <= len(toks) <= 4 and not any(t in CLAUSE_WORDS or t in FUNCTION_WORDS
-                                           for t in toks):
+        if 2 <= len(toks) <= 4 and not any(t in CLAUSE_WORDS or t in FUNCTION_WORDS for t in toks):
             k = 1 if len(toks) == 2 else 1 + int(self.rr.random() * (len(toks) - 1))
             left, right = toks[:k], toks[k:]
             if len(left) == 1 and left[0].lower() in self.v.adj_to_noun:
@@ -381,9 +427,11 @@ class Editor:
     def _e_synonym(self, name: str, tag: str) -> str | None:
         low = name.lower()
         # multi-word phrases first (curated), then single words
-        for phrase, syns in (("computed tomography", ["CT scan"]),
-                             ("malignant neoplasm", ["cancer", "malignant tumor"]),
-                             ("magnetic resonance imaging", ["MRI scan"])):
+        for phrase, syns in (
+            ("computed tomography", ["CT scan"]),
+            ("malignant neoplasm", ["cancer", "malignant tumor"]),
+            ("magnetic resonance imaging", ["MRI scan"]),
+        ):
             if phrase in low and self.rr.random() < 0.5:
                 return self._sub_fragment(name, phrase, self._choice(syns))
         toks = name.split(" ")
@@ -397,8 +445,7 @@ class Editor:
 
     def _e_swap(self, name: str, tag: str) -> str | None:
         toks = name.split(" ")
-        cands = [i for i, t in enumerate(toks) if t.lower() in self.v.word_class
-                 and t.lower() not in FUNCTION_WORDS]
+        cands = [i for i, t in enumerate(toks) if t.lower() in self.v.word_class and t.lower() not in FUNCTION_WORDS]
         if not cands:
             return None
         i = self._choice(cands)
@@ -422,10 +469,10 @@ class Editor:
         if len(toks) >= 3:
             k = 2 if self.rr.random() < 0.7 else 3
             start = int(self.rr.random() * (len(toks) - k + 1))
-            span = toks[start:start + k]
+            span = toks[start : start + k]
             if any(t.lower() in FUNCTION_WORDS for t in span):
                 return None
-            toks[start:start + k] = [_initials(span)]
+            toks[start : start + k] = [_initials(span)]
             return self._finish(toks, name)
         return None
 
@@ -445,10 +492,10 @@ class Editor:
         return self._choice(pool)
 
     def _e_combo(self, name: str, tag: str) -> str | None:
-        first = self.edit(name, self._choice(("drop", "reorder", "synonym", "add", "swap",
-                                              "plural", "spelling")), tag)
+        first = self.edit(name, self._choice(("drop", "reorder", "synonym", "add", "swap", "plural", "spelling")), tag)
         if not first:
             return None
-        second = self.edit(first, self._choice(("drop", "reorder", "synonym", "add", "plural",
-                                                "spelling", "hyphen")), tag)
+        second = self.edit(
+            first, self._choice(("drop", "reorder", "synonym", "add", "plural", "spelling", "hyphen")), tag
+        )
         return second or first

@@ -72,7 +72,8 @@ from .wordlists import (
 
 CHEMICAL_SUFFIX_RE = re.compile(
     r"(ine|ol|ide|ate|one|ium|ane|ene|yl|cin|mycin|pam|pril|olol|sartan|azole|statin|mab|vir|"
-    r"amide|azine|oxin|ase|gen|en)$")
+    r"amide|azine|oxin|ase|gen|en)$"
+)
 TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*[A-Za-z]")
 CLEAN_MENTION_RE = re.compile(r"^[A-Za-z][A-Za-z0-9 '\-]*[A-Za-z0-9]$")
 
@@ -146,8 +147,9 @@ class Vocabulary:
     sources: dict[str, int] = field(default_factory=dict)
 
 
-def _read_pubtator(paths: Sequence[Path], mention_types: dict[str, str]) -> tuple[
-        Counter[str], dict[str, Counter[str]]]:
+def _read_pubtator(
+    paths: Sequence[Path], mention_types: dict[str, str]
+) -> tuple[Counter[str], dict[str, Counter[str]]]:
     tokens: Counter[str] = Counter()
     mentions: dict[str, Counter[str]] = defaultdict(Counter)
     for path in paths:
@@ -187,7 +189,7 @@ def _read_wordnet(wn: Path) -> _WordNet:
             f = line.split(" | ", 1)[0].split()
             off, lex, n = int(f[0]), int(f[1]), int(f[3], 16)
             lexfile[off] = lex
-            words[off] = [w.replace("_", " ") for w in f[4:4 + 2 * n:2]]
+            words[off] = [w.replace("_", " ") for w in f[4 : 4 + 2 * n : 2]]
             i = 4 + 2 * n
             for j in range(int(f[i])):
                 sym, tgt, pos = f[i + 1 + 4 * j], f[i + 2 + 4 * j], f[i + 3 + 4 * j]
@@ -203,7 +205,7 @@ def _read_wordnet(wn: Path) -> _WordNet:
                 f = line.split()
                 p_cnt = int(f[3])
                 tagsense = int(f[5 + p_cnt])
-                out[f[0].replace("_", " ")] = ([int(x) for x in f[6 + p_cnt:]], tagsense)
+                out[f[0].replace("_", " ")] = ([int(x) for x in f[6 + p_cnt :]], tagsense)
         return out
 
     noun_index = index("index.noun")
@@ -218,7 +220,7 @@ def _read_wordnet(wn: Path) -> _WordNet:
             if f[1] != "01":
                 continue
             n = int(f[3], 16)
-            adjs = [re.sub(r"\(.*\)$", "", w) for w in f[4:4 + 2 * n:2]]
+            adjs = [re.sub(r"\(.*\)$", "", w) for w in f[4 : 4 + 2 * n : 2]]
             i = 4 + 2 * n
             for j in range(int(f[i])):
                 sym, tgt, pos = f[i + 1 + 4 * j], f[i + 2 + 4 * j], f[i + 3 + 4 * j]
@@ -281,10 +283,12 @@ def load_vocabulary(data_dir: str) -> Vocabulary:
     if not bc5 or not (wn_dir / "data.noun").exists():
         raise FileNotFoundError(
             f"{root}: expected bc5cdr/*.PubTator.txt and nltk_data/corpora/wordnet/data.noun "
-            "(set --data-dir or BIOSEM_DATA_DIR to the source mirror)")
+            "(set --data-dir or BIOSEM_DATA_DIR to the source mirror)"
+        )
     tokens, mentions = _read_pubtator(bc5, {"Chemical": "chemical", "Disease": "disease"})
     n_tokens, n_mentions = _read_pubtator(
-        ncbi, {"SpecificDisease": "disease", "DiseaseClass": "disease", "CompositeMention": "disease"})
+        ncbi, {"SpecificDisease": "disease", "DiseaseClass": "disease", "CompositeMention": "disease"}
+    )
     tokens.update(n_tokens)
     mentions["disease"].update(n_mentions["disease"])
     stop_path = root / "nltk_data" / "corpora" / "stopwords" / "english"
@@ -301,8 +305,9 @@ def load_vocabulary(data_dir: str) -> Vocabulary:
         tag = wn.noun_index.get(w, ((), 0))[1]
         return 10.0 * tag + (3.0 * tokens.get(w.lower(), 0) if corpus else 0.0)
 
-    def lemmas(offsets: Iterable[int], *, lower_only: bool = False, corpus: bool = False,
-               primary: bool = True) -> dict[str, float]:
+    def lemmas(
+        offsets: Iterable[int], *, lower_only: bool = False, corpus: bool = False, primary: bool = True
+    ) -> dict[str, float]:
         """Lemmas of the synsets; with ``primary``, only where the synset is the lemma's first sense
         (so "hand" is not an organism and "line" not a device)."""
         out: dict[str, float] = {}
@@ -320,9 +325,13 @@ def load_vocabulary(data_dir: str) -> Vocabulary:
         by_lex[lex].append(off)
 
     # Body: noun.body lemmas + the anatomy core list first.
-    body = lemmas(_descendants(wn, [_sense(wn, "body part"), _sense(wn, "anatomical structure"),
-                                    _sense(wn, "tissue"), _sense(wn, "organ")]),
-                  lower_only=True, corpus=True)
+    body = lemmas(
+        _descendants(
+            wn, [_sense(wn, "body part"), _sense(wn, "anatomical structure"), _sense(wn, "tissue"), _sense(wn, "organ")]
+        ),
+        lower_only=True,
+        corpus=True,
+    )
     anatomy = list(ANATOMY_CORE) + [w for w in _ranked(body) if w not in ANATOMY_CORE]
     # Pertainym adjectives of body parts ("renal" -> "kidney").
     adj_to_noun: dict[str, str] = {}
@@ -337,8 +346,13 @@ def load_vocabulary(data_dir: str) -> Vocabulary:
         noun_to_adj.setdefault(adj_to_noun[a], a)
 
     # Diseases: WordNet disease/symptom/injury subtrees + corpus mentions + HPO names.
-    dis_roots = [_sense(wn, "disease"), _sense(wn, "symptom"), _sense(wn, "injury"),
-                 _sense(wn, "pathology", 2), _sense(wn, "abnormality")]
+    dis_roots = [
+        _sense(wn, "disease"),
+        _sense(wn, "symptom"),
+        _sense(wn, "injury"),
+        _sense(wn, "pathology", 2),
+        _sense(wn, "abnormality"),
+    ]
     wn_dis = lemmas(_descendants(wn, dis_roots))
     dis_scores = {m: 5.0 * c for m, c in mentions["disease"].items()}
     for w, s in wn_dis.items():
@@ -364,53 +378,66 @@ def load_vocabulary(data_dir: str) -> Vocabulary:
                 epithets[e] = epithets.get(e, 0.0) + 1.0
             elif w == w.lower() and ok_lemma(w) and wn.noun_index.get(w, ([0], 0))[0][0] == off:
                 common_orgs[w] = score(w)
-    microbes = lemmas(_descendants(wn, [_sense(wn, "microorganism"), _sense(wn, "bacteria"),
-                                        _sense(wn, "virus")]), lower_only=True)
+    microbes = lemmas(
+        _descendants(wn, [_sense(wn, "microorganism"), _sense(wn, "bacteria"), _sense(wn, "virus")]), lower_only=True
+    )
     # Substances: chemical mentions + noun.substance + drug subtree.
     sub_scores = {m: 5.0 * c for m, c in mentions["chemical"].items()}
-    for w, s in lemmas(by_lex[27] + _descendants(wn, [_sense(wn, "drug"),
-                                                      _sense(wn, "medicine", 2)]),
-                       lower_only=True).items():
+    for w, s in lemmas(
+        by_lex[27] + _descendants(wn, [_sense(wn, "drug"), _sense(wn, "medicine", 2)]), lower_only=True
+    ).items():
         sub_scores[w] = max(sub_scores.get(w, 0.0), s)
     substances = _ranked(sub_scores)
     # Procedures: medical procedure subtree.
-    proc_wn = lemmas(_descendants(wn, [_sense(wn, "medical procedure"),
-                                       _sense(wn, "diagnostic procedure"),
-                                       _sense(wn, "therapy")]), lower_only=True)
+    proc_wn = lemmas(
+        _descendants(wn, [_sense(wn, "medical procedure"), _sense(wn, "diagnostic procedure"), _sense(wn, "therapy")]),
+        lower_only=True,
+    )
     # Artifacts: devices and instruments, then all artifacts.
-    dev = lemmas(_descendants(wn, [_sense(wn, "device"), _sense(wn, "instrument"),
-                                   _sense(wn, "medical instrument")]), lower_only=True)
-    artifacts = _ranked(dev) + [w for w in _ranked(lemmas(by_lex[6], lower_only=True))
-                                if w not in dev]
-    persons = list(PERSONS_CORE) + _ranked(
-        lemmas(_descendants(wn, [_sense(wn, "health professional")]), lower_only=True)) + _ranked(
-        lemmas(by_lex[18], lower_only=True))
+    dev = lemmas(
+        _descendants(wn, [_sense(wn, "device"), _sense(wn, "instrument"), _sense(wn, "medical instrument")]),
+        lower_only=True,
+    )
+    artifacts = _ranked(dev) + [w for w in _ranked(lemmas(by_lex[6], lower_only=True)) if w not in dev]
+    persons = (
+        list(PERSONS_CORE)
+        + _ranked(lemmas(_descendants(wn, [_sense(wn, "health professional")]), lower_only=True))
+        + _ranked(lemmas(by_lex[18], lower_only=True))
+    )
     locations = _ranked({w: v for w, v in lemmas(by_lex[15]).items() if w[:1].isupper()})
     attributes = _ranked(lemmas(by_lex[7] + by_lex[23], lower_only=True))
-    adjectives = _ranked({a: float(c) for a, c in wn.adj_index.items()
-                          if ok_lemma(a) and " " not in a and a == a.lower()})
-    verbs = _ranked({v: float(c) for v, c in wn.verb_index.items()
-                     if ok_lemma(v) and " " not in v and v == v.lower()})
-    general = [w for w, _ in sorted(tokens.items(), key=lambda kv: (-kv[1], kv[0]))
-               if len(w) >= 3 and w not in stop and w.isalpha()]
+    adjectives = _ranked(
+        {a: float(c) for a, c in wn.adj_index.items() if ok_lemma(a) and " " not in a and a == a.lower()}
+    )
+    verbs = _ranked({v: float(c) for v, c in wn.verb_index.items() if ok_lemma(v) and " " not in v and v == v.lower()})
+    general = [
+        w
+        for w, _ in sorted(tokens.items(), key=lambda kv: (-kv[1], kv[0]))
+        if len(w) >= 3 and w not in stop and w.isalpha()
+    ]
     hpo_names = [n for n, _ in hpo if 3 <= len(n) <= 120]
     hpo_rank = sorted(hpo_names, key=lambda n: (_stable_hash(n), n))
 
     # Single-word pools, flatter (fewer collisions) for the one-word names (~8 % in SNOMED CT).
-    english = {w for w, (_, c) in wn.noun_index.items() if c > 0} | set(wn.verb_index) | set(
-        wn.adj_index)
-    chem_words = [w for w, c in sorted(tokens.items(), key=lambda kv: (-kv[1], kv[0]))
-                  if len(w) >= 6 and w.isalpha() and w not in stop and w not in english
-                  and CHEMICAL_SUFFIX_RE.search(w)]
+    english = {w for w, (_, c) in wn.noun_index.items() if c > 0} | set(wn.verb_index) | set(wn.adj_index)
+    chem_words = [
+        w
+        for w, c in sorted(tokens.items(), key=lambda kv: (-kv[1], kv[0]))
+        if len(w) >= 6 and w.isalpha() and w not in stop and w not in english and CHEMICAL_SUFFIX_RE.search(w)
+    ]
     hpo_tokens = Counter(t.lower() for n, _ in hpo for t in TOKEN_RE.findall(n))
-    chem_words += [w for w, _ in sorted(hpo_tokens.items(), key=lambda kv: (-kv[1], kv[0]))
-                   if len(w) >= 6 and w.isalpha() and w not in english and w not in tokens
-                   and CHEMICAL_SUFFIX_RE.search(w)]
-    sub1 = [w for w in substances if " " not in w] + chem_words + [
-        w for w in _ranked(lemmas(by_lex[27], lower_only=True, primary=False)) if " " not in w]
+    chem_words += [
+        w
+        for w, _ in sorted(hpo_tokens.items(), key=lambda kv: (-kv[1], kv[0]))
+        if len(w) >= 6 and w.isalpha() and w not in english and w not in tokens and CHEMICAL_SUFFIX_RE.search(w)
+    ]
+    sub1 = (
+        [w for w in substances if " " not in w]
+        + chem_words
+        + [w for w in _ranked(lemmas(by_lex[27], lower_only=True, primary=False)) if " " not in w]
+    )
     dis1 = [w for w in diseases if " " not in w and w.isalpha()]
-    org1 = [w for w in _ranked(common_orgs) if " " not in w] + [w for w in _ranked(microbes)
-                                                                 if " " not in w]
+    org1 = [w for w in _ranked(common_orgs) if " " not in w] + [w for w in _ranked(microbes) if " " not in w]
     art1 = [w for w in artifacts if " " not in w]
 
     # Derivatives by chemical nomenclature ("hydroxy" + "progesterone"): real morphemes on real
@@ -483,8 +510,7 @@ def load_vocabulary(data_dir: str) -> Vocabulary:
     native: dict[str, list[str]] = defaultdict(list)
     for name, syns in hpo:
         for syn in syns:
-            if syn.lower() != name.lower() and ok_lemma(syn.replace(",", "").replace("(", "")
-                                                         .replace(")", "")[:40]):
+            if syn.lower() != name.lower() and ok_lemma(syn.replace(",", "").replace("(", "").replace(")", "")[:40]):
                 native[name.lower()].append(syn)
     for off in _descendants(wn, dis_roots) + _descendants(wn, [_sense(wn, "medical procedure")]):
         ws = [w for w in wn.words[off] if ok_lemma(w)]
@@ -493,8 +519,9 @@ def load_vocabulary(data_dir: str) -> Vocabulary:
                 if syn.lower() != w.lower():
                     native[w.lower()].append(syn)
     word_syn: dict[str, list[str]] = defaultdict(list)
-    single = set(anatomy) | set(DISORDER_HEADS) | set(PROC_HEADS) | set(FINDING_HEADS) | set(
-        MODIFIERS) | set(MORPHOLOGIES)
+    single = (
+        set(anatomy) | set(DISORDER_HEADS) | set(PROC_HEADS) | set(FINDING_HEADS) | set(MODIFIERS) | set(MORPHOLOGIES)
+    )
     for w in sorted(single):
         senses = wn.noun_index.get(w)
         if senses and senses[0]:
@@ -508,16 +535,45 @@ def load_vocabulary(data_dir: str) -> Vocabulary:
         word_syn[adj].append(noun)
 
     word_class: dict[str, str] = {}
-    for cls in ("A", "AA", "POS", "MOD", "DH", "FH", "PH", "MORPH", "SUB", "ART", "PERS", "FLUID",
-                "PROP", "MEAS", "CHG", "DOSE", "ORGC"):
+    for cls in (
+        "A",
+        "AA",
+        "POS",
+        "MOD",
+        "DH",
+        "FH",
+        "PH",
+        "MORPH",
+        "SUB",
+        "ART",
+        "PERS",
+        "FLUID",
+        "PROP",
+        "MEAS",
+        "CHG",
+        "DOSE",
+        "ORGC",
+    ):
         for w in pools[cls].items[:4000]:
             if " " not in w:
                 word_class.setdefault(w.lower(), cls)
-    lower_words = frozenset(
-        w.lower() for p in pools.values() for item in p.items[:20000] for w in str(item).split(" ")
-        if w == w.lower()) | FUNCTION_WORDS
-    sources = {"bc5cdr_ncbi_tokens": sum(tokens.values()), "disease_names": len(diseases),
-               "substances": len(substances), "anatomy": len(anatomy), "hpo_terms": len(hpo),
-               "genera": len(genera), "artifacts": len(artifacts)}
-    return Vocabulary(pools, dict(native), dict(word_syn), adj_to_noun, noun_to_adj, word_class,
-                      lower_words, sources)
+    lower_words = (
+        frozenset(
+            w.lower()
+            for p in pools.values()
+            for item in p.items[:20000]
+            for w in str(item).split(" ")
+            if w == w.lower()
+        )
+        | FUNCTION_WORDS
+    )
+    sources = {
+        "bc5cdr_ncbi_tokens": sum(tokens.values()),
+        "disease_names": len(diseases),
+        "substances": len(substances),
+        "anatomy": len(anatomy),
+        "hpo_terms": len(hpo),
+        "genera": len(genera),
+        "artifacts": len(artifacts),
+    }
+    return Vocabulary(pools, dict(native), dict(word_syn), adj_to_noun, noun_to_adj, word_class, lower_words, sources)

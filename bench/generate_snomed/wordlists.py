@@ -59,8 +59,10 @@ def templates() -> dict[str, list[tuple[str, float]]]:
 def elaborations() -> dict[str, tuple[float, list[tuple[str, float]]]]:
     """``data/elaborations.json`` as {tag: (share, [(clause, weight), ...])}."""
     raw = json.loads(_DATA.joinpath("elaborations.json").read_text(encoding="utf-8"))
-    return {tag: (float(spec["share"]), [(str(clause), float(w)) for clause, w in spec["clauses"]])
-            for tag, spec in raw.items()}
+    return {
+        tag: (float(spec["share"]), [(str(clause), float(w)) for clause, w in spec["clauses"]])
+        for tag, spec in raw.items()
+    }
 
 
 # SNOMED-style skeleton vocabulary (frequent words, most frequent first).

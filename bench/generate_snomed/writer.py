@@ -76,8 +76,10 @@ def write_release(tb: Tables, out_dir: Path, seed: int, voc: Vocabulary) -> dict
     # concepts
     c_ids = np.array([int(x) for x in tb.c_id], dtype=np.int64)
     order = np.argsort(c_ids, kind="stable")
-    lines = [f"{tb.c_id[i]}\t{tb.c_time[i]}\t{int(tb.c_active[i])}\t{tb.c_module[i]}\t"
-             f"{tb.c_defstatus[i]}" for i in order.tolist()]
+    lines = [
+        f"{tb.c_id[i]}\t{tb.c_time[i]}\t{int(tb.c_active[i])}\t{tb.c_module[i]}\t{tb.c_defstatus[i]}"
+        for i in order.tolist()
+    ]
     write_table(out_dir / RELATIVE_PATHS["concept"], HEADERS["concept"], lines)
 
     # descriptions
@@ -98,21 +100,28 @@ def write_release(tb: Tables, out_dir: Path, seed: int, voc: Vocabulary) -> dict
         c = tb.d_concept[i]
         term = tb.d_term[i]
         type_id = FSN_TYPE if tb.d_fsn[i] else SYN_TYPE
-        lines.append(f"{d_id_str[i]}\t{d_time_l[i]}\t{int(tb.d_active[i])}\t{modules[c]}\t"
-                     f"{tb.c_id[c]}\ten\t{type_id}\t{term}\t"
-                     f"{case_significance(term, voc.lower_words)}")
+        lines.append(
+            f"{d_id_str[i]}\t{d_time_l[i]}\t{int(tb.d_active[i])}\t{modules[c]}\t"
+            f"{tb.c_id[c]}\ten\t{type_id}\t{term}\t"
+            f"{case_significance(term, voc.lower_words)}"
+        )
     write_table(out_dir / RELATIVE_PATHS["description"], HEADERS["description"], lines)
     del lines
 
     # language refset (US): FSN and PT preferred, other synonyms acceptable
     for i in range(nd):
         acc = PREFERRED if tb.d_preferred[i] else ACCEPTABLE
-        lang.append((member_uuid(US_LANG_REFSET, d_id_str[i]),
-                     (f"\t{d_time_l[i]}\t{int(tb.d_active[i])}\t{modules[tb.d_concept[i]]}\t"
-                     f"{US_LANG_REFSET}\t{d_id_str[i]}\t{acc}")))
+        lang.append(
+            (
+                member_uuid(US_LANG_REFSET, d_id_str[i]),
+                (
+                    f"\t{d_time_l[i]}\t{int(tb.d_active[i])}\t{modules[tb.d_concept[i]]}\t"
+                    f"{US_LANG_REFSET}\t{d_id_str[i]}\t{acc}"
+                ),
+            )
+        )
     lang.sort()
-    write_table(out_dir / RELATIVE_PATHS["language"], HEADERS["language"],
-                 [u + rest for u, rest in lang])
+    write_table(out_dir / RELATIVE_PATHS["language"], HEADERS["language"], [u + rest for u, rest in lang])
     n_lang = len(lang)
     del lang
 
@@ -121,11 +130,14 @@ def write_release(tb: Tables, out_dir: Path, seed: int, voc: Vocabulary) -> dict
     assoc = []
     for s, t, k in zip(tb.a_src, tb.a_dst, tb.a_kind):
         refset = refset_of[k]
-        assoc.append((member_uuid(refset, tb.c_id[s], tb.c_id[t]),
-                      f"\t{tb.c_time[s]}\t1\t{CORE_MODULE}\t{refset}\t{tb.c_id[s]}\t{tb.c_id[t]}"))
+        assoc.append(
+            (
+                member_uuid(refset, tb.c_id[s], tb.c_id[t]),
+                f"\t{tb.c_time[s]}\t1\t{CORE_MODULE}\t{refset}\t{tb.c_id[s]}\t{tb.c_id[t]}",
+            )
+        )
     assoc.sort()
-    write_table(out_dir / RELATIVE_PATHS["association"], HEADERS["association"],
-                 [u + rest for u, rest in assoc])
+    write_table(out_dir / RELATIVE_PATHS["association"], HEADERS["association"], [u + rest for u, rest in assoc])
 
     # relationships
     nr = len(tb.r_src)
@@ -134,9 +146,11 @@ def write_release(tb: Tables, out_dir: Path, seed: int, voc: Vocabulary) -> dict
     r_time = np.maximum(c_time[r_src], draw_dates(rng, nr)).tolist()
     r_id_str = [str(x) for x in r_ids.tolist()]
     order = np.argsort(r_ids, kind="stable").tolist()
-    lines = [f"{r_id_str[i]}\t{r_time[i]}\t1\t{modules[tb.r_src[i]]}\t{tb.c_id[tb.r_src[i]]}\t"
-             f"{tb.c_id[tb.r_dst[i]]}\t{tb.r_group[i]}\t{tb.r_type[i]}\t{INFERRED}\t{EXISTENTIAL}"
-             for i in order]
+    lines = [
+        f"{r_id_str[i]}\t{r_time[i]}\t1\t{modules[tb.r_src[i]]}\t{tb.c_id[tb.r_src[i]]}\t"
+        f"{tb.c_id[tb.r_dst[i]]}\t{tb.r_group[i]}\t{tb.r_type[i]}\t{INFERRED}\t{EXISTENTIAL}"
+        for i in order
+    ]
     write_table(out_dir / RELATIVE_PATHS["relationship"], HEADERS["relationship"], lines)
 
     active = np.array(tb.c_active)

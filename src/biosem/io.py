@@ -32,7 +32,6 @@ def string_field(name: str, nullable: bool = False) -> pa.Field:
     return pa.field(name, pa.string(), nullable=nullable)
 
 
-
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds."""

@@ -39,7 +39,9 @@ def content_sha256(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def find_in_mirrors(name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str | Path]) -> tuple[Path | None, list[str]]:
+def find_in_mirrors(
+    name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str | Path]
+) -> tuple[Path | None, list[str]]:
     """Return (first mirror copy whose checksum matches, list of what was looked at and why it failed)."""
     tried: list[str] = []
     rel = spec.get("mirror_path")

@@ -35,9 +35,7 @@ def compare(expected: Path, actual: Path) -> tuple[list[str], int]:
     problems = [f"missing: {p}" for p in sorted(want.keys() - got.keys())]
     problems += [f"extra: {p}" for p in sorted(got.keys() - want.keys())]
     problems += [
-        f"differs: {p} ({want[p][:12]} vs {got[p][:12]})"
-        for p in sorted(want.keys() & got.keys())
-        if want[p] != got[p]
+        f"differs: {p} ({want[p][:12]} vs {got[p][:12]})" for p in sorted(want.keys() & got.keys()) if want[p] != got[p]
     ]
     if not want:
         problems.append(f"no files under {expected}")

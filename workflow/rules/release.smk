@@ -39,7 +39,9 @@ for _release_dataset in plan.release.datasets:
         log:
             paths.log("build_release_dataset", f"{{visibility}}/{_release_dataset.id}"),
         benchmark:
-            paths.benchmark("build_release_dataset", f"{{visibility}}/{_release_dataset.id}")
+            paths.benchmark(
+                "build_release_dataset", f"{{visibility}}/{_release_dataset.id}"
+            )
         conda:
             "../envs/biosem.yaml"
         resources:
@@ -57,7 +59,9 @@ rule write_release_manifest:
         plan.release.manifest_inputs,
     output:
         manifest=report(
-            paths.release(plan.release.release["version"], "{visibility}", "RELEASE.md"),
+            paths.release(
+                plan.release.release["version"], "{visibility}", "RELEASE.md"
+            ),
             caption="../report/release_manifest.rst",
             category="Release",
             labels={
@@ -65,8 +69,12 @@ rule write_release_manifest:
                 "visibility": "{visibility}",
             },
         ),
-        config=paths.release(plan.release.release["version"], "{visibility}", "config.yaml"),
-        sums=paths.release(plan.release.release["version"], "{visibility}", "SHA256SUMS"),
+        config=paths.release(
+            plan.release.release["version"], "{visibility}", "config.yaml"
+        ),
+        sums=paths.release(
+            plan.release.release["version"], "{visibility}", "SHA256SUMS"
+        ),
     log:
         paths.log("write_release_manifest", "{visibility}"),
     localrule: True

@@ -9,8 +9,6 @@ import logging
 
 import numpy as np
 
-from biosem.io import write_table, write_text
-from biosem.logs import configure_logging
 from biosem.agreement.ratings import (
     RATED_DATASET,
     aggregate_ratings,
@@ -22,6 +20,8 @@ from biosem.agreement.ratings import (
     read_wide_matrix,
     to_published_txt,
 )
+from biosem.io import write_table, write_text
+from biosem.logs import configure_logging
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +32,7 @@ def main(snakemake) -> None:
     params = params_from_config(spec)
     path = snakemake.input.ratings
     if spec["format"] == "wide":
-        matrix = read_wide_matrix(
-            path, spec["member"], spec["missing_value"], params.scale
-        )
+        matrix = read_wide_matrix(path, spec["member"], spec["missing_value"], params.scale)
     else:
         matrix = read_long_ratings(path, params.scale)
     log.info(

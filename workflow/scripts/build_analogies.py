@@ -50,7 +50,10 @@ def main(snakemake) -> None:
         write_analogies(frame, snakemake.output[f"{dataset}_txt"])
         write_table(frame, snakemake.output[f"{dataset}_parquet"], ANALOGIES)
         log.info("%s: %s: %d analogies", name, dataset, len(frame))
-    write_text(counts.to_csv(sep="\t", index=False, na_rep="", float_format="%.3f", lineterminator="\n"), snakemake.output.counts)
+    write_text(
+        counts.to_csv(sep="\t", index=False, na_rep="", float_format="%.3f", lineterminator="\n"),
+        snakemake.output.counts,
+    )
 
 
 if __name__ == "__main__":

@@ -32,9 +32,7 @@ def main(snakemake) -> None:
         "restricted: " + "; ".join(status.reasons) if status.restricted else "open",
         ", ".join(s.name for s in dataset.sources),
     )
-    built = build_dataset(
-        dataset, Path(snakemake.output.card).parent, status, provenance, checksums
-    )
+    built = build_dataset(dataset, Path(snakemake.output.card).parent, status, provenance, checksums)
     log.info("composition:\n%s", built.composition.to_string(index=False))
 
 

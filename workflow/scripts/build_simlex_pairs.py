@@ -38,25 +38,19 @@ def main(snakemake) -> None:
     )
     write_table(pairs, snakemake.output.pairs, SIMLEX_PAIRS)
     write_text(
-        pairs[["word1", "word2", "quarter"]].to_csv(
-            sep="\t", header=False, index=False, lineterminator="\n"
-        ),
+        pairs[["word1", "word2", "quarter"]].to_csv(sep="\t", header=False, index=False, lineterminator="\n"),
         snakemake.output.tsv,
     )
     write_text(counts.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.counts)
     write_text(
-        review["associated_biomedical"].to_csv(
-            index=False, lineterminator="\n", float_format="%.6g"
-        ),
+        review["associated_biomedical"].to_csv(index=False, lineterminator="\n", float_format="%.6g"),
         snakemake.output.review_biomedical,
     )
     write_text(
         review["associated_general"].to_csv(index=False, lineterminator="\n", float_format="%.6g"),
         snakemake.output.review_general,
     )
-    log.info(
-        "%s: %d pairs (paper: 988 Bio-SimLex nouns, 1,000 Bio-SimVerb verbs)", dataset, len(pairs)
-    )
+    log.info("%s: %d pairs (paper: 988 Bio-SimLex nouns, 1,000 Bio-SimVerb verbs)", dataset, len(pairs))
 
 
 if __name__ == "__main__":

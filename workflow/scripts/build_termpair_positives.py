@@ -8,9 +8,9 @@ import logging
 
 from biosem.io import read_table, write_table
 from biosem.logs import configure_logging
-from biosem.termpairs.schemas import SIMILARITY_COMPONENTS, TERMPAIR_POSITIVES
 from biosem.termpairs.params import params_from_config
 from biosem.termpairs.positives import build_positive_pairs, similarity_components
+from biosem.termpairs.schemas import SIMILARITY_COMPONENTS, TERMPAIR_POSITIVES
 
 log = logging.getLogger(__name__)
 

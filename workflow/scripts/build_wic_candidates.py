@@ -51,9 +51,7 @@ def main(snakemake) -> None:
             wic["corpus_synonym_min_documents"],
         )
     rng = generator(snakemake.params.seed, "wic", "candidates")
-    candidates, counts, stats = build_candidates(
-        selected, term_sets, params, rng, relations, mappings
-    )
+    candidates, counts, stats = build_candidates(selected, term_sets, params, rng, relations, mappings)
     for key, value in stats.items():
         log.info("%s = %d", key, value)
     for row in counts.to_dict("records"):

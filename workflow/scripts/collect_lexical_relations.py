@@ -49,9 +49,7 @@ def main(snakemake) -> None:
         for relation, n in found.groupby("relation").size().items():
             log.info("%s: %d single-word %s pairs", name, n, relation)
         relations.append(found)
-    for name, path in zip(
-        sorted(cfg["synonym_tables"]), snakemake.input.synonym_tables, strict=True
-    ):
+    for name, path in zip(sorted(cfg["synonym_tables"]), snakemake.input.synonym_tables, strict=True):
         found = read_synonym_table(path, name)
         log.info("synonym table %s: %d pairs", name, len(found))
         relations.append(found)
@@ -81,13 +79,9 @@ def main(snakemake) -> None:
     pairs = resource_pairs(relations, variants)
     if cfg["wordnet_synonyms"]:
         wordnet = wordnet_synonyms(vocabulary)
-        log.info(
-            "WordNet synonyms among vocabulary lemmas: %s", wordnet.groupby("pos").size().to_dict()
-        )
+        log.info("WordNet synonyms among vocabulary lemmas: %s", wordnet.groupby("pos").size().to_dict())
         pairs = pd.concat([pairs, wordnet], ignore_index=True)
-    for (pos, resource, relation, via), n in (
-        pairs.groupby(["pos", "resource", "relation", "via"]).size().items()
-    ):
+    for (pos, resource, relation, via), n in pairs.groupby(["pos", "resource", "relation", "via"]).size().items():
         log.info("%s pairs from %s %s via %s: %d", pos, resource, relation, via, n)
     write_table(variants, snakemake.output.variants, LEXICON_VARIANTS)
     write_table(pairs, snakemake.output.relations, LEXICAL_RELATIONS)

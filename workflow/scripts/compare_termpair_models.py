@@ -14,7 +14,9 @@ def main(snakemake) -> None:
     configure_logging(snakemake)
     predictions = {m: read_table(p) for m, p in zip(snakemake.params.models, snakemake.input.predictions, strict=True)}
     rows = mcnemar_rows(predictions)
-    significant = sum(1 for r in rows if r["metric"].endswith(":mcnemar_p") and r["value"] is not None and r["value"] < 0.05)
+    significant = sum(
+        1 for r in rows if r["metric"].endswith(":mcnemar_p") and r["value"] is not None and r["value"] < 0.05
+    )
     log.info("%d model pairs x datasets x similarities tested; %d with p < 0.05", len(rows) // 2, significant)
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
 

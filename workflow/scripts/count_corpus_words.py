@@ -32,10 +32,7 @@ def main(snakemake) -> None:
         lrspl = dict(zip(table["variant"], table["base"], strict=True))
         log.info("SPECIALIST LRSPL: %d spelling variants", len(lrspl))
     params = params_from_config(snakemake.params.vocabulary, lrspl)
-    frames = [
-        read_table(p, columns=["document_id", "sentence_id", "text"])
-        for p in snakemake.input.sentences
-    ]
+    frames = [read_table(p, columns=["document_id", "sentence_id", "text"]) for p in snakemake.input.sentences]
     documents = documents_from_sentences(frames, deduplicate=snakemake.params.deduplicate)
     for path in snakemake.input.text_files:
         documents += documents_from_text(path)

@@ -14,7 +14,9 @@ log = logging.getLogger(__name__)
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
-    documents = pd.concat([read_table(p, columns=["corpus", "document_id", "text"]) for p in sorted(snakemake.input.documents)])
+    documents = pd.concat(
+        [read_table(p, columns=["corpus", "document_id", "text"]) for p in sorted(snakemake.input.documents)]
+    )
     counts = count_tokens(corpus_sentences(documents))
     log.info("%d documents: %d tokens, %d distinct", len(documents), int(counts["count"].sum()), len(counts))
     write_table(counts, snakemake.output.counts, TOKEN_COUNTS)

@@ -18,9 +18,7 @@ def main(snakemake) -> None:
     dataset = snakemake.wildcards.dataset
     params = params_from_config(snakemake.params.survey)
     pairs = read_table(snakemake.input.pairs)
-    items = design_survey(
-        pairs, dataset, params, generator(snakemake.params.seed, "simlex_survey", dataset)
-    )
+    items = design_survey(pairs, dataset, params, generator(snakemake.params.seed, "simlex_survey", dataset))
     design = design_table(items)
     for row in design.itertuples(index=False):
         log.info(
@@ -38,9 +36,7 @@ def main(snakemake) -> None:
         sheet = items.loc[items["group"] == group, SHEET_COLUMNS]
         write_text(sheet.to_csv(index=False, lineterminator="\n"), path)
     write_text(design.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.design)
-    write_text(
-        instructions(dataset, params, int(design["items"].max())), snakemake.output.instructions
-    )
+    write_text(instructions(dataset, params, int(design["items"].max())), snakemake.output.instructions)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,11 @@ def main(snakemake) -> None:
     configure_logging(snakemake)
     cfg = snakemake.params.analogies
     params = AnalogyParams(
-        methods=tuple(cfg["methods"]), top_k=cfg["top_k"], block_mb=cfg["block_mb"],
-        candidate_min_count=cfg["candidate_min_count"], require_all_words=cfg["require_all_words"],
+        methods=tuple(cfg["methods"]),
+        top_k=cfg["top_k"],
+        block_mb=cfg["block_mb"],
+        candidate_min_count=cfg["candidate_min_count"],
+        require_all_words=cfg["require_all_words"],
     )
     model = load_rule_model(snakemake.wildcards.model, snakemake.params.spec, snakemake.input.model)
     rows, predictions = [], [pd.DataFrame(columns=ANALOGY_PREDICTIONS.schema.names)]

@@ -32,7 +32,9 @@ def main(snakemake) -> None:
         if len(snakemake.input.token_counts):
             table = read_table(snakemake.input.token_counts[0], columns=["token", "count"])
             counts = dict(zip(table["token"], table["count"].astype(int)))
-        params = RatedParams(**{**snakemake.params.rated, "frequency_bands": tuple(snakemake.params.rated["frequency_bands"])})
+        params = RatedParams(
+            **{**snakemake.params.rated, "frequency_bands": tuple(snakemake.params.rated["frequency_bands"])}
+        )
         rows = evaluate_rated_datasets(model, datasets, params, snakemake.params.seed, counts)
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
 

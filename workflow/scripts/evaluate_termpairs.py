@@ -32,20 +32,37 @@ def main(snakemake) -> None:
     rows, predictions = [], empty_predictions()
     if model is not None:
         params = TermPairEvalParams(
-            similarities=tuple(cfg["similarities"]), require_all_words=cfg["require_all_words"],
-            n_resamples=cfg["n_resamples"], confidence_level=cfg["confidence_level"],
+            similarities=tuple(cfg["similarities"]),
+            require_all_words=cfg["require_all_words"],
+            n_resamples=cfg["n_resamples"],
+            confidence_level=cfg["confidence_level"],
         )
         datasets = {
             name: read_table(path, columns=["term1", "term2", "label"])
             for name, path in zip(snakemake.params.datasets, snakemake.input.datasets, strict=True)
         }
         rows, predictions = evaluate_termpair_datasets(model, datasets, params, seed)
-        tables = zip(snakemake.params.category_terminologies, snakemake.input.concepts, snakemake.input.terms, snakemake.input.relations, strict=True)
+        tables = zip(
+            snakemake.params.category_terminologies,
+            snakemake.input.concepts,
+            snakemake.input.terms,
+            snakemake.input.relations,
+            strict=True,
+        )
         for terminology, concepts, terms, relations in tables:
-            cat = CategoryParams(**{**cfg["categories"][terminology], "parent_rels": tuple(cfg["categories"][terminology]["parent_rels"])})
+            cat = CategoryParams(
+                **{
+                    **cfg["categories"][terminology],
+                    "parent_rels": tuple(cfg["categories"][terminology]["parent_rels"]),
+                }
+            )
             sample = category_terms(
-                read_table(concepts), read_table(terms), read_table(relations), cat,
-                generator(seed, "evaluate", "categories", terminology), snakemake.params.termpairs,
+                read_table(concepts),
+                read_table(terms),
+                read_table(relations),
+                cat,
+                generator(seed, "evaluate", "categories", terminology),
+                snakemake.params.termpairs,
             )
             rows += category_rows(model, f"categories/{terminology}", sample, cat.bins)
     write_table(results_frame(rows), snakemake.output.results, RESULTS)

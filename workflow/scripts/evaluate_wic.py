@@ -22,9 +22,13 @@ def main(snakemake) -> None:
         dev, test = (read_table(p) for p in snakemake.input.splits)
         log.info("WiC dev %d, test %d instances", len(dev), len(test))
         rows = evaluate_context_cosine(
-            model, dev, test, cfg["window"],
+            model,
+            dev,
+            test,
+            cfg["window"],
             lambda key: generator(snakemake.params.seed, "evaluate", "wic", name, key),
-            cfg["n_resamples"], cfg["confidence_level"],
+            cfg["n_resamples"],
+            cfg["confidence_level"],
         )
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
 

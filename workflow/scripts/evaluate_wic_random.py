@@ -18,7 +18,8 @@ def main(snakemake) -> None:
     rows = evaluate_random(
         {"dev": dev, "test": test},
         lambda key: generator(snakemake.params.seed, "evaluate", "wic", "random", key),
-        cfg["n_resamples"], cfg["confidence_level"],
+        cfg["n_resamples"],
+        cfg["confidence_level"],
     )
     for row in rows:
         log.info("%s %s: accuracy %.4f (n %d)", row["dataset"], row["subset"], row["value"], row["n"])

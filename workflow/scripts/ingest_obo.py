@@ -1,8 +1,8 @@
 """Ingest an OBO ontology (HPO, GO, ...) into the terminology intermediates."""
 
-from biosem.terminology.write import write_terminology
 from biosem.logs import configure_logging
 from biosem.terminology.obo import read_obo
+from biosem.terminology.write import write_terminology
 
 
 def main(snakemake) -> None:

@@ -40,9 +40,7 @@ def main(snakemake) -> None:
         mask_mention_periods=options["mask_mention_periods"],
         split_title=options["split_title"],
     )
-    tables = ingest_corpus(
-        corpus, files, spec["namespace"], segmenter, split_lists, processes=snakemake.threads
-    )
+    tables = ingest_corpus(corpus, files, spec["namespace"], segmenter, split_lists, processes=snakemake.threads)
     log_counts(tables.counts, log)
     for table, spec_, path in (
         (tables.documents, DOCUMENTS, snakemake.output.documents),
@@ -51,9 +49,7 @@ def main(snakemake) -> None:
     ):
         n = write_table(table, path, spec_)
         log.info("%s: wrote %d %s rows to %s", corpus, n, spec_.name, path)
-    write_text(
-        tables.counts.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.counts
-    )
+    write_text(tables.counts.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.counts)
 
 
 if __name__ == "__main__":

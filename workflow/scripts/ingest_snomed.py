@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from biosem.terminology.write import write_terminology
 from biosem.logs import configure_logging
 from biosem.terminology.rf2 import read_rf2
+from biosem.terminology.write import write_terminology
 
 
 def main(snakemake) -> None:

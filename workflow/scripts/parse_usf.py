@@ -20,9 +20,7 @@ def main(snakemake) -> None:
         usf["target"].nunique(),
         int(usf["normed"].sum()),
     )
-    check_counts(
-        usf, snakemake.params.expected_rows, snakemake.params.expected_cues, snakemake.input[0]
-    )
+    check_counts(usf, snakemake.params.expected_rows, snakemake.params.expected_cues, snakemake.input[0])
     write_table(usf, snakemake.output[0], USF)
 
 

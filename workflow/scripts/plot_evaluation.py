@@ -20,7 +20,9 @@ def main(snakemake) -> None:
     termpairs = termpairs.assign(dataset=termpairs["dataset"].str.removeprefix("termpairs/"))
     log.info("term pairs: %d datasets", plot_scores_with_ci(termpairs, out.termpairs, "Term pairs (avg_cos)", "AUC"))
     log.info("analogies: %d datasets", plot_relation_map(results, out.analogies))
-    wic = results[(results["dataset"] == "wic/test") & results["metric"].isin(["context_cosine:accuracy", "random:accuracy"])]
+    wic = results[
+        (results["dataset"] == "wic/test") & results["metric"].isin(["context_cosine:accuracy", "random:accuracy"])
+    ]
     log.info("wic: %d groups", plot_scores_with_ci(wic, out.wic, "WiC test", "accuracy", group="subset"))
 
 

@@ -5,9 +5,9 @@ import logging
 
 from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
-from biosem.termpairs.schemas import TERMPAIR_DATASET
 from biosem.seeds import generator
 from biosem.termpairs.negatives import build_dataset, to_reference_tsv
+from biosem.termpairs.schemas import TERMPAIR_DATASET
 
 log = logging.getLogger(__name__)
 
@@ -20,8 +20,15 @@ def main(snakemake) -> None:
     neighbours = read_table(snakemake.input.neighbours) if hasattr(snakemake.input, "neighbours") else None
     rng = generator(snakemake.params.seed, "termpairs", w.terminology, w.kind, w.difficulty, w.strategy)
     dataset, stats = build_dataset(
-        positives, components, w.kind, w.difficulty, w.strategy, rng,
-        workers=snakemake.threads, random_rounds=snakemake.params.random_rounds, neighbours=neighbours,
+        positives,
+        components,
+        w.kind,
+        w.difficulty,
+        w.strategy,
+        rng,
+        workers=snakemake.threads,
+        random_rounds=snakemake.params.random_rounds,
+        neighbours=neighbours,
     )
     for key, value in stats.items():
         log.info("%s %s_%s_%s: %s = %s", w.terminology, w.kind, w.difficulty, w.strategy, key, value)

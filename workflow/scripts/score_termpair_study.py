@@ -3,9 +3,9 @@ recall / precision of the automatic labels per dataset (Schulz & Juric 2020, Tab
 
 import logging
 
+from biosem.agreement.studies import majority_vote, read_filled_sheets, read_key, score_termpair_study
 from biosem.io import write_text
 from biosem.logs import configure_logging
-from biosem.agreement.studies import majority_vote, read_filled_sheets, read_key, score_termpair_study
 
 log = logging.getLogger(__name__)
 

@@ -3,9 +3,9 @@ between raters on the shared items (BioWiC § Technical validation)."""
 
 import logging
 
+from biosem.agreement.studies import read_filled_sheets, read_key, score_wic_study
 from biosem.io import write_text
 from biosem.logs import configure_logging
-from biosem.agreement.studies import read_filled_sheets, read_key, score_wic_study
 
 log = logging.getLogger(__name__)
 
@@ -18,9 +18,7 @@ def main(snakemake) -> None:
         "b": set(key.loc[key["in_sheet_b"], "item"]),
     }
     raters = snakemake.params.raters
-    answers, which = read_filled_sheets(
-        dict(zip(raters, snakemake.input.sheets)), key, sheets, ["term1", "term2"]
-    )
+    answers, which = read_filled_sheets(dict(zip(raters, snakemake.input.sheets)), key, sheets, ["term1", "term2"])
     log.info("sheets filled: %s", which)
     scores = score_wic_study(answers, key, snakemake.params.dont_know)
     log.info("dont_know=%s\n%s", snakemake.params.dont_know, scores.to_string(index=False))

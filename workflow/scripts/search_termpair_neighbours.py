@@ -15,8 +15,9 @@ def main(snakemake) -> None:
     w = snakemake.wildcards
     positives = read_table(snakemake.input.positives)
     components = read_table(snakemake.input.components)
-    rows, counts = search_neighbours(positives, components, snakemake.params.kinds, w.difficulty,
-                                     workers=snakemake.threads)
+    rows, counts = search_neighbours(
+        positives, components, snakemake.params.kinds, w.difficulty, workers=snakemake.threads
+    )
     for key, value in counts.items():
         log.info("%s %s (%s): %s = %s", w.terminology, w.difficulty, "+".join(snakemake.params.kinds), key, value)
     n = write_table(rows, snakemake.output.neighbours, TERMPAIR_NEIGHBOURS)

@@ -34,9 +34,7 @@ def main(snakemake) -> None:
         log.info("%s = %d", key, value)
     for split, quotas in result.quotas.items():
         log.info("%s quotas (%s policy): %s", split, params.quota_policy, quotas)
-    splits = {
-        name: split_records(candidates, selected, idx) for name, idx in result.indices.items()
-    }
+    splits = {name: split_records(candidates, selected, idx) for name, idx in result.indices.items()}
     for name, frame in splits.items():
         n = write_released_json(frame, snakemake.output[f"{name}_json"])
         write_table(frame, snakemake.output[f"{name}_parquet"], SPLIT)

@@ -28,11 +28,7 @@ def main(snakemake) -> None:
     params = params_from_config(snakemake.params.domain)
     counts = read_table(snakemake.input.counts)
     filters = pd.read_csv(snakemake.input.filters, sep="\t")
-    word_tokens = int(
-        filters.loc[(filters["pos"] == "all") & (filters["step"] == "word_tokens"), "tokens"].iloc[
-            0
-        ]
-    )
+    word_tokens = int(filters.loc[(filters["pos"] == "all") & (filters["step"] == "word_tokens"), "tokens"].iloc[0])
     table = domain_table(counts, word_tokens, params)
     if snakemake.input.reviewed:
         table, review = apply_review(table, read_reviewed_domains(snakemake.input.reviewed[0]))

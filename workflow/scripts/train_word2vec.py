@@ -22,7 +22,9 @@ log = logging.getLogger(__name__)
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
-    documents = pd.concat([read_table(p, columns=["corpus", "document_id", "text"]) for p in sorted(snakemake.input.documents)])
+    documents = pd.concat(
+        [read_table(p, columns=["corpus", "document_id", "text"]) for p in sorted(snakemake.input.documents)]
+    )
     sentences = corpus_sentences(documents)
     log.info("%d documents, %d tokens", len(sentences), sum(len(s) for s in sentences))
     params = TrainingParams(**snakemake.params.training)

@@ -7,10 +7,10 @@ n_pos positives + n_neg negatives per dataset of one terminology (Schulz & Juric
 import logging
 from pathlib import Path
 
+from biosem.agreement.studies import TERMPAIR_INSTRUCTIONS, sheet_csv, termpair_study, write_xlsx
 from biosem.io import read_table, write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator
-from biosem.agreement.studies import TERMPAIR_INSTRUCTIONS, sheet_csv, termpair_study, write_xlsx
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +46,7 @@ def main(snakemake) -> None:
     write_text(sheet_csv(sheet), snakemake.output.sheet)
     write_xlsx(sheet, snakemake.output.xlsx, TERMPAIR_INSTRUCTIONS)
     write_text(sheet_csv(key), snakemake.output.key)
-    write_text(
-        composition.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.composition
-    )
+    write_text(composition.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.composition)
 
 
 if __name__ == "__main__":

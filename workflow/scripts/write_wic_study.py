@@ -7,10 +7,10 @@ import logging
 
 import pandas as pd
 
+from biosem.agreement.studies import WIC_INSTRUCTIONS, read_wic_split, sheet_csv, wic_study, write_xlsx
 from biosem.io import write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator
-from biosem.agreement.studies import WIC_INSTRUCTIONS, read_wic_split, sheet_csv, wic_study, write_xlsx
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,7 @@ def main(snakemake) -> None:
     write_xlsx(sheets["b"], snakemake.output.xlsx_b, WIC_INSTRUCTIONS)
     write_text(sheet_csv(key), snakemake.output.key)
     table = pd.DataFrame([counts])[["test_items", "per_rater", "shared", "items", "scaled"]]
-    write_text(
-        table.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.composition
-    )
+    write_text(table.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.composition)
 
 
 if __name__ == "__main__":

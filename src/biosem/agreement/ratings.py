@@ -70,14 +70,10 @@ RATED_DATASET = TableSpec(
         [
             pa.field("word1", pa.string(), nullable=False),
             pa.field("word2", pa.string(), nullable=False),
-            pa.field(
-                "score", pa.float64(), nullable=False
-            ),  # mean rating rescaled to rescale_to (0-10)
+            pa.field("score", pa.float64(), nullable=False),  # mean rating rescaled to rescale_to (0-10)
             pa.field("sd", pa.float64(), nullable=True),  # SD of the ratings on the score's scale
             pa.field("n_ratings", pa.int64(), nullable=False),
-            pa.field(
-                "mean_raw", pa.float64(), nullable=False
-            ),  # mean rating on the rating scale (0-6)
+            pa.field("mean_raw", pa.float64(), nullable=False),  # mean rating on the rating scale (0-6)
             pa.field("sd_raw", pa.float64(), nullable=True),  # SD (ddof 1) on the rating scale
         ]
     ),
@@ -132,9 +128,7 @@ class RatingMatrix:
     values: np.ndarray
     raters: pd.DataFrame
     repeats: pd.DataFrame = field(
-        default_factory=lambda: pd.DataFrame(
-            columns=["rater", "word1", "word2", "occurrence", "rating"]
-        )
+        default_factory=lambda: pd.DataFrame(columns=["rater", "word1", "word2", "occurrence", "rating"])
     )
 
 
@@ -206,9 +200,7 @@ def parse_wide_matrix(
         raise SourceFormatError(path, i + 1, f"{n_fields[0]} comma-separated fields", lines[i])
     if n_fields[0] < 3:
         raise SourceFormatError(path, 1, "word1,word2 and at least one rater column", lines[0])
-    frame = pd.read_csv(
-        io.StringIO(text), header=None, dtype={0: str, 1: str}, keep_default_na=False
-    )
+    frame = pd.read_csv(io.StringIO(text), header=None, dtype={0: str, 1: str}, keep_default_na=False)
     words = frame.iloc[:, :2]
     empty = (words.apply(lambda c: c.str.strip()) == "").any(axis=1).to_numpy()
     if empty.any():
@@ -216,9 +208,7 @@ def parse_wide_matrix(
         raise SourceFormatError(path, i + 1, "two non-empty words", lines[i])
     cells = frame.iloc[:, 2:]
     # Columns pandas could not read as numbers hold a bad cell; convert only those cell by cell.
-    text_columns = [
-        j for j, dtype in enumerate(cells.dtypes) if not pd.api.types.is_numeric_dtype(dtype)
-    ]
+    text_columns = [j for j, dtype in enumerate(cells.dtypes) if not pd.api.types.is_numeric_dtype(dtype)]
     values = np.empty(cells.shape, dtype=np.float64)
     for j in range(cells.shape[1]):
         column = cells.iloc[:, j]
@@ -238,9 +228,7 @@ def parse_wide_matrix(
             f"column {j + 3}: {str(cells.iat[i, j])!r}",
         )
     values[values == missing] = np.nan
-    items = pd.DataFrame(
-        {"word1": words.iloc[:, 0].to_numpy(), "word2": words.iloc[:, 1].to_numpy()}
-    )
+    items = pd.DataFrame({"word1": words.iloc[:, 0].to_numpy(), "word2": words.iloc[:, 1].to_numpy()})
     dup = items.duplicated(keep=False)
     if dup.any():
         i = int(np.flatnonzero(dup.to_numpy())[0])
@@ -269,9 +257,7 @@ def read_wide_matrix(
     return parse_wide_matrix(read_member(path, member), where, missing, scale)
 
 
-def parse_long_ratings(
-    frame: pd.DataFrame, path: str | Path, scale: tuple[float, float] = (0.0, 6.0)
-) -> pd.DataFrame:
+def parse_long_ratings(frame: pd.DataFrame, path: str | Path, scale: tuple[float, float] = (0.0, 6.0)) -> pd.DataFrame:
     """Validate a long-format ratings table (all columns as strings, as read from CSV).
 
     Returns columns ``rater, word1, word2, rating`` (float), ``group``, ``role`` (``""`` if absent),
@@ -284,14 +270,10 @@ def parse_long_ratings(
     """
     missing = [c for c in LONG_COLUMNS if c not in frame.columns]
     if missing:
-        raise SourceFormatError(
-            path, 1, f"columns {', '.join(LONG_COLUMNS)}", ", ".join(map(str, frame.columns))
-        )
+        raise SourceFormatError(path, 1, f"columns {', '.join(LONG_COLUMNS)}", ", ".join(map(str, frame.columns)))
     out = pd.DataFrame({c: frame[c].astype(str).str.strip() for c in LONG_COLUMNS})
     out["group"] = frame["group"].astype(str).str.strip() if "group" in frame.columns else ALL_GROUP
-    out["role"] = (
-        frame["role"].astype(str).str.strip().str.lower() if "role" in frame.columns else ""
-    )
+    out["role"] = frame["role"].astype(str).str.strip().str.lower() if "role" in frame.columns else ""
     for col in ("rater", "word1", "word2"):
         empty = (out[col] == "").to_numpy()
         if empty.any():
@@ -303,9 +285,7 @@ def parse_long_ratings(
     bad = (rating.isna() | (rating < scale[0]) | (rating > scale[1])).to_numpy()
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise SourceFormatError(
-            path, i + 2, f"a rating in [{scale[0]:g}, {scale[1]:g}]", out["rating"].iat[i]
-        )
+        raise SourceFormatError(path, i + 2, f"a rating in [{scale[0]:g}, {scale[1]:g}]", out["rating"].iat[i])
     out["rating"] = rating.astype(np.float64)
     groups = out.groupby("rater", sort=True)["group"].nunique()
     if (groups > 1).any():
@@ -339,16 +319,9 @@ def long_to_matrix(long: pd.DataFrame) -> RatingMatrix:
     consistency set is the pairs with role ``consistency`` when a role is given, else the pairs every
     rater rated.
     """
-    items = (
-        long[["word1", "word2"]].drop_duplicates().sort_values(["word1", "word2"], kind="stable")
-    )
+    items = long[["word1", "word2"]].drop_duplicates().sort_values(["word1", "word2"], kind="stable")
     items = items.reset_index(drop=True)
-    raters = (
-        long[["rater", "group"]]
-        .drop_duplicates()
-        .sort_values("rater", kind="stable")
-        .reset_index(drop=True)
-    )
+    raters = long[["rater", "group"]].drop_duplicates().sort_values("rater", kind="stable").reset_index(drop=True)
     item_index = pd.MultiIndex.from_frame(items)
     row = item_index.get_indexer(pd.MultiIndex.from_frame(long[["word1", "word2"]]))
     col = pd.Index(raters["rater"]).get_indexer(long["rater"])
@@ -362,22 +335,14 @@ def long_to_matrix(long: pd.DataFrame) -> RatingMatrix:
     key = long[["rater", "word1", "word2"]]
     repeated = key.duplicated(keep=False).to_numpy()
     repeats = long.loc[repeated, ["rater", "word1", "word2", "rating"]].copy()
-    repeats.insert(
-        3, "occurrence", repeats.groupby(["rater", "word1", "word2"], sort=False).cumcount()
-    )
+    repeats.insert(3, "occurrence", repeats.groupby(["rater", "word1", "word2"], sort=False).cumcount())
     if long["role"].ne("").any():
         marked = long.loc[long["role"] == "consistency", ["word1", "word2"]].drop_duplicates()
-        consistency = (
-            item_index.isin(pd.MultiIndex.from_frame(marked))
-            if len(marked)
-            else np.zeros(n_items, bool)
-        )
+        consistency = item_index.isin(pd.MultiIndex.from_frame(marked)) if len(marked) else np.zeros(n_items, bool)
     else:
         consistency = (counts > 0).all(axis=1)
     items["consistency"] = np.asarray(consistency, dtype=bool)
-    return RatingMatrix(
-        items=items, values=values, raters=raters, repeats=repeats.reset_index(drop=True)
-    )
+    return RatingMatrix(items=items, values=values, raters=raters, repeats=repeats.reset_index(drop=True))
 
 
 def read_published(text: str) -> pd.DataFrame:
@@ -388,9 +353,7 @@ def read_published(text: str) -> pd.DataFrame:
     for col in frame.columns[2:]:
         score = pd.to_numeric(frame[col], errors="coerce")
         if score.notna().all():
-            return pd.DataFrame(
-                {"word1": frame[0], "word2": frame[1], "score": score.astype(float)}
-            )
+            return pd.DataFrame({"word1": frame[0], "word2": frame[1], "score": score.astype(float)})
     raise ValueError("no numeric score column in the published dataset")
 
 
@@ -437,9 +400,7 @@ def exclusion_threshold(per_rater_iaa: np.ndarray, sd: float) -> float:
     return float(defined.mean() - sd * defined.std(ddof=1))
 
 
-def rescale(
-    values: np.ndarray | pd.Series, scale: tuple[float, float], to: tuple[float, float]
-) -> np.ndarray:
+def rescale(values: np.ndarray | pd.Series, scale: tuple[float, float], to: tuple[float, float]) -> np.ndarray:
     """Linear map from ``scale`` to ``to`` (SimVerb/Bio-SimLex: mean rating 0-6 -> score 0-10)."""
     lo, hi = scale
     new_lo, new_hi = to
@@ -462,16 +423,8 @@ def repeat_consistency(repeats: pd.DataFrame, raters: pd.Series) -> pd.DataFrame
         index=["word1", "word2"], columns=["rater", "occurrence"], values="rating", aggfunc="first"
     )
     rater_ids = list(out["rater"])
-    first = (
-        firsts.xs(0, axis=1, level="occurrence")
-        .reindex(columns=rater_ids)
-        .to_numpy(dtype=np.float64)
-    )
-    second = (
-        firsts.xs(1, axis=1, level="occurrence")
-        .reindex(columns=rater_ids)
-        .to_numpy(dtype=np.float64)
-    )
+    first = firsts.xs(0, axis=1, level="occurrence").reindex(columns=rater_ids).to_numpy(dtype=np.float64)
+    second = firsts.xs(1, axis=1, level="occurrence").reindex(columns=rater_ids).to_numpy(dtype=np.float64)
     rho, n = columnwise_spearman(first, second)
     both = ~np.isnan(first) & ~np.isnan(second)
     with np.errstate(invalid="ignore"), _quiet():
@@ -535,15 +488,9 @@ def agreement_rows(
                 "definition": defs[metric],
             }
         )
-    domain = (
-        np.arange(params.scale[0], params.scale[1] + 1)
-        if _integer_scale(values, params.scale)
-        else None
-    )
+    domain = np.arange(params.scale[0], params.scale[1] + 1) if _integer_scale(values, params.scale) else None
     for level in params.alpha_levels:
-        alpha = krippendorff_alpha(
-            values, level, value_domain=domain if level == "ordinal" else None
-        )
+        alpha = krippendorff_alpha(values, level, value_domain=domain if level == "ordinal" else None)
         rows.append(
             {
                 **base,
@@ -567,11 +514,7 @@ def _scale_factor(params: RatingParams) -> float:
 
 def _integer_scale(values: np.ndarray, scale: tuple[float, float]) -> bool:
     finite = values[~np.isnan(values)]
-    return bool(
-        float(scale[0]).is_integer()
-        and float(scale[1]).is_integer()
-        and np.all(finite == np.round(finite))
-    )
+    return bool(float(scale[0]).is_integer() and float(scale[1]).is_integer() and np.all(finite == np.round(finite)))
 
 
 def aggregate_ratings(matrix: RatingMatrix, params: RatingParams) -> RatingsResult:
@@ -644,9 +587,7 @@ def aggregate_ratings(matrix: RatingMatrix, params: RatingParams) -> RatingsResu
         k,
     )
     final = corrected[:, keep]
-    rows += agreement_rows(
-        final, "final", ALL_GROUP, params, rho[np.ix_(keep, keep)], shared[np.ix_(keep, keep)]
-    )
+    rows += agreement_rows(final, "final", ALL_GROUP, params, rho[np.ix_(keep, keep)], shared[np.ix_(keep, keep)])
     groups = sorted(raters["group"].unique())
     if groups != [ALL_GROUP]:
         in_group = {g: (raters["group"] == g).to_numpy() for g in groups}
@@ -673,15 +614,11 @@ def aggregate_ratings(matrix: RatingMatrix, params: RatingParams) -> RatingsResu
             "iaa1": iaa1.per_rater,
             "iaa2": np.nan,
             "excluded": ~keep,
-            "exclusion_reason": np.where(
-                listed, "listed", np.where(low, "iaa1_below_threshold", "")
-            ),
+            "exclusion_reason": np.where(listed, "listed", np.where(low, "iaa1_below_threshold", "")),
         }
     )
     rater_table.loc[keep, "iaa2"] = iaa_leave_one_out(final, *conventions).per_rater  # type: ignore[arg-type]
-    rater_table = rater_table.merge(
-        repeat_consistency(matrix.repeats, raters["rater"]), on="rater", how="left"
-    )
+    rater_table = rater_table.merge(repeat_consistency(matrix.repeats, raters["rater"]), on="rater", how="left")
     counts = {
         "raters": k,
         "raters_shifted": int((shifts != 0).sum()),
@@ -710,9 +647,7 @@ def consistency_means(values: np.ndarray, consistency: np.ndarray) -> np.ndarray
         return np.nanmean(values[np.asarray(consistency, dtype=bool)], axis=0)
 
 
-def _below_threshold(
-    per_rater: np.ndarray, listed: np.ndarray, sd: float | None
-) -> tuple[np.ndarray, float]:
+def _below_threshold(per_rater: np.ndarray, listed: np.ndarray, sd: float | None) -> tuple[np.ndarray, float]:
     """Raters (not listed) whose IAA-1 lies below mean - sd x SD of the unlisted raters' IAA-1."""
     if sd is None:
         return np.zeros(len(per_rater), dtype=bool), float("nan")
@@ -761,9 +696,7 @@ def to_published_txt(dataset: pd.DataFrame, decimals: int = 2) -> str:
     for col in ("word1", "word2"):
         bad = dataset[col].str.contains(r"[\t\r\n]", regex=True)
         if bad.any():
-            raise ValueError(
-                f"{col} {dataset.loc[bad, col].iloc[0]!r} contains a tab or line break"
-            )
+            raise ValueError(f"{col} {dataset.loc[bad, col].iloc[0]!r} contains a tab or line break")
     score = dataset["score"].map(lambda v: f"{v:.{decimals}f}")
     return "".join(f"{a}\t{b}\t{s}\n" for a, b, s in zip(dataset["word1"], dataset["word2"], score))
 
@@ -777,19 +710,13 @@ def compare_with_published(dataset: pd.DataFrame, published: pd.DataFrame) -> di
     from scipy.stats import spearmanr
 
     both = dataset.merge(published, on=["word1", "word2"], suffixes=("", "_published"))
-    rho = (
-        spearmanr(both["score"], both["score_published"]).statistic
-        if len(both) > 1
-        else float("nan")
-    )
+    rho = spearmanr(both["score"], both["score_published"]).statistic if len(both) > 1 else float("nan")
     return {
         "matched": len(both),
         "only_ours": len(dataset) - len(both),
         "only_published": len(published) - len(both),
         "spearman": float(rho),
-        "max_abs_diff": float((both["score"] - both["score_published"]).abs().max())
-        if len(both)
-        else float("nan"),
+        "max_abs_diff": float((both["score"] - both["score_published"]).abs().max()) if len(both) else float("nan"),
     }
 
 

@@ -86,9 +86,7 @@ def _check_matrix(ratings: np.ndarray) -> np.ndarray:
 
 def _check_conventions(min_shared: int, undefined: str) -> None:
     if min_shared < 2:
-        raise ValueError(
-            f"min_shared must be at least 2 (a correlation needs two items); got {min_shared}"
-        )
+        raise ValueError(f"min_shared must be at least 2 (a correlation needs two items); got {min_shared}")
     if undefined not in UNDEFINED_POLICIES:
         raise ValueError(f"undefined must be one of {UNDEFINED_POLICIES}; got {undefined!r}")
 
@@ -183,9 +181,7 @@ def _pairwise_spearman_levels(x: np.ndarray, levels: np.ndarray, min_shared: int
         a, v = np.divmod(joint.row, m)
         b, w = np.divmod(joint.col, m)
         weights = joint.data * ranks[a + start, v, b] * ranks[b, w, a + start]
-        cross[start:stop] = np.bincount(
-            a * k + b, weights=weights, minlength=(stop - start) * k
-        ).reshape(-1, k)
+        cross[start:stop] = np.bincount(a * k + b, weights=weights, minlength=(stop - start) * k).reshape(-1, k)
     total = n * (n + 1) / 2
     spread = n * sum_sq - total * total
     var = spread * spread.T
@@ -216,9 +212,7 @@ def summarise_pairwise(
     total = float((values * (counted & upper)).sum())
     per_n = counted.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        per_rater = np.where(
-            per_n > 0, (values * counted).sum(axis=1) / np.maximum(per_n, 1), np.nan
-        )
+        per_rater = np.where(per_n > 0, (values * counted).sum(axis=1) / np.maximum(per_n, 1), np.nan)
     return SpearmanAgreement(
         value=total / n_counted if n_counted else float("nan"),
         n_raters=k,
@@ -231,9 +225,7 @@ def summarise_pairwise(
     )
 
 
-def iaa_pairwise(
-    ratings: np.ndarray, min_shared: int = 2, undefined: Undefined = "skip"
-) -> SpearmanAgreement:
+def iaa_pairwise(ratings: np.ndarray, min_shared: int = 2, undefined: Undefined = "skip") -> SpearmanAgreement:
     """IAA-1: mean pairwise Spearman correlation between raters (SimLex-999 § 3, SimVerb-3500).
 
     Args:
@@ -246,9 +238,7 @@ def iaa_pairwise(
     """
     x = _check_matrix(ratings)
     _check_conventions(min_shared, undefined)
-    return summarise_pairwise(
-        pairwise_spearman(x, min_shared), shared_counts(x), min_shared, undefined
-    )
+    return summarise_pairwise(pairwise_spearman(x, min_shared), shared_counts(x), min_shared, undefined)
 
 
 def columnwise_spearman(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -287,9 +277,7 @@ def _rank_columns(x: np.ndarray) -> np.ndarray:
     return rankdata(x, axis=0, method="average", nan_policy="omit")
 
 
-def iaa_leave_one_out(
-    ratings: np.ndarray, min_shared: int = 2, undefined: Undefined = "skip"
-) -> SpearmanAgreement:
+def iaa_leave_one_out(ratings: np.ndarray, min_shared: int = 2, undefined: Undefined = "skip") -> SpearmanAgreement:
     """IAA-2: mean over raters of the Spearman correlation with the mean of the other raters.
 
     For rater r and each item r rated that at least one other rater rated, the others' mean is
@@ -309,9 +297,7 @@ def iaa_leave_one_out(
     total = np.nansum(x, axis=1, keepdims=True)
     count = rated.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
-        others = np.where(
-            rated & (count > 1), (total - np.where(rated, x, 0.0)) / (count - 1), np.nan
-        )
+        others = np.where(rated & (count > 1), (total - np.where(rated, x, 0.0)) / (count - 1), np.nan)
     rho, n = columnwise_spearman(np.where(~np.isnan(others), x, np.nan), others)
     enough = n >= min_shared
     defined = enough & ~np.isnan(rho)
@@ -360,11 +346,7 @@ def krippendorff_alpha(
         return float("nan")
     domain = None if value_domain is None else list(value_domain)
     # Two distinct pairable values make the expected disagreement positive: alpha is defined.
-    return float(
-        krippendorff.alpha(
-            reliability_data=x[pairable].T, value_domain=domain, level_of_measurement=level
-        )
-    )
+    return float(krippendorff.alpha(reliability_data=x[pairable].T, value_domain=domain, level_of_measurement=level))
 
 
 def cohen_kappa(
@@ -398,36 +380,22 @@ def cohen_kappa(
     a, b = a[keep].tolist(), b[keep].tolist()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        kappa = cohen_kappa_score(
-            a, b, labels=None if labels is None else list(labels), weights=weights
-        )
+        kappa = cohen_kappa_score(a, b, labels=None if labels is None else list(labels), weights=weights)
     return float(kappa), len(a)
 
 
-def category_counts(
-    ratings: np.ndarray, categories: Sequence[float] | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+def category_counts(ratings: np.ndarray, categories: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Items x categories count table of an items x raters matrix of coded categories (NaN = missing).
 
     Returns (table int64 (n_items, n_categories), categories).
     """
     x = _check_matrix(ratings)
-    cats = (
-        np.unique(x[~np.isnan(x)])
-        if categories is None
-        else np.asarray(categories, dtype=np.float64)
-    )
-    table = (
-        np.stack([(x == c).sum(axis=1) for c in cats], axis=1)
-        if len(cats)
-        else np.zeros((len(x), 0))
-    )
+    cats = np.unique(x[~np.isnan(x)]) if categories is None else np.asarray(categories, dtype=np.float64)
+    table = np.stack([(x == c).sum(axis=1) for c in cats], axis=1) if len(cats) else np.zeros((len(x), 0))
     return table.astype(np.int64), cats
 
 
-def fleiss_kappa(
-    ratings: np.ndarray, method: str = "fleiss", categories: Sequence[float] | None = None
-) -> float:
+def fleiss_kappa(ratings: np.ndarray, method: str = "fleiss", categories: Sequence[float] | None = None) -> float:
     """Fleiss' kappa (statsmodels) of an items x raters matrix of coded categories.
 
     Fleiss' kappa assumes every item was rated the same number of times (not necessarily by the same

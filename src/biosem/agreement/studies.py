@@ -126,11 +126,7 @@ WIC_INSTRUCTIONS = (
 # --------------------------------------------------------------------------------------------------
 def _take(n_rows: int, n: int, rng: np.random.Generator) -> np.ndarray:
     """Indices of ``min(n, n_rows)`` rows drawn without replacement, in draw order."""
-    return (
-        rng.choice(n_rows, size=min(n, n_rows), replace=False)
-        if n_rows
-        else np.zeros(0, dtype=np.int64)
-    )
+    return rng.choice(n_rows, size=min(n, n_rows), replace=False) if n_rows else np.zeros(0, dtype=np.int64)
 
 
 def _item_ids(prefix: str, n: int) -> list[str]:
@@ -170,9 +166,7 @@ def termpair_study(
         rng = rngs[name]
         take_pos, take_neg = _take(len(pos), n_pos, rng), _take(len(neg), n_neg, rng)
         drawn = pd.concat([pos.iloc[take_pos], neg.iloc[take_neg]], ignore_index=True)
-        parts.append(
-            drawn.assign(dataset=name, kind=kind, difficulty=difficulty, strategy=strategy)
-        )
+        parts.append(drawn.assign(dataset=name, kind=kind, difficulty=difficulty, strategy=strategy))
         composition.append(
             {
                 "dataset": name,
@@ -183,9 +177,7 @@ def termpair_study(
                 "short": bool(len(take_pos) < n_pos or len(take_neg) < n_neg),
             }
         )
-    key = (
-        pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=TERMPAIR_KEY_COLUMNS)
-    )
+    key = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=TERMPAIR_KEY_COLUMNS)
     key = key.iloc[shuffle_rng.permutation(len(key))].reset_index(drop=True)
     key["item"] = _item_ids(prefix, len(key))
     key["label"] = key["label"].astype("int64")
@@ -197,9 +189,7 @@ def termpair_study(
 def _split_dataset_name(name: str) -> tuple[str, str, str]:
     match = re.fullmatch(r"(.+)_(easy|hard)_(random|levenshtein)", name)
     if not match:
-        raise ValueError(
-            f"not a term-pair dataset name (<kind>_<easy|hard>_<random|levenshtein>): {name!r}"
-        )
+        raise ValueError(f"not a term-pair dataset name (<kind>_<easy|hard>_<random|levenshtein>): {name!r}")
     return match.group(1), match.group(2), match.group(3)
 
 
@@ -211,9 +201,7 @@ def study_sizes(available: int, per_rater: int, shared: int) -> tuple[int, int, 
         ValueError: ``shared > per_rater`` or negative sizes.
     """
     if shared < 0 or per_rater < 0 or shared > per_rater:
-        raise ValueError(
-            f"need 0 <= shared <= per_rater; got shared={shared}, per_rater={per_rater}"
-        )
+        raise ValueError(f"need 0 <= shared <= per_rater; got shared={shared}, per_rater={per_rater}")
     need = 2 * per_rater - shared
     if need <= available:
         return per_rater, shared, False
@@ -247,11 +235,7 @@ def wic_study(
     only = per_rater - shared
     drawn = rng.permutation(len(test))[: shared + 2 * only]
     sample = np.array(["shared"] * shared + ["a"] * only + ["b"] * only, dtype=object)
-    key = (
-        test.iloc[drawn]
-        .reset_index(drop=True)
-        .assign(sample=sample, test_index=drawn.astype(np.int64))
-    )
+    key = test.iloc[drawn].reset_index(drop=True).assign(sample=sample, test_index=drawn.astype(np.int64))
     id_order = rng.permutation(len(key))
     key["item"] = np.array(_item_ids(prefix, len(key)), dtype=object)[id_order]
     key["in_sheet_a"] = key["sample"].isin(["shared", "a"])
@@ -449,11 +433,7 @@ def validate_sheet(
     path = Path(path)
     for column in ("item", "answer"):
         if column not in frame.columns:
-            problems.append(
-                SourceFormatError(
-                    path, 1, f"a column {column!r}", ", ".join(map(str, frame.columns))
-                )
-            )
+            problems.append(SourceFormatError(path, 1, f"a column {column!r}", ", ".join(map(str, frame.columns))))
     if problems:
         return pd.DataFrame(columns=["item", "answer"]), None, problems
     items = frame["item"].astype(str).str.strip()
@@ -626,11 +606,7 @@ def score_termpair_study(
     rows = []
     names = sorted(frame["dataset"].unique()) if datasets is None else list(datasets)
     for name in [*names, "all"]:
-        sel = (
-            np.ones(len(frame), dtype=bool)
-            if name == "all"
-            else (frame["dataset"] == name).to_numpy()
-        )
+        sel = np.ones(len(frame), dtype=bool) if name == "all" else (frame["dataset"] == name).to_numpy()
         maj = majority.to_numpy()[sel]
         asked = (answers.to_numpy()[sel] != "").any(axis=0)
         rows.append(
@@ -649,9 +625,7 @@ def score_termpair_study(
     return pd.DataFrame(rows, columns=TERMPAIR_SCORE_COLUMNS)
 
 
-def score_wic_study(
-    answers: pd.DataFrame, key: pd.DataFrame, dont_know: str = "category"
-) -> pd.DataFrame:
+def score_wic_study(answers: pd.DataFrame, key: pd.DataFrame, dont_know: str = "category") -> pd.DataFrame:
     """BioWiC's expert check: each rater's accuracy against the gold label, and Cohen's kappa for
     every pair of raters on the items both were given.
 
@@ -670,9 +644,7 @@ def score_wic_study(
         unsure = (answers[rater] == DONT_KNOW).to_numpy()
         decided = given & ~unsure
         counted = given if dont_know == "category" else decided
-        label = (
-            answers[rater].map({SAME: 1.0, NOT_SAME: 0.0}).to_numpy(dtype=float, na_value=np.nan)
-        )
+        label = answers[rater].map({SAME: 1.0, NOT_SAME: 0.0}).to_numpy(dtype=float, na_value=np.nan)
         correct = decided & (label == gold)
         rows.append(
             {
@@ -724,9 +696,7 @@ def read_wic_split(path: str | Path) -> pd.DataFrame:
     frame = pd.DataFrame.from_records(records)
     missing = [f for f in WIC_RECORD_FIELDS if f not in frame.columns]
     if records and missing:
-        raise SourceFormatError(
-            path, None, f"records with fields {', '.join(WIC_RECORD_FIELDS)}", f"missing {missing}"
-        )
+        raise SourceFormatError(path, None, f"records with fields {', '.join(WIC_RECORD_FIELDS)}", f"missing {missing}")
     if not records:
         frame = pd.DataFrame(columns=list(WIC_RECORD_FIELDS))
     return frame

@@ -378,7 +378,7 @@ def build_analogies(
         uni = [all(u) for u in b["object_unigram"]]
         uni_first = [u[0] for u in b["object_unigram"]]
         s_terms = info["term"].reindex(sampled).tolist()
-        s_uni = (info["tokens"].reindex(sampled).to_numpy() == 1)
+        s_uni = info["tokens"].reindex(sampled).to_numpy() == 1
         i, j = _ordered_pairs(n)
         base = {
             "relation": relation,
@@ -438,7 +438,9 @@ def _counts(stats: pd.DataFrame, datasets: dict[str, pd.DataFrame], n: int) -> p
         "relation": "(all)",
         "rel": "",
         "rela": None,
-        **{c: int(counts[c].sum()) for c in ("instances", "usable_instances", "one_to_one", "sampled_pairs", *DATASETS)},
+        **{
+            c: int(counts[c].sum()) for c in ("instances", "usable_instances", "one_to_one", "sampled_pairs", *DATASETS)
+        },
         "subjects": int(counts["subjects"].sum()),
         "objects": int(counts["objects"].sum()),
         "status": "ok" if kept.any() else "empty",

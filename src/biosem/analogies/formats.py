@@ -51,7 +51,9 @@ def unescape(quoted: str) -> str:
 
 def _item(concept_id: str, term: str) -> str:
     if not concept_id or _BAD_ID.search(concept_id):
-        raise ValueError(f"concept id {concept_id!r} cannot be written: it is empty or contains a tab, newline, '\"', ',' or ':\"'")
+        raise ValueError(
+            f"concept id {concept_id!r} cannot be written: it is empty or contains a tab, newline, '\"', ',' or ':\"'"
+        )
     return f'{concept_id}:"{escape(term)}"'
 
 
@@ -80,9 +82,7 @@ def format_analogies(frame: pd.DataFrame) -> str:
             lines.append(f"# {relation}")
             current = relation
         lines.append(
-            "\t".join(
-                (_item(a_id, a_term), _items(b_ids, b_terms), _item(c_id, c_term), _items(d_ids, d_terms))
-            )
+            "\t".join((_item(a_id, a_term), _items(b_ids, b_terms), _item(c_id, c_term), _items(d_ids, d_terms)))
         )
     return "".join(line + "\n" for line in lines)
 

@@ -66,8 +66,7 @@ DOCUMENT_SEPARATOR = b" \x00 "
 # becomes a space, except NUL (the document separator). Bytes >= 0x80 (non-ASCII UTF-8) are left
 # for _fix_non_ascii.
 _ASCII_TABLE = bytes(
-    (ord(chr(b).lower()) if chr(b).isalnum() else 0 if b == 0 else 0x20) if b < 0x80 else b
-    for b in range(256)
+    (ord(chr(b).lower()) if chr(b).isalnum() else 0 if b == 0 else 0x20) if b < 0x80 else b for b in range(256)
 )
 _NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
 _SEPARATOR_CATEGORIES = frozenset({"Cc", "Cf"})
@@ -78,8 +77,7 @@ def _normalise_non_ascii_run(run: bytes) -> bytes:
     """Lowercase a maximal run of non-ASCII UTF-8 characters; separators (P*, S*, Z*, Cc, Cf) -> space."""
     text = run.decode("utf-8").lower()
     return "".join(
-        " " if (cat := unicodedata.category(ch))[0] in "PSZ" or cat in _SEPARATOR_CATEGORIES else ch
-        for ch in text
+        " " if (cat := unicodedata.category(ch))[0] in "PSZ" or cat in _SEPARATOR_CATEGORIES else ch for ch in text
     ).encode("utf-8")
 
 
@@ -138,7 +136,9 @@ def prepare_terms(terms: pd.DataFrame) -> pd.DataFrame:
         ``"Malaria"``), ``normalised`` its :func:`normalise` form ("" when nothing is left, e.g.
         ``"(+)"``), ``tokens`` the number of tokens of ``normalised``.
     """
-    t = terms.loc[terms["active"].astype(bool), ["source", "concept_id", "term_id", "term_type", "language", "scope", "term"]]
+    t = terms.loc[
+        terms["active"].astype(bool), ["source", "concept_id", "term_id", "term_type", "language", "scope", "term"]
+    ]
     t = t.reset_index(drop=True)
     is_fsn = (t["term_type"] == "fsn").to_numpy()
     if is_fsn.any():
@@ -256,9 +256,7 @@ class TermCounter:
             self._automaton_ids = in_automaton
             if len(in_automaton):
                 coded = ["".join(code[t] for t in split[i]).encode("utf-8") for i in in_automaton]
-                self._automaton = ahocorasick_rs.BytesAhoCorasick(
-                    coded, matchkind=ahocorasick_rs.MatchKind.Standard
-                )
+                self._automaton = ahocorasick_rs.BytesAhoCorasick(coded, matchkind=ahocorasick_rs.MatchKind.Standard)
         else:
             import ahocorasick
 
@@ -428,7 +426,9 @@ def document_chunks(
         parquet = pq.ParquetFile(path)
         missing = {"document_id", "text"} - set(parquet.schema_arrow.names)
         if missing:
-            raise SourceFormatError(path, None, "a documents table with columns document_id, text", str(sorted(missing)))
+            raise SourceFormatError(
+                path, None, "a documents table with columns document_id, text", str(sorted(missing))
+            )
         buffer: list[bytes] = []
         size = 0
         for batch in parquet.iter_batches(columns=["document_id", "text"], batch_size=4096):
@@ -437,7 +437,9 @@ def document_chunks(
             seen.update(ids[i] for i in keep)
             stats["duplicate documents"] += len(ids) - len(keep)
             stats["documents"] += len(keep)
-            text = batch.column("text").take(pa.array(keep, pa.int64())) if len(keep) < len(ids) else batch.column("text")
+            text = (
+                batch.column("text").take(pa.array(keep, pa.int64())) if len(keep) < len(ids) else batch.column("text")
+            )
             for value in pc.fill_null(text, "").cast(pa.binary()).to_pylist():
                 buffer.append(value)
                 size += len(value) + len(DOCUMENT_SEPARATOR)
@@ -481,7 +483,12 @@ def text_file_chunks(
                     try:
                         line.decode("utf-8")
                     except UnicodeDecodeError as err:
-                        raise SourceFormatError(path, offset, "UTF-8 text, one document per line", repr(line[max(0, err.start - 20) : err.end + 20])) from None
+                        raise SourceFormatError(
+                            path,
+                            offset,
+                            "UTF-8 text, one document per line",
+                            repr(line[max(0, err.start - 20) : err.end + 20]),
+                        ) from None
             line_no += len(lines)
             stats["documents"] += len(kept)
             if kept:

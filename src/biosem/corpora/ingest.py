@@ -85,11 +85,7 @@ class CorpusStats:
     def as_row(self) -> dict[str, object]:
         row = {k: v for k, v in self.__dict__.items() if k != "segmentation"}
         row.update(
-            {
-                f"sentences_{k}": v
-                for k, v in self.segmentation.__dict__.items()
-                if k not in ("documents", "sentences")
-            }
+            {f"sentences_{k}": v for k, v in self.segmentation.__dict__.items() if k not in ("documents", "sentences")}
         )
         return row
 
@@ -142,9 +138,7 @@ def normalise_concept_ids(raw: str, namespace: str, stats: CorpusStats | None = 
         pattern = NAMESPACE_PATTERNS.get(ns)
         if pattern is None or not pattern.fullmatch(local):
             known = ", ".join(f"{k}:{v.pattern}" for k, v in NAMESPACE_PATTERNS.items())
-            raise ValueError(
-                f"concept id {value!r}: expected a bare {namespace} id or one of {known}"
-            )
+            raise ValueError(f"concept id {value!r}: expected a bare {namespace} id or one of {known}")
         cid = f"{ns}:{local}"
         if cid not in out:
             out.append(cid)
@@ -196,9 +190,7 @@ def read_corpus_documents(
         for doc in read_pubtator(files[file_split]):
             if split_lists:
                 if doc.pmid not in split_of:
-                    raise SourceFormatError(
-                        doc.path, doc.line, "a document listed in a split PMID list", doc.pmid
-                    )
+                    raise SourceFormatError(doc.path, doc.line, "a document listed in a split PMID list", doc.pmid)
                 split = split_of[doc.pmid]
             else:
                 split = file_split
@@ -255,9 +247,7 @@ def _split_order(split: str) -> int:
     return SPLITS.index(split) if split in SPLITS else -1
 
 
-def check_mentions(
-    doc: PubTatorDocument, stats: CorpusStats
-) -> list[tuple[int, int, str, str, str, int]]:
+def check_mentions(doc: PubTatorDocument, stats: CorpusStats) -> list[tuple[int, int, str, str, str, int]]:
     """The document's mentions as ``(start, end, text, type, id column, file order)``, offsets checked.
 
     Raises:
@@ -267,9 +257,7 @@ def check_mentions(
     """
     text = doc.text
     rows = []
-    for order, (ann, lineno) in enumerate(
-        zip(doc.document.annotations, doc.annotation_lines, strict=True)
-    ):
+    for order, (ann, lineno) in enumerate(zip(doc.document.annotations, doc.annotation_lines, strict=True)):
         span = text[ann.start : ann.end]
         if ann.end > len(text):
             raise SourceFormatError(
@@ -333,22 +321,15 @@ def ingest_corpus(
             try:
                 ids.append(normalise_concept_ids(raw_id, namespace, st))
             except ValueError as exc:
-                raise SourceFormatError(
-                    doc.path, doc.annotation_lines[order], str(exc), raw_id
-                ) from None
+                raise SourceFormatError(doc.path, doc.annotation_lines[order], str(exc), raw_id) from None
         checked.append((split, doc, mentions, ids))
     segmented = segment_documents(
         segmenter,
-        [
-            (doc.text, [(m[0], m[1]) for m in mentions], len(doc.document.title))
-            for _, doc, mentions, _ in checked
-        ],
+        [(doc.text, [(m[0], m[1]) for m in mentions], len(doc.document.title)) for _, doc, mentions, _ in checked],
         processes,
     )
     doc_rows: list[tuple[str, str, str, str, str]] = []
-    sent_cols: dict[str, list] = {
-        k: [] for k in ("document_id", "sentence_id", "start", "end", "text")
-    }
+    sent_cols: dict[str, list] = {k: [] for k in ("document_id", "sentence_id", "start", "end", "text")}
     ment_cols: dict[str, list] = {
         k: []
         for k in (
@@ -398,9 +379,7 @@ def ingest_corpus(
             ment_cols["sentence_id"].append(sid)
             ment_cols["sentence_start"].append(ms - s)
             ment_cols["sentence_end"].append(me - s)
-    documents = pd.DataFrame(
-        doc_rows, columns=["document_id", "split", "title", "abstract", "text"]
-    )
+    documents = pd.DataFrame(doc_rows, columns=["document_id", "split", "title", "abstract", "text"])
     documents.insert(0, "corpus", name)
     sentences = pd.DataFrame(sent_cols)
     sentences.insert(0, "corpus", name)

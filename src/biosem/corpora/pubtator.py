@@ -69,9 +69,7 @@ class PubTatorDocument:
     def key(self) -> tuple[object, ...]:
         """Everything the block says (for telling identical duplicates from conflicting ones)."""
         doc = self.document
-        anns = tuple(
-            (a.start, a.end, a.text, a.type, a.id, tuple(a.others)) for a in doc.annotations
-        )
+        anns = tuple((a.start, a.end, a.text, a.type, a.id, tuple(a.others)) for a in doc.annotations)
         rels = tuple((r.type, r.id1, r.id2, r.neg) for r in doc.relations)
         return (doc.title, doc.abstract, anns, rels)
 
@@ -93,9 +91,7 @@ def _mention(path: Path, lineno: int, line: str, cols: list[str]) -> PubTatorAnn
     if len(cols) == 5:  # no concept id column (some PubTator exports); bioc would read a relation
         return PubTatorAnn(cols[0], int(cols[1]), int(cols[2]), cols[3], cols[4], "")
     if len(cols) > 7:
-        raise SourceFormatError(
-            path, lineno, "a mention line of 5 to 7 tab-separated columns", line
-        )
+        raise SourceFormatError(path, lineno, "a mention line of 5 to 7 tab-separated columns", line)
     if len(cols) == 7 and "|" in cols[5] and cols[6].count("|") != cols[5].count("|"):
         # bioc checks this only when both columns hold a '|'
         raise SourceFormatError(
@@ -144,24 +140,16 @@ def read_pubtator(path: str | Path) -> Iterator[PubTatorDocument]:
                         f"a blank line ending document {current.pmid} before the next title",
                         line,
                     )
-                current = PubTatorDocument(
-                    PubTator(match.group(1), match.group(2), ""), path, lineno
-                )
+                current = PubTatorDocument(PubTator(match.group(1), match.group(2), ""), path, lineno)
                 continue
             if current is None:
-                raise SourceFormatError(
-                    path, lineno, "a title line 'PMID|t|text' starting a document", line
-                )
+                raise SourceFormatError(path, lineno, "a title line 'PMID|t|text' starting a document", line)
             match = _ABSTRACT.match(line)
             if match:
                 if match.group(1) != current.pmid:
-                    raise SourceFormatError(
-                        path, lineno, f"the abstract of document {current.pmid}", line
-                    )
+                    raise SourceFormatError(path, lineno, f"the abstract of document {current.pmid}", line)
                 if lineno != current.line + 1:
-                    raise SourceFormatError(
-                        path, lineno, "the abstract line directly after the title line", line
-                    )
+                    raise SourceFormatError(path, lineno, "the abstract line directly after the title line", line)
                 current.document.abstract = match.group(2)
                 continue
             cols = line.split("\t")
@@ -173,14 +161,10 @@ def read_pubtator(path: str | Path) -> Iterator[PubTatorDocument]:
                     line,
                 )
             if cols[0] != current.pmid:
-                raise SourceFormatError(
-                    path, lineno, f"a line of document {current.pmid} (PMID in column 1)", line
-                )
+                raise SourceFormatError(path, lineno, f"a line of document {current.pmid} (PMID in column 1)", line)
             if _INT.match(cols[1]):
                 if len(cols) < 5:
-                    raise SourceFormatError(
-                        path, lineno, "a mention line of 5 to 7 tab-separated columns", line
-                    )
+                    raise SourceFormatError(path, lineno, "a mention line of 5 to 7 tab-separated columns", line)
                 current.document.add_annotation(_mention(path, lineno, line, cols))
                 current.annotation_lines.append(lineno)
             elif len(cols) in (4, 5):
@@ -213,9 +197,7 @@ def read_pmid_list(path: str | Path) -> list[str]:
             if not re.fullmatch(r"[^\s|]+", value):
                 raise SourceFormatError(path, lineno, "one PMID per line", raw.rstrip("\n"))
             if value in seen:
-                raise SourceFormatError(
-                    path, lineno, f"each PMID once (also on line {seen[value]})", value
-                )
+                raise SourceFormatError(path, lineno, f"each PMID once (also on line {seen[value]})", value)
             seen[value] = lineno
             pmids.append(value)
     return pmids

@@ -76,12 +76,8 @@ MENTIONS = TableSpec(
             _i("start"),  # offset into the document text
             _i("end"),  # exclusive
             _s("text"),  # == document text[start:end]
-            _s(
-                "type"
-            ),  # entity type (Chemical, SpecificDisease, ...) or MedMentions semantic types (T047,T191)
-            pa.field(
-                "concept_ids", pa.list_(pa.string()), nullable=False
-            ),  # namespaced; [] for -1 / none
+            _s("type"),  # entity type (Chemical, SpecificDisease, ...) or MedMentions semantic types (T047,T191)
+            pa.field("concept_ids", pa.list_(pa.string()), nullable=False),  # namespaced; [] for -1 / none
             _i("sentence_id"),
             _i("sentence_start"),  # offset into the sentence text
             _i("sentence_end"),  # exclusive

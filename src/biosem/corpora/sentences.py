@@ -93,9 +93,7 @@ class Segmenter:
         stats.sentences += len(spans)
         return spans
 
-    def _mask(
-        self, text: str, mentions: Sequence[tuple[int, int]], stats: SegmentationStats
-    ) -> str:
+    def _mask(self, text: str, mentions: Sequence[tuple[int, int]], stats: SegmentationStats) -> str:
         if not self.mask_mention_periods:
             return text
         chars: list[str] | None = None
@@ -107,9 +105,7 @@ class Segmenter:
                 stats.masked_mentions += 1
         return text if chars is None else "".join(chars)
 
-    def _segment_region(
-        self, masked: str, lo: int, hi: int, stats: SegmentationStats
-    ) -> list[tuple[int, int]]:
+    def _segment_region(self, masked: str, lo: int, hi: int, stats: SegmentationStats) -> list[tuple[int, int]]:
         """Locate pysbd's sentences of ``masked[lo:hi]`` with a forward cursor (offsets into ``masked``)."""
         region = masked[lo:hi]
         spans: list[tuple[int, int]] = []
@@ -131,9 +127,7 @@ class Segmenter:
         return [(lo + s, lo + e) for s, e in spans]
 
 
-def _gap_sentences(
-    region: str, lo: int, hi: int, stats: SegmentationStats
-) -> list[tuple[int, int]]:
+def _gap_sentences(region: str, lo: int, hi: int, stats: SegmentationStats) -> list[tuple[int, int]]:
     """A recovered sentence for non-whitespace text between two located sentences (pysbd dropped it)."""
     gap = region[lo:hi]
     core = gap.strip()
@@ -229,7 +223,5 @@ def segment_documents(
     # fork: workers inherit the imported modules (no re-import of the calling script's __main__).
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     args = (segmenter.language, segmenter.mask_mention_periods, segmenter.split_title)
-    with multiprocessing.get_context(method).Pool(
-        processes, initializer=_init_worker, initargs=args
-    ) as pool:
+    with multiprocessing.get_context(method).Pool(processes, initializer=_init_worker, initargs=args) as pool:
         return pool.map(_segment_one, items, chunksize=chunksize)

@@ -102,7 +102,9 @@ def candidate_key(model: Representation, term: str) -> str:
     return " ".join(tokens(term)) if tokens is not None else " ".join(term.lower().split())
 
 
-def build_candidates(model: Representation, phrases: Sequence[str], require_all_words: bool = True) -> tuple[list[str], np.ndarray]:
+def build_candidates(
+    model: Representation, phrases: Sequence[str], require_all_words: bool = True
+) -> tuple[list[str], np.ndarray]:
     """Distinct candidate keys (sorted) the model can represent, and their unit vectors (float32)."""
     keys = sorted({k for k in (candidate_key(model, p) for p in phrases) if k})
     vectors, covered = model.phrase_vectors(keys, require_all=require_all_words)
@@ -119,7 +121,9 @@ def _as_list(value: Any) -> list[str]:
     return [str(v) for v in value]
 
 
-def index_analogies(frame: pd.DataFrame, model: Representation, candidates: Mapping[str, int]) -> tuple[IndexedAnalogies, dict[str, int]]:
+def index_analogies(
+    frame: pd.DataFrame, model: Representation, candidates: Mapping[str, int]
+) -> tuple[IndexedAnalogies, dict[str, int]]:
     """Map analogies (columns ``relation, a_term, b_terms, c_term, d_terms``) to candidate indices.
 
     Returns the covered analogies (in input order) and counts: ``analogies``, ``covered``,
@@ -147,8 +151,13 @@ def index_analogies(frame: pd.DataFrame, model: Representation, candidates: Mapp
         d_idx.extend(ds)
         d_ptr.append(len(d_idx))
     counts["covered"] = len(a_out)
-    i64 = lambda x: np.asarray(x, dtype=np.int64)
-    return IndexedAnalogies(np.asarray(rel, dtype=object), i64(a_out), i64(c_out), i64(b_ptr), i64(b_idx), i64(d_ptr), i64(d_idx)), counts
+
+    def i64(x):
+        return np.asarray(x, dtype=np.int64)
+
+    return IndexedAnalogies(
+        np.asarray(rel, dtype=object), i64(a_out), i64(c_out), i64(b_ptr), i64(b_idx), i64(d_ptr), i64(d_idx)
+    ), counts
 
 
 # --------------------------------------------------------------------------------------------------
@@ -171,7 +180,10 @@ def reference_scores(method: str, E: np.ndarray, a: int, bs: Sequence[int], c: i
     elif method == "PairwiseDistance":
         s = cos(E - E[c], B - E[a])
     elif method == "3CosMul":
-        sh = lambda v: (cos(E, v) + 1.0) / 2.0
+
+        def sh(v):
+            return (cos(E, v) + 1.0) / 2.0
+
         s = sh(B) * sh(E[c]) / (sh(E[a]) + EPSILON)
     else:
         raise ValueError(f"unknown analogy method {method!r}; expected one of {METHODS}")
@@ -208,8 +220,14 @@ class _Workspace:
 
 
 def _chunk_scores(
-    method: str, Ca: np.ndarray, Cb: np.ndarray, Cc: np.ndarray, S: np.ndarray, T: np.ndarray,
-    cv: np.ndarray, inv_norm_b: np.ndarray,
+    method: str,
+    Ca: np.ndarray,
+    Cb: np.ndarray,
+    Cc: np.ndarray,
+    S: np.ndarray,
+    T: np.ndarray,
+    cv: np.ndarray,
+    inv_norm_b: np.ndarray,
 ) -> np.ndarray:
     """Scores of ``method`` into ``S`` [k, n] from Ca = x.a, Cb = x.B, Cc = x.c (rows or broadcast
     rows) for every candidate x; ``T`` is scratch of S's shape."""
@@ -490,16 +508,32 @@ def summary_rows(
                 value = float(values[sel].mean()) if n else float("nan")
                 if n:
                     per_relation.append(value)
-                rows.append(result_row(model, dataset, relation, metric, value, n, n / totals[relation] if totals[relation] else float("nan")))
+                rows.append(
+                    result_row(
+                        model,
+                        dataset,
+                        relation,
+                        metric,
+                        value,
+                        n,
+                        n / totals[relation] if totals[relation] else float("nan"),
+                    )
+                )
             n_all = len(analogies)
             coverage = n_all / grand_total if grand_total else float("nan")
             macro = float(np.mean(per_relation)) if per_relation else float("nan")
             rows.append(result_row(model, dataset, "macro", metric, macro, n_all, coverage))
-            rows.append(result_row(model, dataset, "all", metric, float(values.mean()) if n_all else float("nan"), n_all, coverage))
+            rows.append(
+                result_row(
+                    model, dataset, "all", metric, float(values.mean()) if n_all else float("nan"), n_all, coverage
+                )
+            )
     return rows
 
 
-def predictions_frame(dataset: str, analogies: IndexedAnalogies, rankings: Rankings, candidates: Sequence[str]) -> pd.DataFrame:
+def predictions_frame(
+    dataset: str, analogies: IndexedAnalogies, rankings: Rankings, candidates: Sequence[str]
+) -> pd.DataFrame:
     """Per covered analogy and method: its rank of the best answer and the top-k candidate keys."""
     frames = []
     cand = np.asarray(candidates, dtype=object)
@@ -519,7 +553,9 @@ def predictions_frame(dataset: str, analogies: IndexedAnalogies, rankings: Ranki
                     "a": cand[analogies.a],
                     "c": cand[analogies.c],
                     "first_answer_rank": best,
-                    "top": [list(cand[t[t >= 0]]) for t in top] if top.shape[1] else [[] for _ in range(len(analogies))],
+                    "top": [list(cand[t[t >= 0]]) for t in top]
+                    if top.shape[1]
+                    else [[] for _ in range(len(analogies))],
                 }
             )
         )
@@ -558,7 +594,12 @@ def evaluate_analogy_datasets(
         phrases += [t for ts in frame["b_terms"] for t in ts] + [t for ts in frame["d_terms"] for t in ts]
     keys, E = build_candidates(model, phrases, params.require_all_words)
     index = {k: i for i, k in enumerate(keys)}
-    log.info("%s: %d candidate terms represented (of %d distinct)", model.name, len(keys), len({candidate_key(model, p) for p in phrases}))
+    log.info(
+        "%s: %d candidate terms represented (of %d distinct)",
+        model.name,
+        len(keys),
+        len({candidate_key(model, p) for p in phrases}),
+    )
     rows: list[dict[str, object]] = []
     predictions = []
     for name in sorted(datasets):
@@ -569,7 +610,12 @@ def evaluate_analogy_datasets(
         if not totals:
             continue
         rankings = rank_analogies(
-            E, analogies, params.methods, params.top_k, params.block_mb, workers,
+            E,
+            analogies,
+            params.methods,
+            params.top_k,
+            params.block_mb,
+            workers,
             progress=log_progress(f"{model.name} {name}"),
         )
         summary = summary_rows(model.name, name, analogies, rankings, totals)
@@ -577,10 +623,23 @@ def evaluate_analogy_datasets(
         predictions.append(predictions_frame(name, analogies, rankings, keys))
         for row in summary:
             if row["subset"] == "macro" and str(row["metric"]).endswith(":MAP") and row["n"]:
-                log.info("%s %s %s: macro %.4f over %d analogies", model.name, name, row["metric"], row["value"], row["n"])
-    pred = pd.concat(predictions, ignore_index=True) if predictions else pd.DataFrame(
-        {"dataset": pd.Series(dtype=object), "method": pd.Series(dtype=object), "analogy": pd.Series(dtype=np.int64),
-         "relation": pd.Series(dtype=object), "a": pd.Series(dtype=object), "c": pd.Series(dtype=object),
-         "first_answer_rank": pd.Series(dtype=np.int64), "top": pd.Series(dtype=object)}
+                log.info(
+                    "%s %s %s: macro %.4f over %d analogies", model.name, name, row["metric"], row["value"], row["n"]
+                )
+    pred = (
+        pd.concat(predictions, ignore_index=True)
+        if predictions
+        else pd.DataFrame(
+            {
+                "dataset": pd.Series(dtype=object),
+                "method": pd.Series(dtype=object),
+                "analogy": pd.Series(dtype=np.int64),
+                "relation": pd.Series(dtype=object),
+                "a": pd.Series(dtype=object),
+                "c": pd.Series(dtype=object),
+                "first_answer_rank": pd.Series(dtype=np.int64),
+                "top": pd.Series(dtype=object),
+            }
+        )
     )
     return rows, pred

@@ -83,7 +83,9 @@ def read_rated_pairs(path: str | Path, fmt: str, member: str | None = None) -> p
     if fmt == "simlex999":
         header = lines[0].split("\t") if lines else []
         if header[:4] != ["word1", "word2", "POS", "SimLex999"]:
-            raise SourceFormatError(path, 1, "the SimLex-999 header 'word1 word2 POS SimLex999 ...'", lines[0] if lines else "")
+            raise SourceFormatError(
+                path, 1, "the SimLex-999 header 'word1 word2 POS SimLex999 ...'", lines[0] if lines else ""
+            )
         start = 1
     for offset, line in enumerate(lines[start:]):
         lineno = start + offset + 1

@@ -359,7 +359,9 @@ class SentenceEncoder:
         if not phrases:
             dim = int(self.model.get_sentence_embedding_dimension())
             return np.zeros((0, dim), dtype=np.float32), np.zeros(0, dtype=bool)
-        vectors = self.model.encode(list(phrases), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False)
+        vectors = self.model.encode(
+            list(phrases), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+        )
         return np.asarray(vectors, dtype=np.float32), np.ones(len(phrases), dtype=bool)
 
 

@@ -47,7 +47,9 @@ class RatedParams:
     min_band_pairs: int = 10
 
 
-def score_pairs(pairs: pd.DataFrame, model: Representation, oov_policy: str = "skip", require_all_words: bool = True) -> pd.DataFrame:
+def score_pairs(
+    pairs: pd.DataFrame, model: Representation, oov_policy: str = "skip", require_all_words: bool = True
+) -> pd.DataFrame:
     """Cosine of each pair under ``model``.
 
     Args:
@@ -143,7 +145,13 @@ def evaluate_rated_dataset(
     rows.append(result_row(model.name, dataset, "all", METRIC, **stats))
     log.info(
         "%s on %s: rho %.4f on %d of %d pairs (coverage %.3f, OOV policy %s)",
-        model.name, dataset, stats["value"], stats["n"], len(pairs), stats["coverage"], params.oov_policy,
+        model.name,
+        dataset,
+        stats["value"],
+        stats["n"],
+        len(pairs),
+        stats["coverage"],
+        params.oov_policy,
     )
     if token_counts is not None and params.frequency_bands:
         bands = pair_bands(scored, token_counts, params.frequency_bands)
@@ -151,7 +159,9 @@ def evaluate_rated_dataset(
             sub = scored[bands == label]
             usable = int(sub["cosine"].notna().sum())
             if usable < params.min_band_pairs:
-                log.info("%s %s: %d scored pairs (< %d), band not scored", dataset, label, usable, params.min_band_pairs)
+                log.info(
+                    "%s %s: %d scored pairs (< %d), band not scored", dataset, label, usable, params.min_band_pairs
+                )
                 continue
             s = evaluate_scored(sub, rng_for(label), params.n_resamples, params.confidence_level)
             rows.append(result_row(model.name, dataset, label, METRIC, **s))

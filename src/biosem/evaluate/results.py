@@ -81,12 +81,12 @@ def _clean(x: float | None) -> float | None:
 def results_frame(rows: Iterable[Mapping[str, object]]) -> pd.DataFrame:
     """Rows -> a DataFrame with the table's columns (possibly empty)."""
     frame = pd.DataFrame(list(rows), columns=COLUMNS)
-    return frame.astype(
-        {"model": object, "dataset": object, "subset": object, "metric": object, "n": np.int64}
-    )
+    return frame.astype({"model": object, "dataset": object, "subset": object, "metric": object, "n": np.int64})
 
 
-def write_results(frame: pd.DataFrame, parquet: str | os.PathLike[str], csv: str | os.PathLike[str] | None = None) -> int:
+def write_results(
+    frame: pd.DataFrame, parquet: str | os.PathLike[str], csv: str | os.PathLike[str] | None = None
+) -> int:
     """Write the tidy table as Parquet (and CSV, same order); return the row count.
 
     Raises:
@@ -136,7 +136,9 @@ def _empty_figure(plt, message: str):
     return fig
 
 
-def plot_scores_with_ci(rows: pd.DataFrame, path: str | os.PathLike[str], title: str, ylabel: str, group: str = "dataset") -> int:
+def plot_scores_with_ci(
+    rows: pd.DataFrame, path: str | os.PathLike[str], title: str, ylabel: str, group: str = "dataset"
+) -> int:
     """Grouped bars: one group per value of ``group`` (dataset or subset), one bar per model, error
     bars = the CI where there is one. ``rows`` are already filtered to one measure. Returns the
     number of groups (0: an empty placeholder figure is written)."""
@@ -192,7 +194,13 @@ def plot_relation_map(results: pd.DataFrame, path: str | os.PathLike[str], measu
             model, method = label.rsplit(" ", 1)
             s = sub[(sub["model"] == model) & (sub["metric"] == f"{method}:{measure}")].set_index("subset")
             color = plt.cm.tab20(i % 20)
-            ax.bar(x + i * width - 0.4 + width / 2, s.reindex(relations)["value"].fillna(0).to_numpy(), width, label=label, color=color)
+            ax.bar(
+                x + i * width - 0.4 + width / 2,
+                s.reindex(relations)["value"].fillna(0).to_numpy(),
+                width,
+                label=label,
+                color=color,
+            )
         ax.set_xticks(x, relations, rotation=30, ha="right", fontsize=7)
         ax.set_ylabel(measure)
         ax.set_title(dataset, fontsize=9)
@@ -231,7 +239,7 @@ def plot_frequency_bands(results: pd.DataFrame, path: str | os.PathLike[str], me
         ax.set_xticks(range(len(band_order)), [b.removeprefix("band:") for b in band_order], fontsize=7)
         ax.set_title(dataset, fontsize=8)
         ax.set_ylabel("Spearman")
-    for ax in list(axes.flat)[len(datasets):]:
+    for ax in list(axes.flat)[len(datasets) :]:
         ax.axis("off")
     axes.flat[0].legend(fontsize=6)
     _save(fig, path)

@@ -234,7 +234,11 @@ def evaluate_termpair_dataset(
     test_c = ~tune & covered
     for sim in sims:
         s = scores[sim]
-        rows.append(result_row(model.name, dataset, "all", f"{sim}:auc", auc(labels[covered], s[covered]), int(covered.sum()), coverage))
+        rows.append(
+            result_row(
+                model.name, dataset, "all", f"{sim}:auc", auc(labels[covered], s[covered]), int(covered.sum()), coverage
+            )
+        )
         if tune_c.sum() == 0 or test_c.sum() == 0:
             continue
         th = best_threshold(labels[tune_c], s[tune_c])
@@ -242,17 +246,42 @@ def evaluate_termpair_dataset(
         low, high = mean_ci(correct, rng, params.n_resamples, params.confidence_level)
         rows.append(result_row(model.name, dataset, "tune_half", f"{sim}:threshold", th.threshold, th.n, coverage))
         rows.append(result_row(model.name, dataset, "tune_half", f"{sim}:accuracy", th.accuracy, th.n, coverage))
-        rows.append(result_row(model.name, dataset, "test_half", f"{sim}:accuracy", float(correct.mean()), len(correct), coverage, low, high))
+        rows.append(
+            result_row(
+                model.name,
+                dataset,
+                "test_half",
+                f"{sim}:accuracy",
+                float(correct.mean()),
+                len(correct),
+                coverage,
+                low,
+                high,
+            )
+        )
         predictions.append(
-            pd.DataFrame({"dataset": dataset, "pair": np.flatnonzero(test_c).astype(np.int64), "similarity": sim, "correct": correct})
+            pd.DataFrame(
+                {
+                    "dataset": dataset,
+                    "pair": np.flatnonzero(test_c).astype(np.int64),
+                    "similarity": sim,
+                    "correct": correct,
+                }
+            )
         )
     pred = pd.concat(predictions, ignore_index=True) if predictions else empty_predictions()
     return rows, pred
 
 
 def empty_predictions() -> pd.DataFrame:
-    return pd.DataFrame({"dataset": pd.Series(dtype=object), "pair": pd.Series(dtype=np.int64),
-                         "similarity": pd.Series(dtype=object), "correct": pd.Series(dtype=bool)})
+    return pd.DataFrame(
+        {
+            "dataset": pd.Series(dtype=object),
+            "pair": pd.Series(dtype=np.int64),
+            "similarity": pd.Series(dtype=object),
+            "correct": pd.Series(dtype=bool),
+        }
+    )
 
 
 def mcnemar_rows(predictions: Mapping[str, pd.DataFrame]) -> list[dict[str, object]]:
@@ -270,7 +299,9 @@ def mcnemar_rows(predictions: Mapping[str, pd.DataFrame]) -> list[dict[str, obje
             test = mcnemar_test(grp["correct_a"].to_numpy(), grp["correct_b"].to_numpy())
             label = f"{a} vs {b}"
             rows.append(result_row(label, str(dataset), "test_half", f"{sim}:mcnemar_p", test.pvalue, len(grp), None))
-            rows.append(result_row(label, str(dataset), "test_half", f"{sim}:mcnemar_statistic", test.statistic, len(grp), None))
+            rows.append(
+                result_row(label, str(dataset), "test_half", f"{sim}:mcnemar_statistic", test.statistic, len(grp), None)
+            )
     return rows
 
 
@@ -365,7 +396,15 @@ def category_overlap(model: Representation, terms: pd.DataFrame, bins: int = 50)
 def category_rows(model: Representation, dataset: str, terms: pd.DataFrame, bins: int) -> list[dict[str, object]]:
     """Result rows of :func:`category_overlap` (metrics ``avg_cos:overlap``, ``..._mean``)."""
     r = category_overlap(model, terms, bins)
-    log.info("%s %s: O = %.4f (within %.4f, between %.4f; %d terms)", model.name, dataset, r["overlap"], r["within_mean"], r["between_mean"], r["n_terms"])
+    log.info(
+        "%s %s: O = %.4f (within %.4f, between %.4f; %d terms)",
+        model.name,
+        dataset,
+        r["overlap"],
+        r["within_mean"],
+        r["between_mean"],
+        r["n_terms"],
+    )
     return [
         result_row(model.name, dataset, "all", "avg_cos:overlap", r["overlap"], r["n_terms"], r["coverage"]),
         result_row(model.name, dataset, "within", "avg_cos:mean", r["within_mean"], r["n_within"], r["coverage"]),
@@ -392,12 +431,22 @@ def evaluate_termpair_datasets(
             log.info("%s: empty dataset, not scored", name)
             continue
         tune = tuning_half(len(pairs), generator(seed, "evaluate", "termpairs", "split", name))
-        r, p = evaluate_termpair_dataset(model, name, pairs, tune, params, generator(seed, "evaluate", "termpairs", model.name, name))
+        r, p = evaluate_termpair_dataset(
+            model, name, pairs, tune, params, generator(seed, "evaluate", "termpairs", model.name, name)
+        )
         rows += r
         predictions.append(p)
         auc_row = next((x for x in r if x["metric"] == f"{params.similarities[0]}:auc"), None)
         if auc_row is not None:
-            log.info("%s on %s: %s AUC %s on %d pairs (coverage %.3f)", model.name, name, params.similarities[0], auc_row["value"], auc_row["n"], auc_row["coverage"] or 0.0)
+            log.info(
+                "%s on %s: %s AUC %s on %d pairs (coverage %.3f)",
+                model.name,
+                name,
+                params.similarities[0],
+                auc_row["value"],
+                auc_row["n"],
+                auc_row["coverage"] or 0.0,
+            )
     return rows, pd.concat(predictions, ignore_index=True)
 
 
@@ -421,5 +470,7 @@ def category_terms(
     members = members.merge(heads[["concept_id", "head"]], on="concept_id", how="inner")
     sample = sample_members(members, params.sample_size, rng)
     for category, n in sample.groupby("category").size().items():
-        log.info("category %s: %d of %d member concepts sampled", category, n, int((members["category"] == category).sum()))
+        log.info(
+            "category %s: %d of %d member concepts sampled", category, n, int((members["category"] == category).sum())
+        )
     return sample.rename(columns={"head": "term"})[["concept_id", "category", "term"]].reset_index(drop=True)

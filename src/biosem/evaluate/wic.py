@@ -53,8 +53,14 @@ def context_cosines(model: Representation, frame: pd.DataFrame, window: int) -> 
     ``frame``: columns ``sentence1, start1, end1, sentence2, start2, end2``. Uncovered: a side
     with no known context word (NaN cosine).
     """
-    ctx1 = [" ".join(context_window(s, int(a), int(b), window)) for s, a, b in zip(frame["sentence1"], frame["start1"], frame["end1"])]
-    ctx2 = [" ".join(context_window(s, int(a), int(b), window)) for s, a, b in zip(frame["sentence2"], frame["start2"], frame["end2"])]
+    ctx1 = [
+        " ".join(context_window(s, int(a), int(b), window))
+        for s, a, b in zip(frame["sentence1"], frame["start1"], frame["end1"])
+    ]
+    ctx2 = [
+        " ".join(context_window(s, int(a), int(b), window))
+        for s, a, b in zip(frame["sentence2"], frame["start2"], frame["end2"])
+    ]
     v1, c1 = model.phrase_vectors(ctx1, require_all=False)
     v2, c2 = model.phrase_vectors(ctx2, require_all=False)
     covered = c1 & c2
@@ -62,8 +68,15 @@ def context_cosines(model: Representation, frame: pd.DataFrame, window: int) -> 
 
 
 def _accuracy_rows(
-    model: str, dataset: str, metric: str, frame: pd.DataFrame, correct: np.ndarray, coverage: np.ndarray,
-    rng_for: Callable[[str], np.random.Generator], n_resamples: int, confidence_level: float,
+    model: str,
+    dataset: str,
+    metric: str,
+    frame: pd.DataFrame,
+    correct: np.ndarray,
+    coverage: np.ndarray,
+    rng_for: Callable[[str], np.random.Generator],
+    n_resamples: int,
+    confidence_level: float,
 ) -> list[dict[str, object]]:
     rows = []
     groups = [("all", np.ones(len(frame), dtype=bool))]
@@ -72,7 +85,19 @@ def _accuracy_rows(
         if not sel.any():
             continue
         low, high = mean_ci(correct[sel], rng_for(f"{dataset}/{name}"), n_resamples, confidence_level)
-        rows.append(result_row(model, dataset, name, f"{metric}:accuracy", float(correct[sel].mean()), int(sel.sum()), float(coverage[sel].mean()), low, high))
+        rows.append(
+            result_row(
+                model,
+                dataset,
+                name,
+                f"{metric}:accuracy",
+                float(correct[sel].mean()),
+                int(sel.sum()),
+                float(coverage[sel].mean()),
+                low,
+                high,
+            )
+        )
     return rows
 
 
@@ -100,13 +125,35 @@ def evaluate_context_cosine(
         raise ValueError(f"{model.name}: no dev instance has a known context word; cannot tune a threshold")
     th = best_threshold(dev_labels[dev_cov], dev_cos[dev_cov])
     majority = int(dev_labels.mean() >= 0.5)
-    log.info("%s WiC: threshold %.4f (dev accuracy %.4f on %d covered; fallback label %d)", model.name, th.threshold, th.accuracy, th.n, majority)
-    rows = [result_row(model.name, "wic/dev", "all", f"{METRIC_COSINE}:threshold", th.threshold, th.n, float(dev_cov.mean()))]
-    for split, frame, cos, cov in (("dev", dev, dev_cos, dev_cov), ("test", test, *context_cosines(model, test, window))):
+    log.info(
+        "%s WiC: threshold %.4f (dev accuracy %.4f on %d covered; fallback label %d)",
+        model.name,
+        th.threshold,
+        th.accuracy,
+        th.n,
+        majority,
+    )
+    rows = [
+        result_row(
+            model.name, "wic/dev", "all", f"{METRIC_COSINE}:threshold", th.threshold, th.n, float(dev_cov.mean())
+        )
+    ]
+    for split, frame, cos, cov in (
+        ("dev", dev, dev_cos, dev_cov),
+        ("test", test, *context_cosines(model, test, window)),
+    ):
         predicted = np.where(cov, (np.nan_to_num(cos, nan=-np.inf) >= th.threshold).astype(np.int64), majority)
         correct = predicted == frame["label"].to_numpy(dtype=np.int64)
-        rows += _accuracy_rows(model.name, f"wic/{split}", METRIC_COSINE, frame, correct, cov, rng_for, n_resamples, confidence_level)
-        log.info("%s WiC %s: accuracy %.4f (coverage %.3f)", model.name, split, correct.mean() if len(correct) else float("nan"), cov.mean() if len(cov) else float("nan"))
+        rows += _accuracy_rows(
+            model.name, f"wic/{split}", METRIC_COSINE, frame, correct, cov, rng_for, n_resamples, confidence_level
+        )
+        log.info(
+            "%s WiC %s: accuracy %.4f (coverage %.3f)",
+            model.name,
+            split,
+            correct.mean() if len(correct) else float("nan"),
+            cov.mean() if len(cov) else float("nan"),
+        )
     return rows
 
 
@@ -122,5 +169,15 @@ def evaluate_random(
         frame = splits[split]
         guess = rng_for(f"guess/{split}").integers(0, 2, size=len(frame))
         correct = guess == frame["label"].to_numpy(dtype=np.int64)
-        rows += _accuracy_rows("random", f"wic/{split}", METRIC_RANDOM, frame, correct, np.ones(len(frame)), rng_for, n_resamples, confidence_level)
+        rows += _accuracy_rows(
+            "random",
+            f"wic/{split}",
+            METRIC_RANDOM,
+            frame,
+            correct,
+            np.ones(len(frame)),
+            rng_for,
+            n_resamples,
+            confidence_level,
+        )
     return rows

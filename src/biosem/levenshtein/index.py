@@ -136,7 +136,11 @@ def tie_seeds(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 def rank_neighbours(
-    query: np.ndarray, candidate: np.ndarray, distance: np.ndarray, need: np.ndarray, seeds: np.ndarray,
+    query: np.ndarray,
+    candidate: np.ndarray,
+    distance: np.ndarray,
+    need: np.ndarray,
+    seeds: np.ndarray,
     pairs_verified: int = 0,
 ) -> NearestResult:
     """Order one dataset's scan rows into a :class:`NearestResult`: per query by (distance, tie key),
@@ -268,8 +272,9 @@ class LevenshteinIndex:
         """
         need = np.asarray(need, dtype=np.int64)
         scan = self.scan(queries, need[:, None], query_group, pool_group)
-        return rank_neighbours(scan.query, scan.candidate, scan.distance, need, tie_seeds(rng, need.size),
-                               self.pairs_verified)
+        return rank_neighbours(
+            scan.query, scan.candidate, scan.distance, need, tie_seeds(rng, need.size), self.pairs_verified
+        )
 
     def scan(
         self,
@@ -329,22 +334,36 @@ class LevenshteinIndex:
         else:
             pool_member = np.asarray(pool_member, dtype=bool)
             if pool_member.shape != (len(self.pool), n_sets) or n_sets > 32:
-                raise ValueError(f"pool_member has shape {pool_member.shape}, expected ({len(self.pool)}, {n_sets}), "
-                                 "at most 32 datasets")
+                raise ValueError(
+                    f"pool_member has shape {pool_member.shape}, expected ({len(self.pool)}, {n_sets}), "
+                    "at most 32 datasets"
+                )
             member = (pool_member.astype(np.int64) << np.arange(n_sets, dtype=np.int64)).sum(axis=1)
         skip = np.full(len(queries), -1, dtype=np.int64) if covered is None else np.asarray(covered, dtype=np.int64)
         if skip.shape != (len(queries),):
             raise ValueError(f"covered has shape {skip.shape}, expected ({len(queries)},)")
         empty = np.zeros(0, dtype=np.int64)
-        rows = (empty,) * 4 if known is None else tuple(
-            np.asarray(x, dtype=np.int64) for x in (known.query, known.dataset, known.candidate, known.distance))
-        q, b, c, d = self._length_scan(queries, need, np.asarray(query_group), np.asarray(pool_group), member,
-                                       int(slack), skip, rows)
+        rows = (
+            (empty,) * 4
+            if known is None
+            else tuple(
+                np.asarray(x, dtype=np.int64) for x in (known.query, known.dataset, known.candidate, known.distance)
+            )
+        )
+        q, b, c, d = self._length_scan(
+            queries, need, np.asarray(query_group), np.asarray(pool_group), member, int(slack), skip, rows
+        )
         order = np.lexsort((c, d, q, b))
         return ScanResult(q[order], b[order], c[order], d[order], self.pairs_verified)
 
-    def _hint(self, queries: list[str], need: np.ndarray, query_group: np.ndarray, pool_group: np.ndarray,
-              pool_member: np.ndarray) -> np.ndarray:
+    def _hint(
+        self,
+        queries: list[str],
+        need: np.ndarray,
+        query_group: np.ndarray,
+        pool_group: np.ndarray,
+        pool_member: np.ndarray,
+    ) -> np.ndarray:
         """Upper bounds of each (query, dataset)'s ``need``-th valid distance, before the scan.
 
         Near terms share a prefix or a suffix more often than not (a word added, removed or changed
@@ -375,24 +394,34 @@ class LevenshteinIndex:
         width = 4 * HINT_WINDOW
         strings_q = np.array(queries, dtype=object)
         for lo in range(0, n, HINT_BATCH):
-            part = strings_q[lo:lo + HINT_BATCH]
+            part = strings_q[lo : lo + HINT_BATCH]
             at = np.searchsorted(lex_keys, part)
             rev_at = np.searchsorted(rev_keys, np.array([s[::-1] for s in part], dtype=object))
-            cand = np.concatenate([lex[np.clip(at[:, None] + offsets, 0, size - 1)],
-                                   rev[np.clip(rev_at[:, None] + offsets, 0, size - 1)]], axis=1)
+            cand = np.concatenate(
+                [
+                    lex[np.clip(at[:, None] + offsets, 0, size - 1)],
+                    rev[np.clip(rev_at[:, None] + offsets, 0, size - 1)],
+                ],
+                axis=1,
+            )
             cand.sort(axis=1)
-            d = process.cpdist(np.repeat(part, width), strings[cand.ravel()], scorer=Levenshtein.distance,
-                               dtype=np.int32, workers=self._threads)
+            d = process.cpdist(
+                np.repeat(part, width),
+                strings[cand.ravel()],
+                scorer=Levenshtein.distance,
+                dtype=np.int32,
+                workers=self._threads,
+            )
             d = d.reshape(cand.shape)
-            valid = (pool_group[cand] != query_group[lo:lo + HINT_BATCH, None]) & (d > 0)
+            valid = (pool_group[cand] != query_group[lo : lo + HINT_BATCH, None]) & (d > 0)
             valid[:, 1:] &= cand[:, 1:] != cand[:, :-1]
             rows = np.arange(part.size)
             for b in range(n_sets):
-                k = need[lo:lo + HINT_BATCH, b]
+                k = need[lo : lo + HINT_BATCH, b]
                 inside = valid & ((pool_member[cand] >> b) & 1).astype(bool)
                 ranked = np.sort(np.where(inside, d, _NONE), axis=1)
                 kth = ranked[rows, np.clip(k - 1, 0, width - 1)]
-                hint[lo:lo + HINT_BATCH, b] = np.where(k > 0, np.where(k <= width, kth, _NONE), -1)
+                hint[lo : lo + HINT_BATCH, b] = np.where(k > 0, np.where(k <= width, kth, _NONE), -1)
         return hint
 
     def _length_rings(self, qlen: int) -> list[tuple[int, int, int]]:
@@ -463,10 +492,20 @@ class LevenshteinIndex:
             rows = order[lo:hi]
             group_known = (local[known[0][rows]], *(part[rows] for part in known[1:]))
             found = self._scan_group(
-                [queries[i] for i in members.tolist()], qlen, need[members], query_group[members], sorted_group,
-                sorted_member, slack, skip[members], group_known, hint[members],
+                [queries[i] for i in members.tolist()],
+                qlen,
+                need[members],
+                query_group[members],
+                sorted_group,
+                sorted_member,
+                slack,
+                skip[members],
+                group_known,
+                hint[members],
             )
-            log.debug("length %d: %d queries scanned, %d pairs verified so far", qlen, members.size, self.pairs_verified)
+            log.debug(
+                "length %d: %d queries scanned, %d pairs verified so far", qlen, members.size, self.pairs_verified
+            )
             return found
 
         def cost(qlen: int, count: int) -> float:
@@ -505,9 +544,9 @@ class LevenshteinIndex:
         (plus ``slack``) at the start of the ring, or its hint where smaller; it returns the pairs
         within that limit, and :func:`_keep_nearest` updates each (row, dataset)'s k best from
         them in one pass (a pair beyond the limit could neither lower a bound nor be kept)."""
-        qsym = self._alphabet.ids(
-            np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32)
-        ).reshape(len(group), qlen)
+        qsym = self._alphabet.ids(np.frombuffer("".join(group).encode("utf-32-le"), dtype=np.uint32)).reshape(
+            len(group), qlen
+        )
         starts = np.arange(len(group) + 1, dtype=np.int64) * qlen
         qhist = np.ascontiguousarray(histograms(qsym.ravel(), starts, self._alphabet).T)
         kmax = max(1, int(k.max()))
@@ -542,11 +581,33 @@ class LevenshteinIndex:
                 act = active[b : b + block]
                 worst = np.minimum(bound[act], hint[act]).max(axis=1).astype(np.int64)
                 limit = np.where(SCREEN & (worst < _NONE), worst + slack, _UNLIMITED)
-                crow, ccol, cd, verified = screened_pairs(qsym[act], self._sorted_symbols, self._sorted_starts, lo, hi,
-                                                          self._alphabet.size, self._sorted_hist, qhist[act], limit)
+                crow, ccol, cd, verified = screened_pairs(
+                    qsym[act],
+                    self._sorted_symbols,
+                    self._sorted_starts,
+                    lo,
+                    hi,
+                    self._alphabet.size,
+                    self._sorted_hist,
+                    qhist[act],
+                    limit,
+                )
                 self._count(verified, act.size * (hi - lo))
-                row, dset, col, d = _keep_nearest(crow, ccol, cd, sorted_group[lo:hi], sorted_member[lo:hi], col_gap,
-                                                  groups, skip, act, k, best, bound, slack)
+                row, dset, col, d = _keep_nearest(
+                    crow,
+                    ccol,
+                    cd,
+                    sorted_group[lo:hi],
+                    sorted_member[lo:hi],
+                    col_gap,
+                    groups,
+                    skip,
+                    act,
+                    k,
+                    best,
+                    bound,
+                    slack,
+                )
                 found[0].append(act[row])
                 found[1].append(dset)
                 found[2].append(self._by_length[lo + col])
@@ -559,9 +620,19 @@ class LevenshteinIndex:
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
 def _keep_nearest(
-    cell_row: np.ndarray, cell_col: np.ndarray, cell_d: np.ndarray, col_group: np.ndarray, col_member: np.ndarray,
-    col_gap: np.ndarray, groups: np.ndarray, skip: np.ndarray, rows: np.ndarray, k: np.ndarray, best: np.ndarray,
-    bound: np.ndarray, slack: int,
+    cell_row: np.ndarray,
+    cell_col: np.ndarray,
+    cell_d: np.ndarray,
+    col_group: np.ndarray,
+    col_member: np.ndarray,
+    col_gap: np.ndarray,
+    groups: np.ndarray,
+    skip: np.ndarray,
+    rows: np.ndarray,
+    k: np.ndarray,
+    best: np.ndarray,
+    bound: np.ndarray,
+    slack: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One block of the scan: cell ``t`` is the distance ``cell_d[t]`` of query ``rows[cell_row[t]]`` to
     ring column ``cell_col[t]`` (the pairs :func:`biosem.levenshtein.kernels.screened_pairs` found within the

@@ -78,8 +78,18 @@ def _popcount64(x: np.uint64) -> np.int64:
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
-def _one_word(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: int, vp_row: np.ndarray,
-              vn_row: np.ndarray, res: np.ndarray, one: np.unsignedinteger, ones: np.unsignedinteger) -> None:
+def _one_word(
+    qrow: np.ndarray,
+    n: int,
+    peq: np.ndarray,
+    lens: np.ndarray,
+    width: int,
+    vp_row: np.ndarray,
+    vn_row: np.ndarray,
+    res: np.ndarray,
+    one: np.unsignedinteger,
+    ones: np.unsignedinteger,
+) -> None:
     """Distances of one query (symbol ids ``qrow[:n]``) to ``width`` lanes of one 64-bit word each
     (pattern length <= 64) into ``res[:width]``; ``one`` and ``ones`` are 1 and all bits set (the
     word type), ``vp_row`` / ``vn_row`` scratch."""
@@ -108,8 +118,16 @@ _U32 = np.uint32
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
-def _one_word32(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: int, vp_row: np.ndarray,
-                vn_row: np.ndarray, res: np.ndarray) -> None:
+def _one_word32(
+    qrow: np.ndarray,
+    n: int,
+    peq: np.ndarray,
+    lens: np.ndarray,
+    width: int,
+    vp_row: np.ndarray,
+    vn_row: np.ndarray,
+    res: np.ndarray,
+) -> None:
     """:func:`_one_word` on 32-bit words (pattern length <= 32). Numba widens integer arithmetic
     to 64 bits; truncating every intermediate back to 32 (the same values modulo 2^32) lets the
     compiler keep 16 lanes per 512-bit register instead of 8."""
@@ -178,8 +196,19 @@ def _band_step(x: np.uint32, vp: np.uint32, vn: np.uint32) -> tuple[np.uint32, n
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
-def _band32(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: int, limit: int, bottom: int,
-            vp_row: np.ndarray, vn_row: np.ndarray, zeros: np.ndarray, res: np.ndarray) -> None:
+def _band32(
+    qrow: np.ndarray,
+    n: int,
+    peq: np.ndarray,
+    lens: np.ndarray,
+    width: int,
+    limit: int,
+    bottom: int,
+    vp_row: np.ndarray,
+    vn_row: np.ndarray,
+    zeros: np.ndarray,
+    res: np.ndarray,
+) -> None:
     """Distances of one query to ``width`` lanes within a diagonal band of 32 cells (Hyyrö 2003,
     § banded computation): exact where they are at most ``limit``, ``PRUNED`` elsewhere, at one
     32-bit word per lane whatever the pattern's length. ``bottom`` is :func:`band_offset` of the
@@ -228,14 +257,27 @@ def _band32(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: 
             continue
         # Rows m + 1 .. bottom + n are bits 31 - bottom + (m - n) .. 30.
         mask = below & ~((np.uint64(1) << np.uint64(31 - bottom + m - n)) - np.uint64(1))
-        d = (bottom + n - np.int64(zeros[lane]) - _popcount64(np.uint64(vp_row[lane]) & mask)
-             + _popcount64(np.uint64(vn_row[lane]) & mask))
+        d = (
+            bottom
+            + n
+            - np.int64(zeros[lane])
+            - _popcount64(np.uint64(vp_row[lane]) & mask)
+            + _popcount64(np.uint64(vn_row[lane]) & mask)
+        )
         res[lane] = d if d <= limit else PRUNED
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
-def _two_words(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: int, vp: np.ndarray,
-               vn: np.ndarray, res: np.ndarray) -> None:
+def _two_words(
+    qrow: np.ndarray,
+    n: int,
+    peq: np.ndarray,
+    lens: np.ndarray,
+    width: int,
+    vp: np.ndarray,
+    vn: np.ndarray,
+    res: np.ndarray,
+) -> None:
     """:func:`_many_words` for two words (pattern length 65-128), the carries between them held in
     registers within one lane's step (twice as fast as the general loop on the project machine)."""
     one = np.uint64(1)
@@ -290,8 +332,18 @@ def _two_words(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, widt
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
-def _many_words(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, width: int, words: int,
-                vp: np.ndarray, vn: np.ndarray, carries: np.ndarray, res: np.ndarray) -> None:
+def _many_words(
+    qrow: np.ndarray,
+    n: int,
+    peq: np.ndarray,
+    lens: np.ndarray,
+    width: int,
+    words: int,
+    vp: np.ndarray,
+    vn: np.ndarray,
+    carries: np.ndarray,
+    res: np.ndarray,
+) -> None:
     """``words`` 64-bit words per lane, least significant first, with add and shift carries; scratch
     ``vp`` / ``vn`` (>= words, >= width) and ``carries`` (3, >= width), all uint64."""
     one = np.uint64(1)
@@ -340,8 +392,9 @@ def _many_words(qrow: np.ndarray, n: int, peq: np.ndarray, lens: np.ndarray, wid
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
-def _masks32(peq32: np.ndarray, symbols: np.ndarray, starts: np.ndarray, local: np.ndarray, b: int,
-             lens: np.ndarray, width: int) -> None:
+def _masks32(
+    peq32: np.ndarray, symbols: np.ndarray, starts: np.ndarray, local: np.ndarray, b: int, lens: np.ndarray, width: int
+) -> None:
     """The 32-bit match masks of the pool strings ``b .. b + width - 1`` (lengths ``lens``), up to
     the ``32 * peq32.shape[0]`` positions the words hold."""
     peq32[:, :, :] = np.uint32(0)
@@ -355,8 +408,16 @@ def _masks32(peq32: np.ndarray, symbols: np.ndarray, starts: np.ndarray, local: 
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
-def _masks64(peq64: np.ndarray, block_words: int, symbols: np.ndarray, starts: np.ndarray, local: np.ndarray,
-             b: int, lens: np.ndarray, width: int) -> None:
+def _masks64(
+    peq64: np.ndarray,
+    block_words: int,
+    symbols: np.ndarray,
+    starts: np.ndarray,
+    local: np.ndarray,
+    b: int,
+    lens: np.ndarray,
+    width: int,
+) -> None:
     """The 64-bit match masks of the pool strings ``b .. b + width - 1`` (lengths ``lens``)."""
     peq64[:block_words, :, :] = np.uint64(0)
     for lane in range(width):
@@ -368,9 +429,20 @@ def _masks64(peq64: np.ndarray, block_words: int, symbols: np.ndarray, starts: n
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
-def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: int, hi: int,
-               local: np.ndarray, n_local: int, out: np.ndarray, hist: np.ndarray, query_hist: np.ndarray,
-               limit: np.ndarray, dense_share: np.ndarray) -> int:
+def _distances(
+    query: np.ndarray,
+    symbols: np.ndarray,
+    starts: np.ndarray,
+    lo: int,
+    hi: int,
+    local: np.ndarray,
+    n_local: int,
+    out: np.ndarray,
+    hist: np.ndarray,
+    query_hist: np.ndarray,
+    limit: np.ndarray,
+    dense_share: np.ndarray,
+) -> int:
     """Fill ``out[q, c - lo]`` with the distance of query ``q`` to pool string ``c`` in ``lo:hi``;
     with a non-empty ``limit``, lanes whose bag distance exceeds ``limit[q]`` get ``PRUNED`` instead,
     and a query with ``limit[q] <= BAND_LIMIT`` has the blocks of pool strings over 32 characters
@@ -436,7 +508,7 @@ def _distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: i
         elif use_band:
             _masks32(peqb, symbols, starts, local, b, lens, width)
         built64 = False
-        block_hist = hist[:, b:b + width]
+        block_hist = hist[:, b : b + width]
         for qi in range(nq):
             qrow = query[qi]
             r = width
@@ -606,8 +678,9 @@ _NO_QUERY_HIST = np.zeros((0, BUCKETS), np.uint8)
 _NO_LIMIT = np.zeros(0, np.int64)
 
 
-def distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: int, hi: int,
-              alphabet_size: int) -> np.ndarray:
+def distances(
+    query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: int, hi: int, alphabet_size: int
+) -> np.ndarray:
     """Levenshtein distance of each query to each pool string ``lo .. hi - 1`` (exact, unit costs).
 
     Args:
@@ -625,14 +698,34 @@ def distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: in
     out = np.empty((query.shape[0], max(0, hi - lo)), dtype=np.int32)
     if out.size:
         q_local, local, n_local = _prepare(query, alphabet_size)
-        _distances(q_local, symbols, starts, lo, hi, local, n_local, out, _NO_HIST, _NO_QUERY_HIST, _NO_LIMIT,
-                   NUMBA_DENSE_SHARE)
+        _distances(
+            q_local,
+            symbols,
+            starts,
+            lo,
+            hi,
+            local,
+            n_local,
+            out,
+            _NO_HIST,
+            _NO_QUERY_HIST,
+            _NO_LIMIT,
+            NUMBA_DENSE_SHARE,
+        )
     return out
 
 
-def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: int, hi: int,
-                       alphabet_size: int, hist: np.ndarray, query_hist: np.ndarray,
-                       limit: np.ndarray) -> tuple[np.ndarray, int]:
+def screened_distances(
+    query: np.ndarray,
+    symbols: np.ndarray,
+    starts: np.ndarray,
+    lo: int,
+    hi: int,
+    alphabet_size: int,
+    hist: np.ndarray,
+    query_hist: np.ndarray,
+    limit: np.ndarray,
+) -> tuple[np.ndarray, int]:
     """:func:`distances`, computed only where they may be within each query's ``limit``.
 
     A pair whose bag distance (Bartolini et al. 2002, "String matching with metric trees using an
@@ -658,12 +751,25 @@ def screened_distances(query: np.ndarray, symbols: np.ndarray, starts: np.ndarra
     if not out.size:
         return out, 0
     if hist.shape[0] != BUCKETS or query_hist.shape != (query.shape[0], BUCKETS) or limit.shape != (query.shape[0],):
-        raise ValueError(f"histograms {hist.shape} / {query_hist.shape} or limit {limit.shape} do not match "
-                         f"{query.shape[0]} queries and {BUCKETS} bins")
+        raise ValueError(
+            f"histograms {hist.shape} / {query_hist.shape} or limit {limit.shape} do not match "
+            f"{query.shape[0]} queries and {BUCKETS} bins"
+        )
     q_local, local, n_local = _prepare(query, alphabet_size)
-    computed = _distances(q_local, symbols, starts, lo, hi, local, n_local, out, np.ascontiguousarray(hist),
-                          np.ascontiguousarray(query_hist, dtype=np.uint8),
-                          np.ascontiguousarray(limit, dtype=np.int64), NUMBA_DENSE_SHARE)
+    computed = _distances(
+        q_local,
+        symbols,
+        starts,
+        lo,
+        hi,
+        local,
+        n_local,
+        out,
+        np.ascontiguousarray(hist),
+        np.ascontiguousarray(query_hist, dtype=np.uint8),
+        np.ascontiguousarray(limit, dtype=np.int64),
+        NUMBA_DENSE_SHARE,
+    )
     return out, int(computed)
 
 
@@ -675,13 +781,23 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 SPARSE_ROWS = 1 << 16
 # Which implementation :func:`screened_pairs` uses: "avx512" where the extension is built and the CPU
 # has AVX-512 (F, BW, VL, DQ, VPOPCNTDQ), else "numba". BIOSEM_KERNEL=numba forces the numba kernels.
-KERNEL = "avx512" if _lev512 is not None and _lev512.supported() and os.environ.get("BIOSEM_KERNEL") != "numba" \
-    else "numba"
+KERNEL = (
+    "avx512" if _lev512 is not None and _lev512.supported() and os.environ.get("BIOSEM_KERNEL") != "numba" else "numba"
+)
 
 
-def screened_pairs(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, lo: int, hi: int,
-                   alphabet_size: int, hist: np.ndarray, query_hist: np.ndarray, limit: np.ndarray,
-                   kernel: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def screened_pairs(
+    query: np.ndarray,
+    symbols: np.ndarray,
+    starts: np.ndarray,
+    lo: int,
+    hi: int,
+    alphabet_size: int,
+    hist: np.ndarray,
+    query_hist: np.ndarray,
+    limit: np.ndarray,
+    kernel: str | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The pairs of :func:`screened_distances` within each query's limit, as sparse rows.
 
     Same arguments as :func:`screened_distances` (``limit[q]`` may be huge: every pair is then
@@ -709,23 +825,45 @@ def screened_pairs(query: np.ndarray, symbols: np.ndarray, starts: np.ndarray, l
     width = max(0, hi - lo)
     limit = np.ascontiguousarray(limit, dtype=np.int64)
     if hist.shape[0] != BUCKETS or query_hist.shape != (nq, BUCKETS) or limit.shape != (nq,):
-        raise ValueError(f"histograms {hist.shape} / {query_hist.shape} or limit {limit.shape} do not match "
-                         f"{nq} queries and {BUCKETS} bins")
+        raise ValueError(
+            f"histograms {hist.shape} / {query_hist.shape} or limit {limit.shape} do not match "
+            f"{nq} queries and {BUCKETS} bins"
+        )
     if nq == 0 or width == 0:
         empty = np.zeros(0, np.int32)
         return empty, empty, empty, 0
     if kernel == "numba":
-        out, computed = screened_distances(query, symbols, starts, lo, hi, alphabet_size, hist, query_hist,
-                                           np.minimum(limit, np.int64(np.iinfo(np.int32).max)))
+        out, computed = screened_distances(
+            query,
+            symbols,
+            starts,
+            lo,
+            hi,
+            alphabet_size,
+            hist,
+            query_hist,
+            np.minimum(limit, np.int64(np.iinfo(np.int32).max)),
+        )
         row, col = np.nonzero(out <= limit[:, None])
         return row.astype(np.int32), col.astype(np.int32), out[row, col], computed
     if _lev512 is None or not _lev512.supported():
         raise RuntimeError("the AVX-512 kernels are not available on this machine (kernel='numba' is)")
     q_local, local, n_local = _prepare(query, alphabet_size)
-    args = (np.ascontiguousarray(q_local, dtype=np.int32), nq, query.shape[1],
-            np.ascontiguousarray(symbols, dtype=np.int32), np.ascontiguousarray(starts, dtype=np.int64), lo, hi,
-            np.ascontiguousarray(local, dtype=np.int32), n_local, np.ascontiguousarray(hist, dtype=np.uint8),
-            hist.shape[1], np.ascontiguousarray(query_hist, dtype=np.uint8), limit)
+    args = (
+        np.ascontiguousarray(q_local, dtype=np.int32),
+        nq,
+        query.shape[1],
+        np.ascontiguousarray(symbols, dtype=np.int32),
+        np.ascontiguousarray(starts, dtype=np.int64),
+        lo,
+        hi,
+        np.ascontiguousarray(local, dtype=np.int32),
+        n_local,
+        np.ascontiguousarray(hist, dtype=np.uint8),
+        hist.shape[1],
+        np.ascontiguousarray(query_hist, dtype=np.uint8),
+        limit,
+    )
     # Pairs within the limits are few (a few per query and ring at the term pairs' bounds): a small
     # buffer first, every pair's room only if it fills up (or a limit takes every pair).
     every = nq * width + 64

@@ -43,9 +43,7 @@ def read_checksum_table(path: str | os.PathLike[str]) -> list[tuple[str, int, st
     return [(str(f), int(b), str(s)) for f, b, s in frame.itertuples(index=False)]
 
 
-def checksum_table(
-    files: Sequence[str | os.PathLike[str]], root: str | os.PathLike[str]
-) -> pd.DataFrame:
+def checksum_table(files: Sequence[str | os.PathLike[str]], root: str | os.PathLike[str]) -> pd.DataFrame:
     """``file, bytes, sha256`` of ``files`` (paths relative to ``root``, sorted) — for a licensed
     release folder whose files are too large to hash in every release build."""
     rows = []
@@ -100,9 +98,7 @@ def build_dataset(
         written.append((info, table))
     shards = tuple(info for info, _ in written)
     counts = composition(written, dataset.group_columns, dataset.label_column)
-    write_text(
-        render_card(dataset, shards, counts, status, provenance, checksums), root / "README.md"
-    )
+    write_text(render_card(dataset, shards, counts, status, provenance, checksums), root / "README.md")
     doc = croissant_json(dataset, shards, status, provenance)
     write_croissant(doc, root / "croissant.json")
     warnings = validate_croissant(root / "croissant.json")
@@ -130,13 +126,10 @@ def dataset_files(dataset: ReleaseDataset) -> list[str]:
     return [rel for *_, rel in dataset.shards()] + ["README.md", "croissant.json", SUMS_NAME]
 
 
-def dataset_rows(
-    dataset: ReleaseDataset, folder: str | os.PathLike[str]
-) -> dict[tuple[str, str], int]:
+def dataset_rows(dataset: ReleaseDataset, folder: str | os.PathLike[str]) -> dict[tuple[str, str], int]:
     """``{(config, split): rows}`` read from the Parquet footers of a built dataset folder."""
     return {
-        (config, split): pq.read_metadata(Path(folder) / rel).num_rows
-        for config, split, _, rel in dataset.shards()
+        (config, split): pq.read_metadata(Path(folder) / rel).num_rows for config, split, _, rel in dataset.shards()
     }
 
 
@@ -175,9 +168,7 @@ def render_release(
     table = markdown_table(pd.DataFrame(rows)) if rows else "No dataset."
     detail = []
     for dataset, _, counts in datasets:
-        frame = pd.DataFrame(
-            [{"config": c, "split": s, "rows": f"{n:,}"} for (c, s), n in counts.items()]
-        )
+        frame = pd.DataFrame([{"config": c, "split": s, "rows": f"{n:,}"} for (c, s), n in counts.items()])
         detail += [f"### `{dataset.id}`", "", markdown_table(frame), ""]
     commit = provenance.git_commit + (
         "" if provenance.git_state in ("clean", "unknown") else " (working tree modified)"
@@ -216,7 +207,8 @@ def render_release(
         f"  {provenance.command}",
         "  ```",
         "",
-        f"* configuration: `config.yaml` in this folder (the merged config of {', '.join(f'`{c}`' for c in provenance.config_files) or 'the defaults'}), sha256 `{config_sha256}`",
+        "* configuration: `config.yaml` in this folder (the merged config of "
+        f"{', '.join(f'`{c}`' for c in provenance.config_files) or 'the defaults'}), sha256 `{config_sha256}`",
         (
             '* provenance report: `snakemake --report` of the same run (see the README, "Cutting a release");'
             " it is kept beside this folder, not inside it, because Snakemake stamps it with run times."

@@ -79,9 +79,7 @@ def loadable_splits(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> dic
     return out
 
 
-def card_metadata(
-    dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: LicenceStatus
-) -> str:
+def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: LicenceStatus) -> str:
     """The YAML header (without the ``---`` fences)."""
     schemas = config_schemas(dataset, shards)
     loadable = loadable_splits(dataset, shards)
@@ -90,9 +88,7 @@ def card_metadata(
         splits = SplitDict()
         mine = [s for s in shards if s.config == config and s.split in loadable[config]]
         for shard in mine:
-            splits.add(
-                SplitInfo(name=shard.split, num_bytes=shard.arrow_bytes, num_examples=shard.rows)
-            )
+            splits.add(SplitInfo(name=shard.split, num_bytes=shard.arrow_bytes, num_examples=shard.rows))
         infos[config] = DatasetInfo(
             features=datasets.Features.from_arrow_schema(schemas[config]),
             splits=splits,
@@ -104,10 +100,7 @@ def card_metadata(
     for position, config in enumerate(loadable):
         entry: dict[str, object] = {
             "config_name": config,
-            "data_files": [
-                {"split": split, "path": dataset.data_file(config, split)}
-                for split in loadable[config]
-            ],
+            "data_files": [{"split": split, "path": dataset.data_file(config, split)} for split in loadable[config]],
         }
         if position == 0 and not dataset.single_config:
             entry["default"] = True
@@ -146,24 +139,14 @@ def markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join([header, rule, *rows])
 
 
-def _composition_section(
-    dataset: ReleaseDataset, composition: pd.DataFrame, shards: Sequence[ShardInfo]
-) -> str:
+def _composition_section(dataset: ReleaseDataset, composition: pd.DataFrame, shards: Sequence[ShardInfo]) -> str:
     lines = []
-    totals = pd.DataFrame(
-        [{"config": s.config, "split": s.split, "rows": s.rows, "file": s.path} for s in shards]
-    )
+    totals = pd.DataFrame([{"config": s.config, "split": s.split, "rows": s.rows, "file": s.path} for s in shards])
     lines.append(f"{sum(s.rows for s in shards):,} rows in {len(shards)} file(s).\n")
-    empty = [
-        f"`{s.config}/{s.split}`" if not dataset.single_config else f"`{s.split}`"
-        for s in shards
-        if s.rows == 0
-    ]
+    empty = [f"`{s.config}/{s.split}`" if not dataset.single_config else f"`{s.split}`" for s in shards if s.rows == 0]
     if empty:
         lines.append(
-            "Empty (0 rows): "
-            + ", ".join(empty)
-            + ". Their files are released so that every config of "
+            "Empty (0 rows): " + ", ".join(empty) + ". Their files are released so that every config of "
             "the construction is present, but the card does not declare them as configs or splits: the "
             "Hugging Face loader cannot load a split without rows.\n"
         )
@@ -193,9 +176,7 @@ def _composition_section(
         totals = totals.drop(columns="config")
     if dataset.group_columns or dataset.label_column:
         keys = ([] if dataset.single_config else ["config"]) + ["split"]
-        keys += [f"`{g}`" for g in dataset.group_columns] + (
-            ["label"] if dataset.label_column else []
-        )
+        keys += [f"`{g}`" for g in dataset.group_columns] + (["label"] if dataset.label_column else [])
         lines.append(f"Rows per {', '.join(keys[:-1])} and {keys[-1]}:\n")
         lines.append(markdown_table(wide) + "\n")
     lines.append("Files:\n")
@@ -252,10 +233,7 @@ def _sources_section(dataset: ReleaseDataset, checksums: FileChecksums) -> str:
         if listed:
             what = f"release folder `{s.release}`" if s.kind == "licensed" else f"file `{s.name}`"
             out.append(f"SHA-256 of {what} (`{s.name}`):\n")
-            out.append(
-                markdown_table(pd.DataFrame(list(listed), columns=["file", "bytes", "sha256"]))
-                + "\n"
-            )
+            out.append(markdown_table(pd.DataFrame(list(listed), columns=["file", "bytes", "sha256"])) + "\n")
     return "\n".join(out)
 
 
@@ -296,9 +274,7 @@ def render_card(
         if provenance.git_state in ("clean", "unknown")
         else f"{provenance.git_commit} (modified working tree)"
     )
-    parameters = yaml.safe_dump(
-        dict(dataset.parameters), sort_keys=True, allow_unicode=True, width=100
-    )
+    parameters = yaml.safe_dump(dict(dataset.parameters), sort_keys=True, allow_unicode=True, width=100)
     limitations = "\n".join(f"* {item}" for item in dataset.limitations) or "* None recorded."
     licences = ", ".join(status.source_licences)
     licence_text = (
@@ -321,8 +297,8 @@ def render_card(
         dataset.summary,
         "",
         (
-            f"Release `{provenance.release_version}` (`{provenance.visibility}`) of the `{dataset.id}` dataset, built by "
-            f"biosem {provenance.biosem_version} (git commit {commit}) following {dataset.paper.citation}"
+            f"Release `{provenance.release_version}` (`{provenance.visibility}`) of the `{dataset.id}` dataset, "
+            f"built by biosem {provenance.biosem_version} (git commit {commit}) following {dataset.paper.citation}"
         ),
         "",
         "## Dataset structure",

@@ -55,12 +55,8 @@ def check_release(root: str | Path, records: int = 3) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m biosem.release.check", description=__doc__.splitlines()[0]
-    )
-    parser.add_argument(
-        "folders", nargs="+", help=f"release folders, e.g. {paths.release('0.1.0', 'public')}"
-    )
+    parser = argparse.ArgumentParser(prog="python -m biosem.release.check", description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", help=f"release folders, e.g. {paths.release('0.1.0', 'public')}")
     args = parser.parse_args(argv)
     failed = False
     for folder in args.folders:

@@ -38,11 +38,7 @@ def list_files(root: str | os.PathLike[str], exclude: Iterable[str] = (SUMS_NAME
     out = []
     for path in base.rglob("*"):
         rel = path.relative_to(base).as_posix()
-        if (
-            path.is_file()
-            and rel not in skip
-            and not any(p.startswith(".") for p in rel.split("/"))
-        ):
+        if path.is_file() and rel not in skip and not any(p.startswith(".") for p in rel.split("/")):
             out.append(rel)
     return sorted(out, key=lambda p: p.encode("utf-8"))
 
@@ -57,9 +53,7 @@ def format_sums(entries: Iterable[tuple[str, str]]) -> str:
     lines = []
     for rel, digest in sorted(entries, key=lambda e: e[0].encode("utf-8")):
         if "\n" in rel or "\\" in rel or rel.startswith("/"):
-            raise ValueError(
-                f"cannot list {rel!r} in {SUMS_NAME}: relative path without newline or backslash expected"
-            )
+            raise ValueError(f"cannot list {rel!r} in {SUMS_NAME}: relative path without newline or backslash expected")
         lines.append(f"{digest}  {rel}\n")
     return "".join(lines)
 
@@ -81,15 +75,8 @@ def parse_sha256sums(text: str) -> dict[str, str]:
     out = {}
     for number, line in enumerate(text.splitlines(), start=1):
         digest, sep, rel = line.partition("  ")
-        if (
-            not sep
-            or len(digest) != 64
-            or any(c not in "0123456789abcdef" for c in digest)
-            or not rel
-        ):
-            raise ValueError(
-                f"{SUMS_NAME} line {number}: expected '<64 hex digits>  <path>'; found {line!r}"
-            )
+        if not sep or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest) or not rel:
+            raise ValueError(f"{SUMS_NAME} line {number}: expected '<64 hex digits>  <path>'; found {line!r}")
         out[rel] = digest
     return out
 
@@ -105,8 +92,6 @@ def verify_sha256sums(root: str | os.PathLike[str], name: str = SUMS_NAME) -> li
     problems = [f"missing: {rel}" for rel in sorted(set(listed) - present)]
     problems += [f"not listed: {rel}" for rel in sorted(present - set(listed))]
     problems += [
-        f"digest mismatch: {rel}"
-        for rel in sorted(set(listed) & present)
-        if sha256_file(base / rel) != listed[rel]
+        f"digest mismatch: {rel}" for rel in sorted(set(listed) & present) if sha256_file(base / rel) != listed[rel]
     ]
     return problems

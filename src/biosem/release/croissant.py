@@ -208,10 +208,6 @@ def validate_croissant(path: str | os.PathLike[str], check_records: int = 0) -> 
                 for number, _ in enumerate(dataset.records(record_set=record_set.id)):
                     if number + 1 >= check_records:
                         break
-            except (
-                Exception
-            ) as exc:  # mlcroissant raises many types; report which record set failed
-                raise CroissantValidationError(
-                    f"{path}: record set {record_set.id}: {exc}"
-                ) from exc
+            except Exception as exc:  # mlcroissant raises many types; report which record set failed
+                raise CroissantValidationError(f"{path}: record set {record_set.id}: {exc}") from exc
     return sorted(str(w) for w in issues.warnings)

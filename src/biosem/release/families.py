@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.corpora.schemas import SPLITS
-from biosem.workflow import paths
 from biosem.release.registry import (
     DEFAULT_CONFIG,
     Paper,
@@ -26,6 +25,7 @@ from biosem.release.registry import (
     terminology_sources,
     without,
 )
+from biosem.workflow import paths
 
 EVALUATION_SPLIT = "test"
 """Split name of datasets meant for evaluation only (the papers release no training part)."""
@@ -131,10 +131,7 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     section = config["termpairs"]
     out = []
     for terminology in section["terminologies"]:
-        configs = {
-            name: {EVALUATION_SPLIT: paths.termpairs(terminology, name)}
-            for name in DATASETS
-        }
+        configs = {name: {EVALUATION_SPLIT: paths.termpairs(terminology, name)} for name in DATASETS}
         out.append(
             ReleaseDataset(
                 family="termpairs",
@@ -211,9 +208,7 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
         sources = terminology_sources(config, terminology)
         for corpus in corpora:
             sources += corpus_sources(config, corpus)
-        sources += [
-            local_source(p, "frequency corpus (text file)") for p in section["text_files"]
-        ]
+        sources += [local_source(p, "frequency corpus (text file)") for p in section["text_files"]]
         out.append(
             ReleaseDataset(
                 family="analogies",
@@ -228,17 +223,10 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "Measures how well embeddings recover biomedical relations by vector arithmetic "
                     "(3CosAdd, 3CosMul, PairwiseDistance), per relation."
                 ),
-                configs={
-                    name: {
-                        EVALUATION_SPLIT: paths.analogies(terminology, name, "parquet")
-                    }
-                    for name in DATASETS
-                },
+                configs={name: {EVALUATION_SPLIT: paths.analogies(terminology, name, "parquet")} for name in DATASETS},
                 sources=_unique_sources(sources),
                 parameters={
-                    **{
-                        k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(params).items()
-                    },
+                    **{k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(params).items()},
                     "corpora": corpora,
                     "text_files": [str(p) for p in section["text_files"]],
                     "terminology": terminology_parameters(config, terminology),
@@ -307,11 +295,7 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 "Evaluates whether contextual representations separate the senses of biomedical terms "
                 "in context (the BioWiC task)."
             ),
-            configs={
-                DEFAULT_CONFIG: {
-                    s: paths.wic(s, "parquet") for s in SPLITS
-                }
-            },
+            configs={DEFAULT_CONFIG: {s: paths.wic(s, "parquet") for s in SPLITS}},
             sources=_unique_sources(sources),
             parameters=parameters,
             paper=PAPERS["wic"],
@@ -376,9 +360,7 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     sources += [local_source(p, "corpus (text file)") for p in section["text_files"]]
     for key in ("lrspl", "lragr", "lrnom"):
         if section["specialist"][key]:
-            sources.append(
-                local_source(section["specialist"][key], f"SPECIALIST lexicon {key.upper()}")
-            )
+            sources.append(local_source(section["specialist"][key], f"SPECIALIST lexicon {key.upper()}"))
     for key, path in sorted(section["resources"]["synonym_tables"].items()):
         sources.append(local_source(path, f"synonym table {key}"))
     resources = section["resources"]
@@ -401,11 +383,10 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 "quarters: associated and unassociated, biomedical and general; the input of the rating "
                 "survey. No similarity scores: rated datasets are released as `simlex/rated_<name>`."
             ),
-            motivation="The pair selection of Bio-SimLex / Bio-SimVerb, rebuilt from open resources for a new rating study.",
-            configs={
-                pos: {EVALUATION_SPLIT: paths.simlex(pos, "pairs.parquet")}
-                for pos in ("nouns", "verbs")
-            },
+            motivation=(
+                "The pair selection of Bio-SimLex / Bio-SimVerb, rebuilt from open resources for a new rating study."
+            ),
+            configs={pos: {EVALUATION_SPLIT: paths.simlex(pos, "pairs.parquet")} for pos in ("nouns", "verbs")},
             sources=_unique_sources(sources),
             parameters={"seed": config["seed"], **section},
             paper=PAPERS["simlex"],
@@ -455,11 +436,7 @@ def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "SDs below the mean), with its SD and number of ratings."
                 ),
                 motivation="Gold scores for word-similarity evaluation, aggregated reproducibly from raw ratings.",
-                configs={
-                    DEFAULT_CONFIG: {
-                        EVALUATION_SPLIT: paths.rated(name, "parquet")
-                    }
-                },
+                configs={DEFAULT_CONFIG: {EVALUATION_SPLIT: paths.rated(name, "parquet")}},
                 sources=(source,),
                 parameters={"ratings": name, **spec},
                 paper=PAPERS["simlex"],

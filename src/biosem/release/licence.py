@@ -38,16 +38,10 @@ class KnownLicence:
 # Keys are lowercased licence strings as written in config (`sources.<name>.licence`,
 # `terminologies.<name>.licence`, `corpora.specs.<name>.licence`).
 KNOWN_LICENCES: dict[str, KnownLicence] = {
-    "cc-by-4.0": KnownLicence(
-        "cc-by-4.0", "CC-BY-4.0", "https://creativecommons.org/licenses/by/4.0/"
-    ),
+    "cc-by-4.0": KnownLicence("cc-by-4.0", "CC-BY-4.0", "https://creativecommons.org/licenses/by/4.0/"),
     "cc0": KnownLicence("cc0-1.0", "CC0-1.0", "https://creativecommons.org/publicdomain/zero/1.0/"),
-    "cc0-1.0": KnownLicence(
-        "cc0-1.0", "CC0-1.0", "https://creativecommons.org/publicdomain/zero/1.0/"
-    ),
-    "apache-2.0": KnownLicence(
-        "apache-2.0", "Apache-2.0", "https://www.apache.org/licenses/LICENSE-2.0"
-    ),
+    "cc0-1.0": KnownLicence("cc0-1.0", "CC0-1.0", "https://creativecommons.org/publicdomain/zero/1.0/"),
+    "apache-2.0": KnownLicence("apache-2.0", "Apache-2.0", "https://www.apache.org/licenses/LICENSE-2.0"),
     "mit": KnownLicence("mit", "MIT", "https://opensource.org/licenses/MIT"),
 }
 
@@ -167,9 +161,7 @@ def restricted_notice(status: LicenceStatus) -> str:
         return ""
     parts = [RESTRICTED_NOTICES[k][2] for k in _restricted_keys(status)]
     if not parts:  # a restricted licence configured by the user that biosem has no text for
-        parts = [
-            "derived from a source under a restricted licence; check its terms before sharing."
-        ]
+        parts = ["derived from a source under a restricted licence; check its terms before sharing."]
     body = "\n".join(f"> * This dataset is {p}" for p in parts)
     reasons = "\n".join(f"> * restricted source {r}" for r in status.reasons)
     return (

@@ -127,13 +127,9 @@ def command_line(target: str, config_files: Sequence[str], config_args: Sequence
     return " ".join(p if p == "N" else shlex.quote(p) for p in parts)
 
 
-def relative_paths(
-    paths: Iterable[str | os.PathLike[str]], base: str | os.PathLike[str]
-) -> list[str]:
+def relative_paths(paths: Iterable[str | os.PathLike[str]], base: str | os.PathLike[str]) -> list[str]:
     """``paths`` relative to ``base`` (POSIX separators), so they do not depend on where the folder is."""
-    return [
-        Path(os.path.relpath(Path(p).absolute(), Path(base).absolute())).as_posix() for p in paths
-    ]
+    return [Path(os.path.relpath(Path(p).absolute(), Path(base).absolute())).as_posix() for p in paths]
 
 
 def dependency_versions(packages: Sequence[str] = KEY_DEPENDENCIES) -> dict[str, str]:
@@ -150,9 +146,7 @@ def dependency_versions(packages: Sequence[str] = KEY_DEPENDENCIES) -> dict[str,
 def config_yaml(config: Mapping[str, Any]) -> str:
     """The effective configuration as YAML (keys sorted; plain types only)."""
     plain = _plain(config)
-    return yaml.safe_dump(
-        plain, sort_keys=True, allow_unicode=True, default_flow_style=False, width=100
-    )
+    return yaml.safe_dump(plain, sort_keys=True, allow_unicode=True, default_flow_style=False, width=100)
 
 
 def _plain(value: Any) -> Any:

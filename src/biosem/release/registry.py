@@ -126,13 +126,9 @@ class ReleaseDataset:
                 raise ValueError(f"release dataset {self.id}: config {config!r} has no splits")
             bad = [s for s in splits if not SPLIT_RE.match(s)]
             if bad:
-                raise ValueError(
-                    f"release dataset {self.id}: split names {bad} must match {SPLIT_RE.pattern}"
-                )
+                raise ValueError(f"release dataset {self.id}: split names {bad} must match {SPLIT_RE.pattern}")
         if len(self.configs) > 1 and DEFAULT_CONFIG in self.configs:
-            raise ValueError(
-                f"release dataset {self.id}: {DEFAULT_CONFIG!r} is reserved for single-config datasets"
-            )
+            raise ValueError(f"release dataset {self.id}: {DEFAULT_CONFIG!r} is reserved for single-config datasets")
 
     @property
     def id(self) -> str:
@@ -222,9 +218,7 @@ def provider(family: str, stage: str | None = None) -> Callable[[Provider], Prov
     return register
 
 
-def registered_datasets(
-    config: Mapping[str, Any], active_stages: Sequence[str]
-) -> list[ReleaseDataset]:
+def registered_datasets(config: Mapping[str, Any], active_stages: Sequence[str]) -> list[ReleaseDataset]:
     """Every dataset the registered providers of the active stages offer under ``config``, by id.
 
     Raises:
@@ -237,9 +231,7 @@ def registered_datasets(
             continue
         for dataset in reg.provider(config):
             if dataset.family != reg.family:
-                raise ValueError(
-                    f"provider {key} returned {dataset.id}, outside its family {reg.family}"
-                )
+                raise ValueError(f"provider {key} returned {dataset.id}, outside its family {reg.family}")
             if dataset.id in out:
                 raise ValueError(f"release dataset {dataset.id} offered twice")
             out[dataset.id] = dataset
@@ -279,9 +271,7 @@ def public_source(config: Mapping[str, Any], key: str, role: str) -> Source:
     checksum (the family's rules stop earlier with a message naming the key to add)."""
     spec = config.get("sources", {}).get(key)
     if spec is None:
-        return Source(
-            name=key, kind="public", role=role, licence=None, version="not pinned in sources"
-        )
+        return Source(name=key, kind="public", role=role, licence=None, version="not pinned in sources")
     return Source(
         name=key,
         kind="public",
@@ -295,22 +285,16 @@ def public_source(config: Mapping[str, Any], key: str, role: str) -> Source:
 
 def local_source(path: str, role: str, licence: str | None = None) -> Source:
     """A file given by path in the config (its sha256 is computed when the dataset is built)."""
-    return Source(
-        name=os.path.basename(str(path)), kind="local", role=role, licence=licence, path=str(path)
-    )
+    return Source(name=os.path.basename(str(path)), kind="local", role=role, licence=licence, path=str(path))
 
 
-def terminology_sources(
-    config: Mapping[str, Any], name: str, role: str = "terminology"
-) -> list[Source]:
+def terminology_sources(config: Mapping[str, Any], name: str, role: str = "terminology") -> list[Source]:
     """The source of terminology ``name``: its public OBO source, or its licensed release folder."""
     spec = config["terminologies"][name]
     fmt = spec["format"]
     if fmt == "obo":
         src = public_source(config, spec["source"], f"{role} {name} (OBO)")
-        return [
-            Source(**{**asdict(src), "format": fmt, "licence": spec.get("licence", src.licence)})
-        ]
+        return [Source(**{**asdict(src), "format": fmt, "licence": spec.get("licence", src.licence)})]
     return [
         Source(
             name=name,

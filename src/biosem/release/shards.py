@@ -136,11 +136,7 @@ def composition(
         if parts
         else pd.DataFrame(columns=["config", "split", *keys, "rows", "_order"])
     )
-    out = (
-        out.sort_values(["_order", *keys], kind="stable")
-        .drop(columns="_order")
-        .reset_index(drop=True)
-    )
+    out = out.sort_values(["_order", *keys], kind="stable").drop(columns="_order").reset_index(drop=True)
     if label_column:
         out = out.rename(columns={label_column: "label"})
     out["rows"] = out["rows"].astype("int64")

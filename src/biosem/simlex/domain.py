@@ -59,9 +59,7 @@ def lemma_forms(lemma: str, pos: str) -> tuple[str, ...]:
 
 def general_per_million(lemma: str, pos: str, wordlist: str = "large") -> float:
     """Summed wordfreq English frequency of the lemma's forms, per million tokens (0 when unknown)."""
-    return 1e6 * sum(
-        word_frequency(form, "en", wordlist=wordlist) for form in lemma_forms(lemma, pos)
-    )
+    return 1e6 * sum(word_frequency(form, "en", wordlist=wordlist) for form in lemma_forms(lemma, pos))
 
 
 def domain_table(word_counts: pd.DataFrame, word_tokens: int, params: DomainParams) -> pd.DataFrame:
@@ -146,9 +144,7 @@ def read_reviewed_domains(path: str | Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["lemma", "pos", "domain"]).drop_duplicates(ignore_index=True)
 
 
-def apply_review(
-    table: pd.DataFrame, reviewed: pd.DataFrame
-) -> tuple[pd.DataFrame, dict[str, int]]:
+def apply_review(table: pd.DataFrame, reviewed: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int]]:
     """Override ``domain`` with the reviewed decisions; returns (table, counts).
 
     Decisions for (lemma, POS) not in the vocabulary are ignored and counted (``unknown``).
@@ -203,9 +199,7 @@ def review_sheet(table: pd.DataFrame) -> pd.DataFrame:
     ``reviewed_domain`` (biomedical|general|excluded) and saves the rows as the reviewed file
     (columns lemma,pos,domain).
     """
-    sheet = table.sort_values(
-        ["pos", "log_ratio", "lemma"], ascending=[True, False, True], kind="stable"
-    )
+    sheet = table.sort_values(["pos", "log_ratio", "lemma"], ascending=[True, False, True], kind="stable")
     sheet = sheet[
         [
             "lemma",

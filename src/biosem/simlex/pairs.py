@@ -116,9 +116,7 @@ def read_accepted_pairs(path: str | Path) -> pd.DataFrame:
             if pos not in POS_NAMES:
                 raise SourceFormatError(path, line, f"pos in {POS_NAMES}", pos)
             if quarter not in ("associated_biomedical", "associated_general"):
-                raise SourceFormatError(
-                    path, line, "quarter associated_biomedical or associated_general", quarter
-                )
+                raise SourceFormatError(path, line, "quarter associated_biomedical or associated_general", quarter)
             if decision not in DECISIONS:
                 raise SourceFormatError(path, line, f"decision in {DECISIONS}", decision)
             if not w1 or not w2 or w1 == w2:
@@ -133,17 +131,15 @@ def read_accepted_pairs(path: str | Path) -> pd.DataFrame:
                 )
             seen[(pos, a, b)] = decision
             rows.append((pos, quarter, a, b, decision))
-    return pd.DataFrame(
-        rows, columns=["pos", "quarter", "word1", "word2", "decision"]
-    ).drop_duplicates(ignore_index=True)
+    return pd.DataFrame(rows, columns=["pos", "quarter", "word1", "word2", "decision"]).drop_duplicates(
+        ignore_index=True
+    )
 
 
 # --------------------------------------------------------------------------------------------------
 # Candidates
 # --------------------------------------------------------------------------------------------------
-def associated_biomedical_candidates(
-    lexical_relations: pd.DataFrame, pos: str, biomedical: set[str]
-) -> pd.DataFrame:
+def associated_biomedical_candidates(lexical_relations: pd.DataFrame, pos: str, biomedical: set[str]) -> pd.DataFrame:
     """Resource pairs of ``pos`` whose two words are biomedical, one row per pair.
 
     Columns ``word1, word2, sources`` ("hpo:sibling;wordnet:synonym"), ``evidence`` (ids, ";"),
@@ -168,9 +164,7 @@ def associated_biomedical_candidates(
     return out
 
 
-def associated_general_candidates(
-    usf: pd.DataFrame, pos: str, general: set[str], params: PairParams
-) -> pd.DataFrame:
+def associated_general_candidates(usf: pd.DataFrame, pos: str, general: set[str], params: PairParams) -> pd.DataFrame:
     """USF pairs (both directions strong) whose two words are general words of ``pos``, one row per pair.
 
     When both directions qualify, the direction with more producers is kept (then the cue first in
@@ -178,9 +172,7 @@ def associated_general_candidates(
     "cue->target", ``via`` "identity", ``fsg``, ``bsg`` (of that direction).
     """
     rows = associated_pairs(usf, params.usf_min_producers)
-    rows = rows[
-        rows["cue"].isin(general) & rows["target"].isin(general) & (rows["cue"] != rows["target"])
-    ]
+    rows = rows[rows["cue"].isin(general) & rows["target"].isin(general) & (rows["cue"] != rows["target"])]
     if params.usf_match_pos:
         code = USF_POS_CODE[pos]
         rows = rows[(rows["qps"] == code) & (rows["tps"] == code)]
@@ -190,9 +182,7 @@ def associated_general_candidates(
         word1=np.where(rows["cue"] <= rows["target"], rows["cue"], rows["target"]),
         word2=np.where(rows["cue"] <= rows["target"], rows["target"], rows["cue"]),
     )
-    rows = rows.sort_values(
-        ["word1", "word2", "n_produced", "cue"], ascending=[True, True, False, True], kind="stable"
-    )
+    rows = rows.sort_values(["word1", "word2", "n_produced", "cue"], ascending=[True, True, False, True], kind="stable")
     rows = rows.drop_duplicates(["word1", "word2"])
     return pd.DataFrame(
         {
@@ -257,9 +247,7 @@ def _select_associated(
     return chosen
 
 
-def _random_pairs(
-    words: list[str], rng: np.random.Generator, rounds: int
-) -> Iterator[tuple[str, str]]:
+def _random_pairs(words: list[str], rng: np.random.Generator, rounds: int) -> Iterator[tuple[str, str]]:
     """Unordered pairs of distinct words in a seeded random order (all of them when few enough)."""
     n = len(words)
     total = n * (n - 1) // 2
@@ -314,9 +302,7 @@ def build_pairs(
         ValueError: an unknown policy or POS.
     """
     if params.on_shortfall not in SHORTFALL_POLICIES:
-        raise ValueError(
-            f"simlex.pairs.on_shortfall must be one of {SHORTFALL_POLICIES}, not {params.on_shortfall!r}"
-        )
+        raise ValueError(f"simlex.pairs.on_shortfall must be one of {SHORTFALL_POLICIES}, not {params.on_shortfall!r}")
     if pos not in POS_NAMES:
         raise ValueError(f"pos must be one of {POS_NAMES}, not {pos!r}")
     mine = domains[domains["pos"] == pos]
@@ -335,23 +321,17 @@ def build_pairs(
     decisions = accepted[accepted["pos"] == pos]
     rejected = {
         _key(a, b)
-        for a, b in decisions.loc[decisions["decision"] == "reject", ["word1", "word2"]].itertuples(
-            index=False
-        )
+        for a, b in decisions.loc[decisions["decision"] == "reject", ["word1", "word2"]].itertuples(index=False)
     }
     related = {
         _key(a, b)
-        for a, b in lexical_relations.loc[
-            lexical_relations["pos"] == pos, ["word1", "word2"]
-        ].itertuples(index=False)
+        for a, b in lexical_relations.loc[lexical_relations["pos"] == pos, ["word1", "word2"]].itertuples(index=False)
     }
     in_usf = {_key(a, b) for a, b in usf[["cue", "target"]].itertuples(index=False)}
     forbidden_random = related | in_usf | rejected
 
     pools = {
-        "associated_biomedical": associated_biomedical_candidates(
-            lexical_relations, pos, set(biomedical)
-        ),
+        "associated_biomedical": associated_biomedical_candidates(lexical_relations, pos, set(biomedical)),
         "associated_general": associated_general_candidates(usf, pos, set(general), params),
     }
     cap = _WordCap(params.max_pairs_per_word)
@@ -359,14 +339,12 @@ def build_pairs(
     results: dict[str, QuarterResult] = {}
     for quarter in ("associated_biomedical", "associated_general"):
         pool = pools[quarter]
-        pool = pool[
-            [(a, b) not in rejected for a, b in zip(pool["word1"], pool["word2"], strict=True)]
-        ].reset_index(drop=True)
+        pool = pool[[(a, b) not in rejected for a, b in zip(pool["word1"], pool["word2"], strict=True)]].reset_index(
+            drop=True
+        )
         acc = decisions[(decisions["quarter"] == quarter) & (decisions["decision"] == "accept")]
         acc_keys = sorted({_key(a, b) for a, b in acc[["word1", "word2"]].itertuples(index=False)})
-        extra = [
-            k for k in acc_keys if not ((pool["word1"] == k[0]) & (pool["word2"] == k[1])).any()
-        ]
+        extra = [k for k in acc_keys if not ((pool["word1"] == k[0]) & (pool["word2"] == k[1])).any()]
         if extra:
             pool = pd.concat(
                 [
@@ -386,9 +364,7 @@ def build_pairs(
                 ignore_index=True,
             )
         pool = pool.sort_values(["word1", "word2"], kind="stable", ignore_index=True)
-        pool["reviewed"] = [
-            k in set(acc_keys) for k in zip(pool["word1"], pool["word2"], strict=True)
-        ]
+        pool["reviewed"] = [k in set(acc_keys) for k in zip(pool["word1"], pool["word2"], strict=True)]
         available = len(acc_keys) if params.accepted_only else len(pool)
         chosen = _select_associated(
             pool, acc_keys, params.quarter_size, cap, taken, rng_for(quarter), params.accepted_only
@@ -405,9 +381,7 @@ def build_pairs(
         available = _available_random(words, forbidden_random | taken)
         blocked = forbidden_random | taken
         stream = (
-            (a, b)
-            for a, b in _random_pairs(words, rng_for(quarter), params.random_rounds)
-            if _key(a, b) not in blocked
+            (a, b) for a, b in _random_pairs(words, rng_for(quarter), params.random_rounds) if _key(a, b) not in blocked
         )
         chosen = _greedy(stream, params.quarter_size, cap, taken)
         selected = pd.DataFrame(
@@ -422,21 +396,15 @@ def build_pairs(
                 "reviewed": False,
             }
         )
-        results[quarter] = QuarterResult(
-            quarter, selected, selected, available, params.quarter_size
-        )
+        results[quarter] = QuarterResult(quarter, selected, selected, available, params.quarter_size)
 
     counts = _apply_shortfall(pos, results, params)
     pairs = _assemble(pos, results, rng_for("word_order"))
-    review = {
-        q: _review_sheet(pos, results[q]) for q in ("associated_biomedical", "associated_general")
-    }
+    review = {q: _review_sheet(pos, results[q]) for q in ("associated_biomedical", "associated_general")}
     return pairs, counts, review
 
 
-def _apply_shortfall(
-    pos: str, results: dict[str, QuarterResult], params: PairParams
-) -> pd.DataFrame:
+def _apply_shortfall(pos: str, results: dict[str, QuarterResult], params: PairParams) -> pd.DataFrame:
     short = {q: r for q, r in results.items() if len(r.selected) < r.target}
     for q, r in results.items():
         log.info(
@@ -448,10 +416,7 @@ def _apply_shortfall(
             r.target,
         )
     if short and params.on_shortfall == "fail":
-        detail = "; ".join(
-            f"{q}: {len(r.selected)} of {r.target} (candidates {r.available})"
-            for q, r in short.items()
-        )
+        detail = "; ".join(f"{q}: {len(r.selected)} of {r.target} (candidates {r.available})" for q, r in short.items())
         raise QuarterShortfallError(
             f"{pos} quarters below target: {detail}. Use a larger corpus or more resources, lower "
             "simlex.pairs.quarter_size, or set simlex.pairs.on_shortfall to shrink or balance."
@@ -470,9 +435,7 @@ def _apply_shortfall(
             status[q] = "short" if q in short else "balanced"
     elif short:
         for q, r in short.items():
-            log.warning(
-                "%s %s: %d of %d pairs (on_shortfall=shrink)", pos, q, len(r.selected), r.target
-            )
+            log.warning("%s %s: %d of %d pairs (on_shortfall=shrink)", pos, q, len(r.selected), r.target)
             status[q] = "short"
     rows = [
         {
@@ -489,9 +452,7 @@ def _apply_shortfall(
     return pd.DataFrame(rows)
 
 
-def _assemble(
-    pos: str, results: dict[str, QuarterResult], rng: np.random.Generator
-) -> pd.DataFrame:
+def _assemble(pos: str, results: dict[str, QuarterResult], rng: np.random.Generator) -> pd.DataFrame:
     frames = []
     for quarter in QUARTERS:
         sel = results[quarter].selected.copy()

@@ -99,9 +99,7 @@ def _within_groups(frame: pd.DataFrame, group: str, word: str, node: str) -> pd.
     """Unordered pairs of distinct words from distinct nodes within each group (self-merge)."""
     left = frame[[group, node, word]]
     pairs = left.merge(left, on=group, suffixes=("1", "2"))
-    pairs = pairs[
-        (pairs[f"{word}1"] < pairs[f"{word}2"]) & (pairs[f"{node}1"] != pairs[f"{node}2"])
-    ]
+    pairs = pairs[(pairs[f"{word}1"] < pairs[f"{word}2"]) & (pairs[f"{node}1"] != pairs[f"{node}2"])]
     return pairs
 
 
@@ -124,9 +122,7 @@ def subtree(relations: pd.DataFrame, roots: Iterable[str], parent_rel: str = "is
     return seen
 
 
-def ontology_synonyms(
-    terms: pd.DataFrame, resource: str, scopes: Iterable[str] | None = ("EXACT",)
-) -> pd.DataFrame:
+def ontology_synonyms(terms: pd.DataFrame, resource: str, scopes: Iterable[str] | None = ("EXACT",)) -> pd.DataFrame:
     """Single-word synonym pairs of one terminology: two distinct single words of one active concept.
 
     Args:
@@ -140,9 +136,7 @@ def ontology_synonyms(
     """
     t = terms[terms["active"]].copy()
     is_name = t["term_type"].isin(["preferred", "fsn"])
-    in_scope = (
-        t["scope"].isin(list(scopes)) if scopes is not None else pd.Series(True, index=t.index)
-    )
+    in_scope = t["scope"].isin(list(scopes)) if scopes is not None else pd.Series(True, index=t.index)
     t = t[is_name | ((t["term_type"] == "synonym") & in_scope)]
     t["word"] = [single_word(x) for x in t["term"]]
     t = t.dropna(subset=["word"])[["concept_id", "word"]].drop_duplicates()
@@ -178,9 +172,7 @@ def ontology_siblings(
     names = terms[terms["active"] & terms["term_type"].isin(["preferred", "fsn"])].copy()
     names["word"] = [single_word(x) for x in names["term"]]
     names = names.dropna(subset=["word"])[["concept_id", "word"]].drop_duplicates()
-    edges = relations.loc[
-        relations["rel"] == parent_rel, ["subject_id", "object_id"]
-    ].drop_duplicates()
+    edges = relations.loc[relations["rel"] == parent_rel, ["subject_id", "object_id"]].drop_duplicates()
     children = edges.merge(names, left_on="subject_id", right_on="concept_id")
     children = children.rename(columns={"object_id": "parent"})[["parent", "concept_id", "word"]]
     pairs = _within_groups(children, "parent", "word", "concept_id")
@@ -243,9 +235,7 @@ def read_synonym_table(path: str | Path, resource: str) -> pd.DataFrame:
                 raise SourceFormatError(path, lineno, "two tab-separated words", line)
             a, b = single_word(fields[0]), single_word(fields[1])
             if a and b and a != b:
-                rows.append(
-                    (min(a, b), max(a, b), "synonym", resource, f"{Path(path).name}:{lineno}")
-                )
+                rows.append((min(a, b), max(a, b), "synonym", resource, f"{Path(path).name}:{lineno}"))
     return pd.DataFrame(rows, columns=_RELATION_COLUMNS).drop_duplicates(ignore_index=True)
 
 
@@ -354,9 +344,7 @@ def wordnet_synonyms(vocabulary: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(keys, kind="stable", ignore_index=True)
 
 
-def lexicon_variants(
-    words: Iterable[str], vocabulary: pd.DataFrame, sources: VariantSources
-) -> pd.DataFrame:
+def lexicon_variants(words: Iterable[str], vocabulary: pd.DataFrame, sources: VariantSources) -> pd.DataFrame:
     """Vocabulary lemmas that each resource word stands for (table ``lexicon_variants``).
 
     Args:
@@ -368,9 +356,7 @@ def lexicon_variants(
         Columns ``word, variant, pos, kind, source`` (kinds :data:`VARIANT_KINDS`): one row per way a
         word reaches a vocabulary lemma, sorted. A word that reaches none has no row.
     """
-    vocab = {
-        pos: set(vocabulary.loc[vocabulary["pos"] == pos, "lemma"]) for pos in ("noun", "verb")
-    }
+    vocab = {pos: set(vocabulary.loc[vocabulary["pos"] == pos, "lemma"]) for pos in ("noun", "verb")}
     lragr: dict[tuple[str, str], set[str]] = {}
     if sources.lragr is not None:
         for form, lemma, pos in sources.lragr[["form", "lemma", "pos"]].itertuples(index=False):
@@ -405,22 +391,16 @@ def lexicon_variants(
             if form in vocab[pos]:
                 rows.append((word, form, pos, kind, source))
             other = "verb" if pos == "noun" else "noun"
-            derived: list[tuple[str, str]] = [
-                (d, "specialist_lrnom") for d in sorted(lrnom.get((form, pos), ()))
-            ]
+            derived: list[tuple[str, str]] = [(d, "specialist_lrnom") for d in sorted(lrnom.get((form, pos), ()))]
             if wn is not None:
                 derived += [(d, "wordnet") for d in sorted(_wordnet_derivations(form, pos, wn))]
             if sources.suffix_rules:
-                derived += [
-                    (d, "suffix_rule") for d in sorted(_suffix_derivations(form, pos, vocab[other]))
-                ]
+                derived += [(d, "suffix_rule") for d in sorted(_suffix_derivations(form, pos, vocab[other]))]
             for d, d_source in derived:
                 if d in vocab[other]:
                     rows.append((word, d, other, "derivation", d_source))
     out = pd.DataFrame(rows, columns=["word", "variant", "pos", "kind", "source"]).drop_duplicates()
-    return out.sort_values(
-        ["word", "pos", "variant", "kind", "source"], kind="stable", ignore_index=True
-    )
+    return out.sort_values(["word", "pos", "variant", "kind", "source"], kind="stable", ignore_index=True)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -67,9 +67,7 @@ WORD_DOMAINS = TableSpec(
             _i("count"),
             _i("document_count"),
             _f("corpus_per_million"),  # count / corpus word tokens * 1e6
-            _f(
-                "general_per_million"
-            ),  # wordfreq 'en' frequency of the lemma's forms * 1e6 (0 = unknown)
+            _f("general_per_million"),  # wordfreq 'en' frequency of the lemma's forms * 1e6 (0 = unknown)
             _f("log_ratio"),  # log10(corpus_per_million / max(general_per_million, floor))
             _s("auto_domain"),  # biomedical | general | ambiguous (by the thresholds)
             _s("domain"),  # final: auto_domain, or the reviewed file's decision
@@ -129,9 +127,7 @@ LEXICON_VARIANTS = TableSpec(
             _s("variant"),  # a vocabulary lemma it stands for
             _s("pos"),  # POS of the variant: noun | verb
             _s("kind"),  # identity | spelling | inflection | derivation
-            _s(
-                "source"
-            ),  # identity | breame | spelling_rule | lemminflect | wordnet | suffix_rule | specialist_*
+            _s("source"),  # identity | breame | spelling_rule | lemminflect | wordnet | suffix_rule | specialist_*
         ]
     ),
     ("word", "pos", "variant", "kind", "source"),

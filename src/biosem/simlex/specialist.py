@@ -47,9 +47,7 @@ def _fields(path: str | Path, min_fields: int, layout: str) -> Iterator[tuple[in
                 continue
             fields = line.split("|")
             if len(fields) < min_fields:
-                raise SourceFormatError(
-                    path, lineno, f"{min_fields} '|'-separated fields ({layout})", line
-                )
+                raise SourceFormatError(path, lineno, f"{min_fields} '|'-separated fields ({layout})", line)
             yield lineno, fields
 
 

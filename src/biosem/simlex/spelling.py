@@ -59,9 +59,7 @@ class SpellingNormaliser:
         use_rules: apply :data:`SPELLING_RULES` (gated by general-English frequency).
     """
 
-    def __init__(
-        self, lrspl: Mapping[str, str] | None = None, use_table: bool = True, use_rules: bool = True
-    ) -> None:
+    def __init__(self, lrspl: Mapping[str, str] | None = None, use_table: bool = True, use_rules: bool = True) -> None:
         if lrspl is not None:
             self._table: Mapping[str, str] = dict(lrspl)
             self._table_source = "specialist_lrspl"

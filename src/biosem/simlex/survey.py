@@ -61,9 +61,7 @@ def _proportional(sizes: list[int], total: int) -> list[int]:
     return out
 
 
-def design_survey(
-    pairs: pd.DataFrame, survey: str, params: SurveyParams, rng: np.random.Generator
-) -> pd.DataFrame:
+def design_survey(pairs: pd.DataFrame, survey: str, params: SurveyParams, rng: np.random.Generator) -> pd.DataFrame:
     """Lay out the survey sheets of one POS.
 
     Args:
@@ -116,21 +114,13 @@ def design_survey(
         pages = [list(p) for p in np.array_split(np.array(unique, dtype=int), n_pages)]
         cons_pages = [
             list(p)
-            for p in np.array_split(
-                np.array(consistency, dtype=int)[rng.permutation(len(consistency))], n_pages
-            )
+            for p in np.array_split(np.array(consistency, dtype=int)[rng.permutation(len(consistency))], n_pages)
         ]
         for p, page_unique in enumerate(pages):
             source = pages[(p - 1) % n_pages] if n_pages > 1 else page_unique
             k = min(params.duplicates_per_page, len(source))
-            dups = (
-                [source[i] for i in sorted(rng.choice(len(source), size=k, replace=False).tolist())]
-                if k
-                else []
-            )
-            items = [(i, "unique") for i in page_unique] + [
-                (i, "consistency") for i in cons_pages[p]
-            ]
+            dups = [source[i] for i in sorted(rng.choice(len(source), size=k, replace=False).tolist())] if k else []
+            items = [(i, "unique") for i in page_unique] + [(i, "consistency") for i in cons_pages[p]]
             items += [(i, "duplicate") for i in dups]
             order = rng.permutation(len(items))
             for position, j in enumerate(order, 1):
@@ -173,9 +163,7 @@ def design_table(items: pd.DataFrame) -> pd.DataFrame:
         aggfunc="count",
         fill_value=0,
     )
-    counts = counts.reindex(
-        columns=["unique", "consistency", "duplicate"], fill_value=0
-    ).reset_index()
+    counts = counts.reindex(columns=["unique", "consistency", "duplicate"], fill_value=0).reset_index()
     counts["items"] = counts[["unique", "consistency", "duplicate"]].sum(axis=1)
     counts.columns.name = None
     return counts

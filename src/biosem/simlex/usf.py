@@ -115,13 +115,9 @@ def _parse_member(name: str, text: str, path: Path) -> list[list[str]]:
             continue
         fields = line.split(", ")
         if len(fields) != len(COLUMNS):
-            raise SourceFormatError(
-                path, lineno, f"{len(COLUMNS)} fields separated by ', ' in {short}", line
-            )
+            raise SourceFormatError(path, lineno, f"{len(COLUMNS)} fields separated by ', ' in {short}", line)
         if not header_seen:
-            raise SourceFormatError(
-                path, lineno, f"the header line before the rows of {short}", line
-            )
+            raise SourceFormatError(path, lineno, f"the header line before the rows of {short}", line)
         rows.append([*fields, short, lineno])
     if not header_seen:
         raise SourceFormatError(path, None, f"the USF header line in {short}", "no header")
@@ -157,9 +153,7 @@ def read_usf(path: str | Path) -> pd.DataFrame:
                     assert fh is not None
                     texts.append((m.name, fh.read().decode("latin-1")))
         except tarfile.TarError as err:
-            raise SourceFormatError(
-                path, None, "a tar archive of USF Appendix A files", str(err)
-            ) from err
+            raise SourceFormatError(path, None, "a tar archive of USF Appendix A files", str(err)) from err
     if not texts:
         raise SourceFormatError(path, None, "Cue_Target_Pairs.* files (USF Appendix A)", "none")
     rows: list[list[str]] = []
@@ -202,9 +196,7 @@ def _typed(frame: pd.DataFrame, path: Path) -> pd.DataFrame:
         if col in _INT:
             if (values.dropna() % 1 != 0).any():
                 i = int(np.flatnonzero((values % 1 != 0).fillna(False).to_numpy())[0])
-                raise SourceFormatError(
-                    path, int(frame["line"].iat[i]), f"an integer in {col}", raw.iat[i]
-                )
+                raise SourceFormatError(path, int(frame["line"].iat[i]), f"an integer in {col}", raw.iat[i])
             out[col] = values.astype("Int64")
         else:
             out[col] = values.astype("float64")
@@ -226,9 +218,7 @@ def _typed(frame: pd.DataFrame, path: Path) -> pd.DataFrame:
     return out[[*COLUMNS, "file", "line"]]
 
 
-def check_counts(
-    usf: pd.DataFrame, expected_rows: int | None, expected_cues: int | None, path: str | Path
-) -> None:
+def check_counts(usf: pd.DataFrame, expected_rows: int | None, expected_cues: int | None, path: str | Path) -> None:
     """Stop when the parsed row or distinct-cue count differs from the configured expectation.
 
     Raises:
@@ -243,9 +233,7 @@ def check_counts(
             f"{rows} rows",
         )
     if expected_cues is not None and cues != expected_cues:
-        raise SourceFormatError(
-            path, None, f"{expected_cues} distinct cues (simlex.usf.expected_cues)", f"{cues} cues"
-        )
+        raise SourceFormatError(path, None, f"{expected_cues} distinct cues (simlex.usf.expected_cues)", f"{cues} cues")
 
 
 def normed_words(usf: pd.DataFrame) -> set[str]:
@@ -253,17 +241,11 @@ def normed_words(usf: pd.DataFrame) -> set[str]:
     return set(usf["cue"].tolist())
 
 
-def associated_pairs(
-    usf: pd.DataFrame, min_producers: int, min_fsg: float = 0.0, min_bsg: float = 0.0
-) -> pd.DataFrame:
+def associated_pairs(usf: pd.DataFrame, min_producers: int, min_fsg: float = 0.0, min_bsg: float = 0.0) -> pd.DataFrame:
     """Cue-target rows with strong association in both directions (SimVerb-3500 criterion).
 
     Keeps rows with ``n_produced > min_producers`` (more than that many participants gave the
     target), ``fsg > min_fsg`` and ``bsg > min_bsg`` (so the target is normed: BSG is null otherwise).
     """
-    keep = (
-        (usf["n_produced"] > min_producers)
-        & (usf["fsg"] > min_fsg)
-        & (usf["bsg"].fillna(-1) > min_bsg)
-    )
+    keep = (usf["n_produced"] > min_producers) & (usf["fsg"] > min_fsg) & (usf["bsg"].fillna(-1) > min_bsg)
     return usf.loc[keep.fillna(False).to_numpy()].reset_index(drop=True)

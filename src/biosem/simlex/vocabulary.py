@@ -101,9 +101,7 @@ _INFLECTED_TAGS = frozenset({"NNS", "NNPS", "VBD", "VBG", "VBN", "VBZ"})
 
 
 def _is_greek_char(ch: str) -> bool:
-    return (
-        "\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff" or ch in "\u00b5"
-    )  # µ (micro sign)
+    return "\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff" or ch in "\u00b5"  # µ (micro sign)
 
 
 @dataclass(frozen=True)
@@ -141,15 +139,11 @@ class CorpusCounts:
     """Counts from a set of documents; ``merge`` adds another chunk's counts (order-independent)."""
 
     documents: int = 0
-    word_tokens: int = (
-        0  # tokens holding at least one letter: the corpus size for relative frequencies
-    )
+    word_tokens: int = 0  # tokens holding at least one letter: the corpus size for relative frequencies
     counts: Counter = field(default_factory=Counter)  # (lemma, pos) -> tokens kept
     document_counts: Counter = field(default_factory=Counter)  # (lemma, pos) -> documents
     step_tokens: Counter = field(default_factory=Counter)  # (pos, step) -> tokens
-    step_types: dict[tuple[str, str], set[str]] = field(
-        default_factory=dict
-    )  # (pos, step) -> lemmas
+    step_types: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (pos, step) -> lemmas
 
     def merge(self, other: CorpusCounts) -> None:
         self.documents += other.documents
@@ -220,9 +214,7 @@ class Analyser:
         LookupError: the NLTK tagger or WordNet is not under ``NLTK_DATA`` (the message names it).
     """
 
-    def __init__(
-        self, params: VocabularyParams, multiwords: frozenset[tuple[str, ...]] | None
-    ) -> None:
+    def __init__(self, params: VocabularyParams, multiwords: frozenset[tuple[str, ...]] | None) -> None:
         import pysbd
         from nltk.corpus import wordnet as wn
         from nltk.tag.perceptron import PerceptronTagger
@@ -292,11 +284,7 @@ class Analyser:
         else:
             guess = getLemma(word, upos=upos, lemmatize_oov=True)
             lemma = guess[0] if guess else word
-            if (
-                lemma != word
-                and word_frequency(lemma, "en") == 0
-                and word_frequency(word, "en") > 0
-            ):
+            if lemma != word and word_frequency(lemma, "en") == 0 and word_frequency(word, "en") > 0:
                 lemma = word  # "offspring" tagged VBG: the rule's "offspre" is no English word
         return self._spell(lemma.lower())
 
@@ -315,9 +303,7 @@ class Analyser:
             return "multiword"
         if not token.isalpha():
             return "symbol"
-        if tag in self._modal_tags or (
-            self._pos_of_tag.get(tag) == "verb" and lemma in self._auxiliaries
-        ):
+        if tag in self._modal_tags or (self._pos_of_tag.get(tag) == "verb" and lemma in self._auxiliaries):
             return "auxiliary"
         if len(lemma) < self.params.min_length:
             return "short"
@@ -423,9 +409,7 @@ class Analyser:
 # --------------------------------------------------------------------------------------------------
 # Reading corpora
 # --------------------------------------------------------------------------------------------------
-def documents_from_sentences(
-    frames: Iterable[pd.DataFrame], deduplicate: bool = True
-) -> list[Document]:
+def documents_from_sentences(frames: Iterable[pd.DataFrame], deduplicate: bool = True) -> list[Document]:
     """Documents from ``sentences`` tables (corpora contract: corpus, document_id, sentence_id, text).
 
     Documents keep the order of their first sentence row; sentences are ordered by ``sentence_id``.
@@ -467,9 +451,7 @@ def documents_from_text(path: str | Path) -> list[Document]:
 _WORKER: Analyser | None = None
 
 
-def _init_worker(
-    params: VocabularyParams, multiwords: frozenset[tuple[str, ...]] | None, nltk_path: list[str]
-) -> None:
+def _init_worker(params: VocabularyParams, multiwords: frozenset[tuple[str, ...]] | None, nltk_path: list[str]) -> None:
     global _WORKER
     import nltk
 
@@ -482,22 +464,15 @@ def _count_chunk(chunk: list[Document]) -> CorpusCounts:
     return _WORKER.count_documents(chunk)
 
 
-def count_corpus(
-    documents: Sequence[Document], params: VocabularyParams, workers: int = 1
-) -> CorpusCounts:
+def count_corpus(documents: Sequence[Document], params: VocabularyParams, workers: int = 1) -> CorpusCounts:
     """Count kept (lemma, POS) tokens and documents over ``documents`` with ``workers`` processes.
 
     The result is the same for any ``workers`` (counts are sums over chunks of ``chunk_size``).
     """
     multiwords = wordnet_multiwords() if params.multiword_lexicon == "wordnet" else None
     if params.multiword_lexicon not in (None, "wordnet"):
-        raise ValueError(
-            f"multiword_lexicon must be 'wordnet' or null, not {params.multiword_lexicon!r}"
-        )
-    chunks = [
-        list(documents[i : i + params.chunk_size])
-        for i in range(0, len(documents), params.chunk_size)
-    ]
+        raise ValueError(f"multiword_lexicon must be 'wordnet' or null, not {params.multiword_lexicon!r}")
+    chunks = [list(documents[i : i + params.chunk_size]) for i in range(0, len(documents), params.chunk_size)]
     total = CorpusCounts()
     if workers <= 1 or len(chunks) <= 1:
         analyser = Analyser(params, multiwords)
@@ -517,9 +492,7 @@ def count_corpus(
     return total
 
 
-def word_count_table(
-    counts: CorpusCounts, min_count: int, min_pos_share: float = 0.0
-) -> pd.DataFrame:
+def word_count_table(counts: CorpusCounts, min_count: int, min_pos_share: float = 0.0) -> pd.DataFrame:
     """The ``word_counts`` table: ``lemma, pos, count, document_count``, sorted by (pos, lemma).
 
     Keeps (lemma, POS) with ``count >= min_count`` (paper: 5) whose share of the lemma's noun + verb
@@ -569,9 +542,7 @@ def filter_table(counts: CorpusCounts, min_count: int, min_pos_share: float = 0.
     return pd.DataFrame(rows, columns=["pos", "step", "tokens", "types"])
 
 
-def params_from_config(
-    cfg: dict[str, Any], lrspl: dict[str, str] | None = None
-) -> VocabularyParams:
+def params_from_config(cfg: dict[str, Any], lrspl: dict[str, str] | None = None) -> VocabularyParams:
     """VocabularyParams from config ``simlex.vocabulary`` (see config/README.md)."""
     known = {f for f in VocabularyParams.__dataclass_fields__ if f not in ("extra", "lrspl")}
     kwargs: dict[str, Any] = {}

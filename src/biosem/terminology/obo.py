@@ -134,16 +134,12 @@ def _read_text(path: Path) -> str:
         start = data.rfind(b"\n", 0, err.start) + 1
         end = data.find(b"\n", err.start)
         excerpt = data[start : end if end >= 0 else len(data)]
-        raise SourceFormatError(
-            path, line, "UTF-8 text", f"byte {data[err.start]:#04x} in {excerpt!r}"
-        ) from err
+        raise SourceFormatError(path, line, "UTF-8 text", f"byte {data[err.start]:#04x} in {excerpt!r}") from err
     if not text.strip():
         raise SourceFormatError(path, None, "an OBO document", "an empty file")
     if not _looks_like_obo(text):
         line, found = _first_content_line(text)
-        raise SourceFormatError(
-            path, line, "an OBO header ('format-version: ...') or a [Term]/[Typedef] stanza", found
-        )
+        raise SourceFormatError(path, line, "an OBO header ('format-version: ...') or a [Term]/[Typedef] stanza", found)
     return text
 
 
@@ -174,9 +170,7 @@ def _load_ontology(path: Path, text: str) -> pronto.Ontology:
         except KeyError as err:
             # pronto.parsers.base.symmetrize_lineage: an is_a target that no stanza declares.
             missing = str(err.args[0]) if err.args else ""
-            line, found = _find_line(
-                text, r"is_a:\s*([^\s!{]+)", lambda match: match.group(1) == missing
-            )
+            line, found = _find_line(text, r"is_a:\s*([^\s!{]+)", lambda match: match.group(1) == missing)
             raise SourceFormatError(
                 path, line, f"an is_a target declared in the file ({missing} is not)", found
             ) from err
@@ -202,9 +196,7 @@ def _syntax_error_line(err: SyntaxError) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _find_line(
-    text: str, pattern: str, accept: Callable[[re.Match[str]], bool]
-) -> tuple[int | None, str]:
+def _find_line(text: str, pattern: str, accept: Callable[[re.Match[str]], bool]) -> tuple[int | None, str]:
     """The first line (1-based) of ``text`` that starts with ``pattern`` and is accepted, and it."""
     regex = re.compile(pattern)
     for number, line in enumerate(text.split("\n"), start=1):
@@ -217,9 +209,7 @@ def _find_line(
 # --- ontology -> tables ---------------------------------------------------------------------------
 
 
-def _ontology_tables(
-    ontology: pronto.Ontology, source: str, path: Path, text: str
-) -> dict[str, pa.Table]:
+def _ontology_tables(ontology: pronto.Ontology, source: str, path: Path, text: str) -> dict[str, pa.Table]:
     """Build the five tables from a parsed ontology (see :func:`read_obo`)."""
     default_namespace = ontology.metadata.default_namespace
     typedefs = sorted(ontology.relationships(), key=lambda rel: rel.id)
@@ -351,12 +341,8 @@ def _relation_rows(
                 }
     if declared != len(term.relationships):
         known = {typedef.id for typedef in typedefs}
-        line, found = _find_line(
-            text, r"relationship:\s*(\S+)", lambda match: match.group(1) not in known
-        )
-        raise SourceFormatError(
-            path, line, f"a relationship type declared in a [Typedef] stanza (in {term.id})", found
-        )
+        line, found = _find_line(text, r"relationship:\s*(\S+)", lambda match: match.group(1) not in known)
+        raise SourceFormatError(path, line, f"a relationship type declared in a [Typedef] stanza (in {term.id})", found)
 
 
 def _association_rows(

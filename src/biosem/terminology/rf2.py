@@ -204,9 +204,7 @@ def read_rf2(
     try:
         wanted = _RELEASE_TYPES[release_type.lower()]
     except KeyError:
-        raise ValueError(
-            f"release_type must be 'auto', 'Full' or 'Snapshot', not {release_type!r}"
-        ) from None
+        raise ValueError(f"release_type must be 'auto', 'Full' or 'Snapshot', not {release_type!r}") from None
     files, chosen = _find_files(root, wanted)
     log.info("RF2 %s release under %s", chosen, root)
 
@@ -266,9 +264,7 @@ def _find_files(root: Path, wanted: str) -> tuple[dict[str, list[Path]], str]:
                 f"an RF2 {ft.name} file matching {stem} under the release folder",
                 "no such file",
             )
-        log.info(
-            "%s files: %s", ft.name, [str(p.relative_to(root)) for p in files[ft.name]] or "none"
-        )
+        log.info("%s files: %s", ft.name, [str(p.relative_to(root)) for p in files[ft.name]] or "none")
     return files, wanted
 
 
@@ -360,9 +356,7 @@ def _parse(csv_input: object, columns: list[str], *, use_threads: bool) -> pa.Ta
     try:
         return pacsv.read_csv(
             csv_input,
-            read_options=pacsv.ReadOptions(
-                skip_rows=1, column_names=columns, use_threads=use_threads
-            ),
+            read_options=pacsv.ReadOptions(skip_rows=1, column_names=columns, use_threads=use_threads),
             parse_options=pacsv.ParseOptions(
                 delimiter="\t",
                 quote_char=False,
@@ -406,9 +400,7 @@ def _first_bad_utf8_line(data: bytes) -> tuple[int, str] | None:
     return None
 
 
-def _check_columns(
-    table: pa.Table, ft: _FileType, path: Path, line_of_row: Callable[[int], int]
-) -> None:
+def _check_columns(table: pa.Table, ft: _FileType, path: Path, line_of_row: Callable[[int], int]) -> None:
     """Raise SourceFormatError at the first row (over all columns) that breaks its column's rule."""
     first: tuple[int, str, str] | None = None
     for column, rule in ft.columns.items():
@@ -438,21 +430,15 @@ def _latest_per_id(table: pa.Table, *, numeric_id: bool) -> pa.Table:
         return table
     key = pc.cast(table["id"], pa.uint64()) if numeric_id else table["id"]
     time = pc.cast(table["effectiveTime"], pa.uint32())
-    order = pc.sort_indices(
-        pa.table({"k": key, "t": time}), sort_keys=[("k", "ascending"), ("t", "descending")]
-    )
+    order = pc.sort_indices(pa.table({"k": key, "t": time}), sort_keys=[("k", "ascending"), ("t", "descending")])
     sorted_key = key.take(order)
     sorted_time = time.take(order)
     new_id = pc.not_equal(sorted_key.slice(1), sorted_key.slice(0, n - 1))
     first = np.concatenate([[True], new_id.to_numpy()])
-    same_time = np.concatenate(
-        [[False], pc.equal(sorted_time.slice(1), sorted_time.slice(0, n - 1)).to_numpy()]
-    )
+    same_time = np.concatenate([[False], pc.equal(sorted_time.slice(1), sorted_time.slice(0, n - 1)).to_numpy()])
     ties = int(np.count_nonzero(~first & same_time))
     if ties:
-        log.warning(
-            "%d rows repeat an (id, effectiveTime) pair; the first in file order is kept", ties
-        )
+        log.warning("%d rows repeat an (id, effectiveTime) pair; the first in file order is kept", ties)
     if first.all():  # a Snapshot file: every id once
         return table
     keep = order.to_numpy()[first]
@@ -499,15 +485,11 @@ def _acceptability(language: pa.Table, language_refsets: Sequence[str]) -> pa.Ta
     if n > 1:
         first[1:] = pc.not_equal(ids.slice(1), ids.slice(0, n - 1)).to_numpy()
     chosen = members.filter(pa.array(first))
-    acceptability = pc.if_else(
-        pc.equal(chosen["acceptabilityId"], PREFERRED), "preferred", "acceptable"
-    )
+    acceptability = pc.if_else(pc.equal(chosen["acceptabilityId"], PREFERRED), "preferred", "acceptable")
     return pa.table({"term_id": chosen["referencedComponentId"], "acceptability": acceptability})
 
 
-def _terms(
-    description: pa.Table, language: pa.Table, language_refsets: Sequence[str], source: str
-) -> pa.Table:
+def _terms(description: pa.Table, language: pa.Table, language_refsets: Sequence[str], source: str) -> pa.Table:
     kept = description.filter(pc.is_in(description["typeId"], pa.array([FSN_TYPE, SYNONYM_TYPE])))
     other = description.num_rows - kept.num_rows
     if other:
@@ -544,9 +526,7 @@ def _terms(
     counts = pc.value_counts(terms["term_type"]).to_pylist()
     log.info(
         "terms: %s",
-        ", ".join(
-            f"{c['values']} {c['counts']}" for c in sorted(counts, key=lambda c: c["values"])
-        ),
+        ", ".join(f"{c['values']} {c['counts']}" for c in sorted(counts, key=lambda c: c["values"])),
     )
     return terms
 
@@ -556,9 +536,7 @@ def _type_names(description: pa.Table) -> pa.Table:
 
     With several active FSNs (one per language): English first, then the lowest description id.
     """
-    fsn = description.filter(
-        pc.and_(pc.equal(description["typeId"], FSN_TYPE), pc.equal(description["active"], "1"))
-    )
+    fsn = description.filter(pc.and_(pc.equal(description["typeId"], FSN_TYPE), pc.equal(description["active"], "1")))
     fsn = pa.table(
         {
             "rel": fsn["conceptId"],
@@ -567,11 +545,7 @@ def _type_names(description: pa.Table) -> pa.Table:
             "rela": strip_final_parenthesised_group(fsn["term"]),
         }
     )
-    fsn = fsn.take(
-        pc.sort_indices(
-            fsn, sort_keys=[("rel", "ascending"), ("not_en", "ascending"), ("id", "ascending")]
-        )
-    )
+    fsn = fsn.take(pc.sort_indices(fsn, sort_keys=[("rel", "ascending"), ("not_en", "ascending"), ("id", "ascending")]))
     n = fsn.num_rows
     first = np.ones(n, dtype=bool)
     if n > 1:

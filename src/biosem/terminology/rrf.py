@@ -260,9 +260,7 @@ class _RrfStream:
         """One pass over the file; ``given[0]`` counts the well-formed rows yielded, across passes
         (a serial pass after a threaded one skips them)."""
         skip = given[0]
-        read_options = pacsv.ReadOptions(
-            column_names=self.names, block_size=self.block_size, use_threads=threads
-        )
+        read_options = pacsv.ReadOptions(column_names=self.names, block_size=self.block_size, use_threads=threads)
         parse_options = pacsv.ParseOptions(
             delimiter="|",
             quote_char=False,
@@ -340,33 +338,21 @@ class _RrfStream:
             if fields and fields[-1] == "":
                 fields.pop()  # the row-terminating "|"
             if len(fields) > n_fields:
-                self._note(
-                    _Problem(
-                        line, f"{n_fields} '|'-terminated fields", f"{len(fields)} fields: {text}"
-                    )
-                )
+                self._note(_Problem(line, f"{n_fields} '|'-terminated fields", f"{len(fields)} fields: {text}"))
                 continue
             if len(fields) < self.required:
-                self._note(
-                    _Problem(
-                        line, f"at least {self.required} fields", f"{len(fields)} fields: {text}"
-                    )
-                )
+                self._note(_Problem(line, f"at least {self.required} fields", f"{len(fields)} fields: {text}"))
                 continue
             fields.extend([""] * (n_fields - len(fields)))
             for out, pos in zip(values, positions, strict=True):
                 out.append(fields[pos])
             lines.append(line)
-        batch = pa.RecordBatch.from_arrays(
-            [pa.array(v, type=pa.string()) for v in values], names=list(self.include)
-        )
+        batch = pa.RecordBatch.from_arrays([pa.array(v, type=pa.string()) for v in values], names=list(self.include))
         self.n_padded += batch.num_rows
         self._note(self._check(batch, lambda i: lines[i], trailing=False))
         return batch
 
-    def _check(
-        self, batch: pa.RecordBatch, line_of: Callable[[int], int], *, trailing: bool = True
-    ) -> _Problem | None:
+    def _check(self, batch: pa.RecordBatch, line_of: Callable[[int], int], *, trailing: bool = True) -> _Problem | None:
         """First problem (in row order) of a parsed batch: extra field, empty line, bad value."""
         if not batch.num_rows:
             return None
@@ -376,9 +362,7 @@ class _RrfStream:
             if pc.any(extra).as_py():
                 i = pc.index(extra, True).as_py()
                 value = batch.column(_TRAILING)[i].as_py()
-                found.append(
-                    (i, f"{len(self.columns)} '|'-terminated fields", f"an extra field {value!r}")
-                )
+                found.append((i, f"{len(self.columns)} '|'-terminated fields", f"an extra field {value!r}"))
             # An empty line parses as one row of empty fields.
             width = pc.binary_length(batch.column(self.include[0]))
             for name in self.include[1:]:
@@ -402,15 +386,9 @@ class _RrfStream:
 def _string_buffers(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """(offsets rebased to 0, data bytes) of a non-null string array."""
     n = len(values)
-    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32)[
-        values.offset : values.offset + n + 1
-    ]
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32)[values.offset : values.offset + n + 1]
     data_buffer = values.buffers()[2]
-    data = (
-        np.frombuffer(data_buffer, dtype=np.uint8)
-        if data_buffer is not None
-        else np.zeros(0, np.uint8)
-    )
+    data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
     return offsets - offsets[0], data[offsets[0] : offsets[-1]]
 
 
@@ -471,9 +449,7 @@ def _diagnose(path: Path, exc: pa.ArrowInvalid) -> SourceFormatError:
             try:
                 raw.decode("utf-8")
             except UnicodeDecodeError as err:
-                return SourceFormatError(
-                    path, line, "UTF-8 text", f"{raw[max(err.start - 20, 0) : err.end + 20]!r}"
-                )
+                return SourceFormatError(path, line, "UTF-8 text", f"{raw[max(err.start - 20, 0) : err.end + 20]!r}")
     return SourceFormatError(path, None, "a pipe-delimited RRF file", str(exc))
 
 
@@ -725,9 +701,7 @@ class _Codes:
             dtype=np.int32,
         )
         if len(self.index) > np.iinfo(np.uint16).max:
-            raise ValueError(
-                f"more than {np.iinfo(np.uint16).max} distinct values in a code column"
-            )
+            raise ValueError(f"more than {np.iinfo(np.uint16).max} distinct values in a code column")
         indices = encoded.indices.to_numpy(zero_copy_only=False)
         return local[indices].astype(np.uint16) if local.size else np.zeros(0, np.uint16)
 
@@ -738,9 +712,7 @@ class _Codes:
     def ranks(self, *, empty_last: bool = False) -> np.ndarray:
         """Code -> rank of its string in ascending (byte) order; "" last if ``empty_last``."""
         values = self.values()
-        order = sorted(
-            range(len(values)), key=lambda i: (empty_last and values[i] == "", values[i].encode())
-        )
+        order = sorted(range(len(values)), key=lambda i: (empty_last and values[i] == "", values[i].encode()))
         ranks = np.empty(len(values), dtype=np.int64)
         ranks[order] = np.arange(len(values))
         return ranks
@@ -778,9 +750,7 @@ def _cui_strings(numbers: np.ndarray) -> pa.Array:
         data[:, i] = rest % 10 + ord("0")
         rest //= 10
     offsets = np.arange(0, _CUI_WIDTH * n + 1, _CUI_WIDTH, dtype=np.int32)
-    return pa.Array.from_buffers(
-        pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data.reshape(-1))]
-    )
+    return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data.reshape(-1))])
 
 
 def _concat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
@@ -824,12 +794,9 @@ class _Atoms:
     lat_codes: _Codes
 
 
-def _read_mrconso(
-    path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, block_size: int
-) -> _Atoms:
+def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, block_size: int) -> _Atoms:
     cols: dict[str, list] = {
-        k: []
-        for k in ("cui", "aui", "aui_key", "str", "code", "sab", "tty", "lat", "active", "rank")
+        k: [] for k in ("cui", "aui", "aui_key", "str", "code", "sab", "tty", "lat", "active", "rank")
     }
     sab_codes, tty_codes, lat_codes = _Codes(), _Codes(), _Codes()
     n_read = 0
@@ -929,9 +896,7 @@ def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
         by_aui = pc.sort_indices(atoms.aui).to_numpy()
         ordered = atoms.aui.take(pa.array(by_aui))
         same = np.flatnonzero(
-            pc.equal(ordered.slice(1), ordered.slice(0, max(n - 1, 0))).to_numpy(
-                zero_copy_only=False
-            )
+            pc.equal(ordered.slice(1), ordered.slice(0, max(n - 1, 0))).to_numpy(zero_copy_only=False)
         )
         keys = np.empty(n, dtype=np.int64)
         keys[by_aui] = np.arange(n)
@@ -977,9 +942,7 @@ def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
         rows = order[lo:hi]
         m = hi - lo
         tty = atoms.tty[rows]
-        kind = np.where(
-            preferred[lo:hi], 0, np.where(abbreviation[tty] if tty.size else False, 1, 2)
-        )
+        kind = np.where(preferred[lo:hi], 0, np.where(abbreviation[tty] if tty.size else False, 1, 2))
         nulls = pa.nulls(m, type=pa.string())
         index = pa.array(rows)
         chunk = pa.table(
@@ -1065,9 +1028,7 @@ def _read_mrsty(path: Path, cuis: np.ndarray, block_size: int) -> np.ndarray:
     return np.where(found, smallest, -1)
 
 
-def _concept_chunks(
-    cuis: np.ndarray, mrsty: Path | None, block_size: int, source: str
-) -> Iterator[pa.Table]:
+def _concept_chunks(cuis: np.ndarray, mrsty: Path | None, block_size: int, source: str) -> Iterator[pa.Table]:
     """Concepts of the kept CUIs (sorted); ``module`` = smallest TUI in MRSTY (read here)."""
     modules = _read_mrsty(mrsty, cuis, block_size) if mrsty is not None else None
     for lo, hi in _chunk_bounds(len(cuis)):
@@ -1125,9 +1086,7 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, block_size: int) -> _Rel
         if mask is not None:
             batch = batch.filter(mask)
         n_sab += batch.num_rows
-        batch = batch.filter(
-            pc.and_(pc.not_equal(batch.column("CUI1"), ""), pc.not_equal(batch.column("CUI2"), ""))
-        )
+        batch = batch.filter(pc.and_(pc.not_equal(batch.column("CUI1"), ""), pc.not_equal(batch.column("CUI2"), "")))
         if not batch.num_rows:
             continue
         parts["cui1"].append(_cui_numbers(batch.column("CUI1")))
@@ -1170,10 +1129,7 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, block_size: int) -> _Rel
     sab_values = sorted(codes["sab"].values(), key=lambda v: (v == "", v.encode()))
     return _Relations(
         rows=rows,
-        rel_rela_values=[
-            (rel_values[c // n_rela], rela_values[c % n_rela] or None) for c in present
-        ]
-        or [("", None)],
+        rel_rela_values=[(rel_values[c // n_rela], rela_values[c % n_rela] or None) for c in present] or [("", None)],
         sab_values=[v or None for v in sab_values] or [None],
     )
 

@@ -96,7 +96,11 @@ def sample_random_negatives(
     for i in pending.tolist():
         a = int(a_idx[i])
         valid = np.flatnonzero(pool.component != pool.component[a])
-        valid = valid[[_pair_code(np.int64(a), np.int64(v), npool) not in used for v in valid.tolist()]] if valid.size else valid
+        valid = (
+            valid[[_pair_code(np.int64(a), np.int64(v), npool) not in used for v in valid.tolist()]]
+            if valid.size
+            else valid
+        )
         if valid.size:
             v = int(valid[rng.integers(0, valid.size)])
             used.add(int(_pair_code(np.int64(a), np.int64(v), npool)))
@@ -144,8 +148,8 @@ def sample_levenshtein_negatives(
     Pairs are then emitted in the order of the positives.
 
     Args:
-        neighbours: this dataset's rows of :func:`~biosem.termpairs.search.search_neighbours` (its first search, made jointly
-            with other datasets); None: searched here. The result is the same either way.
+        neighbours: this dataset's rows of :func:`~biosem.termpairs.search.search_neighbours` (its first
+            search, made jointly with other datasets); None: searched here. The result is the same either way.
 
     Returns:
         (negatives, counts): ``term1, term2, levenshtein`` aligned with ``positives``; counts of
@@ -158,8 +162,15 @@ def sample_levenshtein_negatives(
     """
     comp = components.set_index("term_lower")["component"]
     pool = TermPool.from_terms(pd.concat([positives["term1"], positives["term2"]]), comp)
-    counts = {"queries": 0, "pairs_verified": 0, "pairs_screened": 0, "fallback": 0, "requeried": 0, "deferred": 0,
-              "restarted": 0}
+    counts = {
+        "queries": 0,
+        "pairs_verified": 0,
+        "pairs_screened": 0,
+        "fallback": 0,
+        "requeried": 0,
+        "deferred": 0,
+        "restarted": 0,
+    }
     n = len(positives)
     if n == 0:
         return _negative_frame([], []), counts
@@ -169,8 +180,16 @@ def sample_levenshtein_negatives(
     counts["queries"] = int(qkeys.size)
     first = None if neighbours is None else first_search_rows(neighbours, qkeys, k, pool)
     chosen, used = assign_nearest(
-        lambda: LevenshteinIndex(list(pool.lower), workers=workers), qkeys, q_in_pool, k, pool.component,
-        pool.component[q_in_pool], term_lengths(pool.lower), rng, counts, first,
+        lambda: LevenshteinIndex(list(pool.lower), workers=workers),
+        qkeys,
+        q_in_pool,
+        k,
+        pool.component,
+        pool.component[q_in_pool],
+        term_lengths(pool.lower),
+        rng,
+        counts,
+        first,
     )
 
     # Queries still short of partners: search the source's whole term pool.
@@ -184,12 +203,17 @@ def sample_levenshtein_negatives(
         # Partners a first term may not take: those already paired with it in either direction.
         taken = [{y if x == qkeys[q] else x for x, y in used_lower if qkeys[q] in (x, y)} for q in short.tolist()]
         need = k[short] - np.array([len(chosen[q]) for q in short.tolist()])
-        res = sindex.nearest(list(qkeys[short]), need + np.array([len(t) for t in taken]),
-                             comp.reindex(qkeys[short]).to_numpy().astype(np.int64), spool.component, rng)
+        res = sindex.nearest(
+            list(qkeys[short]),
+            need + np.array([len(t) for t in taken]),
+            comp.reindex(qkeys[short]).to_numpy().astype(np.int64),
+            spool.component,
+            rng,
+        )
         bounds = np.searchsorted(res.query, np.arange(short.size + 1))
         for pos, q in enumerate(short.tolist()):
             picks = []
-            for c in res.candidate[bounds[pos]:bounds[pos + 1]].tolist():
+            for c in res.candidate[bounds[pos] : bounds[pos + 1]].tolist():
                 pair = _lower_pair(qkeys[q], spool.lower[c])
                 if spool.lower[c] in taken[pos] or pair in used_lower:
                     continue
@@ -257,11 +281,11 @@ def build_dataset(
     Args:
         positives: all positives of the source (output of :func:`~biosem.termpairs.positives.build_positive_pairs`).
         components: :func:`~biosem.termpairs.positives.similarity_components` of those positives.
-        kind, difficulty, strategy: which dataset (:data:`~biosem.termpairs.positives.POSITIVE_KINDS`, :data:`~biosem.termpairs.positives.DIFFICULTIES`,
-            :data:`~biosem.termpairs.positives.STRATEGIES`).
+        kind, difficulty, strategy: which dataset (:data:`~biosem.termpairs.positives.POSITIVE_KINDS`,
+            :data:`~biosem.termpairs.positives.DIFFICULTIES`, :data:`~biosem.termpairs.positives.STRATEGIES`).
         rng: the dataset's seeded generator (negatives first, then the shuffle).
-        neighbours: for a Levenshtein dataset, :func:`~biosem.termpairs.search.search_neighbours` rows that include its kind
-            (the first search made jointly); None: searched here. Same result either way.
+        neighbours: for a Levenshtein dataset, :func:`~biosem.termpairs.search.search_neighbours` rows that
+            include its kind (the first search made jointly); None: searched here. Same result either way.
 
     Returns:
         (dataset, stats): dataset columns ``term1, term2, label, concept_id1, concept_id2,
@@ -275,8 +299,9 @@ def build_dataset(
         negatives, counts = sample_random_negatives(sel, components, source_terms, rng, rounds=random_rounds)
     else:
         own = None if neighbours is None else neighbours[neighbours["kind"] == kind]
-        negatives, counts = sample_levenshtein_negatives(sel, components, source_terms, rng, workers=workers,
-                                                         neighbours=own)
+        negatives, counts = sample_levenshtein_negatives(
+            sel, components, source_terms, rng, workers=workers, neighbours=own
+        )
     dataset = assemble_dataset(sel, negatives, rng)
     stats: dict[str, object] = {
         "kind": kind,

@@ -33,6 +33,5 @@ class TermPool:
         return np.searchsorted(self.lower, lower)
 
 
-
 def term_lengths(strings: np.ndarray) -> np.ndarray:
     return np.fromiter((len(x) for x in strings), dtype=np.int64, count=len(strings))

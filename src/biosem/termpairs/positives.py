@@ -62,12 +62,7 @@ def strip_semantic_tag(terms: pd.Series) -> pd.Series:
     s = terms.astype(object)
     parts = s.str.rpartition(" (")
     left, sep, right = parts[0], parts[1], parts[2]
-    tagged = (
-        s.str.endswith(")")
-        & (sep == " (")
-        & ~left.str.endswith((" or", "&"))
-        & ~right.str.startswith("&")
-    )
+    tagged = s.str.endswith(")") & (sep == " (") & ~left.str.endswith((" or", "&")) & ~right.str.startswith("&")
     return s.where(~tagged, left)
 
 
@@ -213,9 +208,7 @@ def build_positive_pairs(
 
     m = members[["concept_id", "rank", "term"]]
     syn_syn = m.merge(m, on="concept_id", suffixes=("1", "2"), sort=False)
-    syn_syn = syn_syn[syn_syn["rank1"] < syn_syn["rank2"]].sort_values(
-        ["concept_id", "rank1", "rank2"], kind="stable"
-    )
+    syn_syn = syn_syn[syn_syn["rank1"] < syn_syn["rank2"]].sort_values(["concept_id", "rank1", "rank2"], kind="stable")
     syn_syn = syn_syn.assign(concept_id1=syn_syn["concept_id"], concept_id2=syn_syn["concept_id"])
 
     parts = {"fsn_syn": fsn_syn, "syn_syn": syn_syn}
@@ -224,9 +217,7 @@ def build_positive_pairs(
     inactive_ids = _usable_concepts(concepts, params, active=False)
     target_ok = active_ids if params.require_active_target else concepts["concept_id"]
     head_of = heads.set_index("concept_id")["head"]
-    assoc = associations[
-        isin(associations["inactive_id"], inactive_ids) & isin(associations["target_id"], target_ok)
-    ]
+    assoc = associations[isin(associations["inactive_id"], inactive_ids) & isin(associations["target_id"], target_ok)]
     assoc = assoc[isin(assoc["inactive_id"], head_of.index) & isin(assoc["target_id"], head_of.index)]
     counts["associations_usable"] = len(assoc)
     for kind in POSITIVE_KINDS[2:]:  # the association kinds, in dataset order

@@ -47,8 +47,10 @@ def search_neighbours(
     :func:`~biosem.termpairs.negatives.sample_levenshtein_negatives` given them builds the same negatives.
 
     Args:
-        positives: all positives of the source; components: :func:`~biosem.termpairs.positives.similarity_components` of them.
-        kinds: the datasets (:data:`~biosem.termpairs.positives.POSITIVE_KINDS`) searched together; difficulty: easy or hard.
+        positives: all positives of the source.
+        components: :func:`~biosem.termpairs.positives.similarity_components` of them.
+        kinds: the datasets (:data:`~biosem.termpairs.positives.POSITIVE_KINDS`) searched together.
+        difficulty: easy or hard.
 
     Returns:
         (rows, counts): rows of :data:`biosem.termpairs.schemas.TERMPAIR_NEIGHBOURS` (``kind, term1, need,
@@ -77,24 +79,45 @@ def search_neighbours(
     if queries.size == 0 or union.size == 0:
         return empty.astype({"need": "int64", "levenshtein": "int64", "reach": "int64"}), counts
     index = LevenshteinIndex(list(union), workers=workers)
-    found = index.scan(list(queries), need, comp.reindex(queries).to_numpy().astype(np.int64),
-                       comp.reindex(union).to_numpy().astype(np.int64), member, slack=RESUME_SLACK)
+    found = index.scan(
+        list(queries),
+        need,
+        comp.reindex(queries).to_numpy().astype(np.int64),
+        comp.reindex(union).to_numpy().astype(np.int64),
+        member,
+        slack=RESUME_SLACK,
+    )
     counts["pairs_verified"], counts["pairs_screened"] = found.pairs_verified, index.pairs_screened
     qlen = term_lengths(queries)
     parts = []
     for b, kind in enumerate(kinds):
         sel = found.dataset == b
         # Each dataset's rows as its own search keeps them (_settle), with the distance they reach.
-        (q, c, d), _, reach = _settle((found.query[sel], found.candidate[sel], found.distance[sel]), need[:, b], qlen,
-                                      index.lengths, np.full(queries.size, _FAR, dtype=np.int64))
-        parts.append(pd.DataFrame({
-            "kind": kind, "term1": queries[q], "need": need[q, b], "term2": union[c],
-            "levenshtein": d.astype(np.int64), "reach": reach[q],
-        }))
+        (q, c, d), _, reach = _settle(
+            (found.query[sel], found.candidate[sel], found.distance[sel]),
+            need[:, b],
+            qlen,
+            index.lengths,
+            np.full(queries.size, _FAR, dtype=np.int64),
+        )
+        parts.append(
+            pd.DataFrame(
+                {
+                    "kind": kind,
+                    "term1": queries[q],
+                    "need": need[q, b],
+                    "term2": union[c],
+                    "levenshtein": d.astype(np.int64),
+                    "reach": reach[q],
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True), counts
 
 
-def first_search_rows(neighbours: pd.DataFrame, qkeys: np.ndarray, k: np.ndarray, pool: TermPool) -> tuple[np.ndarray, ...]:
+def first_search_rows(
+    neighbours: pd.DataFrame, qkeys: np.ndarray, k: np.ndarray, pool: TermPool
+) -> tuple[np.ndarray, ...]:
     """(query, pool id, distance, reach) arrays of a dataset's :func:`search_neighbours` rows, checked
     against its first terms ``qkeys`` (sorted), their positive counts ``k`` and its pool."""
     term1 = neighbours["term1"].to_numpy(dtype=object)
@@ -214,7 +237,7 @@ def assign_nearest(
         deferred: set[int] = set()
         again, short = [], []
         for pos, q in enumerate(todo.tolist()):
-            cands = res.candidate[bounds[pos]:bounds[pos + 1]].tolist()
+            cands = res.candidate[bounds[pos] : bounds[pos + 1]].tolist()
             a = int(q_in_pool[q])
             picked = []
             for c in cands:
@@ -239,8 +262,20 @@ def assign_nearest(
             chosen[q] = picked
         if short:
             index = index or make_index()
-            rows = _resume(index, np.asarray(short, dtype=np.int64), rows, need, covered, reach, qkeys, qlen, q_comp,
-                           pool_comp, pool_len, counts)
+            rows = _resume(
+                index,
+                np.asarray(short, dtype=np.int64),
+                rows,
+                need,
+                covered,
+                reach,
+                qkeys,
+                qlen,
+                q_comp,
+                pool_comp,
+                pool_len,
+                counts,
+            )
         counts["requeried"] += len(short)
         counts["deferred"] += len(again) - len(short)
         todo = np.asarray(again, dtype=np.int64)
@@ -248,9 +283,18 @@ def assign_nearest(
 
 
 def _resume(
-    index: LevenshteinIndex, sub: np.ndarray, rows: tuple[np.ndarray, ...], need: np.ndarray, covered: np.ndarray,
-    reach: np.ndarray, qkeys: np.ndarray, qlen: np.ndarray, q_comp: np.ndarray, pool_comp: np.ndarray,
-    pool_len: np.ndarray, counts: dict[str, int],
+    index: LevenshteinIndex,
+    sub: np.ndarray,
+    rows: tuple[np.ndarray, ...],
+    need: np.ndarray,
+    covered: np.ndarray,
+    reach: np.ndarray,
+    qkeys: np.ndarray,
+    qlen: np.ndarray,
+    q_comp: np.ndarray,
+    pool_comp: np.ndarray,
+    pool_len: np.ndarray,
+    counts: dict[str, int],
 ) -> tuple[np.ndarray, ...]:
     """Search the first terms ``sub`` (sorted) again for ``need[sub]`` neighbours, resuming from their
     rows (see :func:`assign_nearest`); ``covered``/``reach`` are updated in place, the new rows
@@ -259,21 +303,35 @@ def _resume(
     local[sub] = np.arange(sub.size)
     mine = local[rows[0]] >= 0
     known = ScanResult(local[rows[0][mine]], np.zeros(int(mine.sum()), dtype=np.int64), rows[1][mine], rows[2][mine], 0)
-    found = index.scan(list(qkeys[sub]), need[sub][:, None], q_comp[sub], pool_comp, slack=RESUME_SLACK, known=known,
-                       covered=covered[sub])
-    new, bound, new_reach = _settle((found.query, found.candidate, found.distance), need[sub], qlen[sub], pool_len,
-                                    reach[sub])
+    found = index.scan(
+        list(qkeys[sub]),
+        need[sub][:, None],
+        q_comp[sub],
+        pool_comp,
+        slack=RESUME_SLACK,
+        known=known,
+        covered=covered[sub],
+    )
+    new, bound, new_reach = _settle(
+        (found.query, found.candidate, found.distance), need[sub], qlen[sub], pool_len, reach[sub]
+    )
     # Exact where the new bound lies within the distances the kept rows were complete to.
     redo = np.flatnonzero(bound > reach[sub])
     if redo.size:
-        again = index.scan(list(qkeys[sub[redo]]), need[sub[redo]][:, None], q_comp[sub[redo]], pool_comp,
-                           slack=RESUME_SLACK)
+        again = index.scan(
+            list(qkeys[sub[redo]]), need[sub[redo]][:, None], q_comp[sub[redo]], pool_comp, slack=RESUME_SLACK
+        )
         fresh, fresh_bound, fresh_reach = _settle(
-            (again.query, again.candidate, again.distance), need[sub[redo]], qlen[sub[redo]], pool_len,
-            np.full(redo.size, _FAR, dtype=np.int64))
+            (again.query, again.candidate, again.distance),
+            need[sub[redo]],
+            qlen[sub[redo]],
+            pool_len,
+            np.full(redo.size, _FAR, dtype=np.int64),
+        )
         drop = np.isin(new[0], redo)
-        new = tuple(np.concatenate([part[~drop], fpart]) for part, fpart in
-                    zip(new, (redo[fresh[0]], fresh[1], fresh[2])))
+        new = tuple(
+            np.concatenate([part[~drop], fpart]) for part, fpart in zip(new, (redo[fresh[0]], fresh[1], fresh[2]))
+        )
         bound[redo], new_reach[redo] = fresh_bound, fresh_reach
         counts["restarted"] += int(redo.size)
     covered[sub], reach[sub] = bound, new_reach

@@ -7,9 +7,17 @@ import pandas as pd
 from biosem.termpairs.positives import DIFFICULTIES, POSITIVE_KINDS
 
 TABLE2_COLUMNS = [
-    "kind", "difficulty", "positives", "mean_levenshtein_positive", "negatives_random",
-    "mean_levenshtein_negative_random", "negatives_levenshtein", "mean_levenshtein_negative_levenshtein",
-    "fallbacks_random", "fallbacks_levenshtein", "status",
+    "kind",
+    "difficulty",
+    "positives",
+    "mean_levenshtein_positive",
+    "negatives_random",
+    "mean_levenshtein_negative_random",
+    "negatives_levenshtein",
+    "mean_levenshtein_negative_levenshtein",
+    "fallbacks_random",
+    "fallbacks_levenshtein",
+    "status",
 ]
 
 

@@ -102,16 +102,8 @@ def build_units(selected: pd.DataFrame) -> Units:
     unit_of = frame.groupby(keys, sort=True).ngroup().to_numpy()
     table = frame.drop_duplicates(keys).reset_index(drop=True)[keys]
     n = np.bincount(unit_of, minlength=len(table)).astype(np.int64)
-    offset = (
-        np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64)
-        if len(table)
-        else np.zeros(0, np.int64)
-    )
-    terms = (
-        np.unique(table["term_lower"].to_numpy(dtype=object))
-        if len(table)
-        else np.array([], dtype=object)
-    )
+    offset = np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64) if len(table) else np.zeros(0, np.int64)
+    terms = np.unique(table["term_lower"].to_numpy(dtype=object)) if len(table) else np.array([], dtype=object)
     table["term"] = np.searchsorted(terms, table["term_lower"].to_numpy(dtype=object))
     table["n"] = n
     table["offset"] = offset
@@ -131,9 +123,7 @@ def _pairs_within(keys: pd.Series) -> pd.DataFrame:
 
 def identity_unit_pairs(units: Units) -> pd.DataFrame:
     """Unit pairs (u <= v) whose lowercase terms or lemmas are equal (u == v: a unit's own pairs)."""
-    both = pd.concat(
-        [_pairs_within(units.table["term_lower"]), _pairs_within(units.table["lemma"])]
-    )
+    both = pd.concat([_pairs_within(units.table["term_lower"]), _pairs_within(units.table["lemma"])])
     return both.drop_duplicates().sort_values(["u", "v"]).reset_index(drop=True)
 
 
@@ -186,9 +176,7 @@ def label_similarity_term_pairs(
     """
     n = len(terms)
     if n < 2:
-        return pd.DataFrame(
-            {"t1": np.zeros(0, np.int64), "t2": np.zeros(0, np.int64), "ratio": np.zeros(0)}
-        )
+        return pd.DataFrame({"t1": np.zeros(0, np.int64), "t2": np.zeros(0, np.int64), "ratio": np.zeros(0)})
     frac = _threshold_fraction(threshold)
     lengths = np.fromiter((len(t) for t in terms), dtype=np.int64, count=n)
     order = np.lexsort((np.arange(n), lengths))
@@ -251,9 +239,7 @@ def _canonical_term_pairs(a: np.ndarray, b: np.ndarray) -> pd.DataFrame:
 
 def _term_to_unit_pairs(term_pairs: pd.DataFrame, units: Units) -> pd.DataFrame:
     """All unit pairs (u < v) whose terms form one of ``term_pairs`` (t1, t2)."""
-    by_term = pd.DataFrame(
-        {"t": units.table["term"].to_numpy(), "u": np.arange(len(units.table), dtype=np.int64)}
-    )
+    by_term = pd.DataFrame({"t": units.table["term"].to_numpy(), "u": np.arange(len(units.table), dtype=np.int64)})
     j = term_pairs[["t1", "t2"]].merge(by_term.rename(columns={"t": "t1", "u": "a"}), on="t1")
     j = j.merge(by_term.rename(columns={"t": "t2", "u": "b"}), on="t2")
     a, b = j["a"].to_numpy(), j["b"].to_numpy()
@@ -273,9 +259,7 @@ def group_unit_pairs(
     parts = [identity_unit_pairs(units).assign(group=IDENTITY)]
     abbr = abbreviation_term_pairs(terms, params.abbreviation_min_tokens)
     syn = synonym_term_pairs(terms, term_sets)
-    sim = label_similarity_term_pairs(
-        terms, params.label_similarity_threshold, params.workers, params.block_rows
-    )
+    sim = label_similarity_term_pairs(terms, params.label_similarity_threshold, params.workers, params.block_rows)
     stats = {
         "unique_terms": len(terms),
         "units": len(units.table),
@@ -286,11 +270,7 @@ def group_unit_pairs(
     for group, tp in ((ABBREVIATION, abbr), (SYNONYM, syn), (LABEL_SIMILARITY, sim)):
         parts.append(_term_to_unit_pairs(tp, units).assign(group=group))
     pairs = pd.concat(parts, ignore_index=True)
-    pairs = (
-        pairs.sort_values(["u", "v", "group"], kind="stable")
-        .drop_duplicates(["u", "v"])
-        .reset_index(drop=True)
-    )
+    pairs = pairs.sort_values(["u", "v", "group"], kind="stable").drop_duplicates(["u", "v"]).reset_index(drop=True)
     concept = units.table["concept_id"].to_numpy(dtype=object)
     pairs["concept1"] = concept[pairs["u"].to_numpy()]
     pairs["concept2"] = concept[pairs["v"].to_numpy()]
@@ -313,9 +293,7 @@ def triangle_pairs(k: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray
     k = np.asarray(k, dtype=np.int64)
     n = np.asarray(n, dtype=np.int64)
     b = 2 * n - 1
-    i = np.floor((b - np.sqrt(np.maximum(b * b - 8 * k, 0).astype(np.float64))) / 2).astype(
-        np.int64
-    )
+    i = np.floor((b - np.sqrt(np.maximum(b * b - 8 * k, 0).astype(np.float64))) / 2).astype(np.int64)
     i = np.clip(i, 0, np.maximum(n - 2, 0))
 
     def before(r: np.ndarray) -> np.ndarray:  # entries in rows < r

@@ -96,9 +96,7 @@ def unify_concepts(
     reason[direct & ~known] = "not_in_terminology"
 
     usable = mappings[~mappings["code"].isin(["", NOCODE])]
-    per_code = usable.groupby(["code_system", "code"], sort=True)["concept_id"].agg(
-        ["nunique", "first"]
-    )
+    per_code = usable.groupby(["code_system", "code"], sort=True)["concept_id"].agg(["nunique", "first"])
     coded = reason.isna() & namespace.isin(list(code_systems))
     if coded.any():
         keys = pd.MultiIndex.from_arrays([namespace[coded].map(code_systems), local[coded]])
@@ -148,9 +146,7 @@ def check_mention_offsets(mentions: pd.DataFrame, sentences: pd.DataFrame) -> pd
             f"{r.corpus}/{r.document_id} mention {r.mention_id} {r.text!r} in sentence {r.sentence_id}"
             for r in rows.itertuples()
         )
-        raise ValueError(
-            f"{int(bad.sum())} mention(s) do not match their sentence offsets: {detail}"
-        )
+        raise ValueError(f"{int(bad.sum())} mention(s) do not match their sentence offsets: {detail}")
     return merged
 
 
@@ -181,9 +177,7 @@ def select_mentions(
     sent_keys = ["corpus", "document_id", "sentence_id"]
     merged = check_mention_offsets(unified, sentences)
     eligible = merged[merged["drop_reason"].isna() & (merged["text"].str.strip() != "")]
-    eligible = eligible.sort_values(sent_keys + ["mention_id"], kind="stable").reset_index(
-        drop=True
-    )
+    eligible = eligible.sort_values(sent_keys + ["mention_id"], kind="stable").reset_index(drop=True)
 
     counts: list[tuple[str, str, int]] = []
     for corpus, n in sentences.groupby("corpus", sort=True).size().items():

@@ -30,14 +30,10 @@ def read_where(
     filtered while reading so that a full UMLS ``relations`` or ``mappings`` table never sits in
     memory whole."""
     filters = list(filters)
-    if any(
-        op == "in" and len(list(values)) == 0 for _, op, values in filters
-    ):  # pyarrow rejects empty sets
+    if any(op == "in" and len(list(values)) == 0 for _, op, values in filters):  # pyarrow rejects empty sets
         table = pq.read_table(path, columns=list(columns) if columns else None).slice(0, 0)
     else:
-        table = pq.read_table(
-            path, columns=list(columns) if columns else None, filters=filters or None
-        )
+        table = pq.read_table(path, columns=list(columns) if columns else None, filters=filters or None)
     return table.to_pandas()
 
 
@@ -48,21 +44,11 @@ def read_term_sets(path: str | os.PathLike[str], wanted: Sequence[str]) -> pd.Da
     lowercase term is wanted (the synonym group only ever asks whether *two corpus terms* share a
     concept, so this loses nothing). Returns ``concept_id, term_lower``, distinct, sorted.
     """
-    table = pq.read_table(
-        path, columns=["concept_id", "term", "active"], filters=[("active", "==", True)]
-    )
+    table = pq.read_table(path, columns=["concept_id", "term", "active"], filters=[("active", "==", True)])
     lower = pc.utf8_lower(table.column("term"))
     keep = pc.is_in(lower, value_set=pa.array(sorted(set(wanted)), type=pa.string()))
-    out = (
-        pa.table({"concept_id": table.column("concept_id"), "term_lower": lower})
-        .filter(keep)
-        .to_pandas()
-    )
-    return (
-        out.drop_duplicates()
-        .sort_values(["concept_id", "term_lower"], kind="stable")
-        .reset_index(drop=True)
-    )
+    out = pa.table({"concept_id": table.column("concept_id"), "term_lower": lower}).filter(keep).to_pandas()
+    return out.drop_duplicates().sort_values(["concept_id", "term_lower"], kind="stable").reset_index(drop=True)
 
 
 def write_released_json(split: pd.DataFrame, path: str | os.PathLike[str]) -> int:

@@ -60,48 +60,32 @@ def related_concept_pairs(
     ``rels`` that links them), one row per pair, sorted. Self relations are ignored. ``concepts``
     restricts the result to pairs of those concepts (both ends).
     """
-    rel = relations[
-        relations["rel"].isin(list(rels)) & (relations["subject_id"] != relations["object_id"])
-    ]
+    rel = relations[relations["rel"].isin(list(rels)) & (relations["subject_id"] != relations["object_id"])]
     if concepts is not None:
         keep = set(concepts)
         rel = rel[rel["subject_id"].isin(keep) & rel["object_id"].isin(keep)]
     c1, c2 = _canonical(rel["subject_id"], rel["object_id"])
     order = {r: i for i, r in enumerate(rels)}
     out = pd.DataFrame({"concept1": c1, "concept2": c2, "rank": rel["rel"].map(order).to_numpy()})
-    out = out.sort_values(["concept1", "concept2", "rank"], kind="stable").drop_duplicates(
-        ["concept1", "concept2"]
-    )
-    out["reason"] = (
-        "relation_" + pd.Series(list(rels), dtype=object).iloc[out["rank"].to_numpy()].to_numpy()
-    )
+    out = out.sort_values(["concept1", "concept2", "rank"], kind="stable").drop_duplicates(["concept1", "concept2"])
+    out["reason"] = "relation_" + pd.Series(list(rels), dtype=object).iloc[out["rank"].to_numpy()].to_numpy()
     return out[["concept1", "concept2", "reason"]].reset_index(drop=True)
 
 
-def shared_code_pairs(
-    mappings: pd.DataFrame, concepts: Iterable[str] | None = None
-) -> pd.DataFrame:
+def shared_code_pairs(mappings: pd.DataFrame, concepts: Iterable[str] | None = None) -> pd.DataFrame:
     """Unordered pairs of different concepts that share a (code_system, code); ``NOCODE`` and ``""`` never count.
 
     Returns columns ``concept1 < concept2, reason`` (reason ``"shared_code"``), sorted, one row per pair.
     """
-    m = mappings[~mappings["code"].isin(["", NOCODE])][
-        ["code_system", "code", "concept_id"]
-    ].drop_duplicates()
+    m = mappings[~mappings["code"].isin(["", NOCODE])][["code_system", "code", "concept_id"]].drop_duplicates()
     if concepts is not None:
         m = m[m["concept_id"].isin(set(concepts))]
     # Only codes with at least two concepts can pair anything.
     m = m[m.duplicated(["code_system", "code"], keep=False)]
     j = m.merge(m, on=["code_system", "code"], suffixes=("1", "2"))
     j = j[j["concept_id1"] < j["concept_id2"]]
-    out = pd.DataFrame(
-        {"concept1": j["concept_id1"].to_numpy(), "concept2": j["concept_id2"].to_numpy()}
-    )
-    out = (
-        out.drop_duplicates()
-        .sort_values(["concept1", "concept2"], kind="stable")
-        .reset_index(drop=True)
-    )
+    out = pd.DataFrame({"concept1": j["concept_id1"].to_numpy(), "concept2": j["concept_id2"].to_numpy()})
+    out = out.drop_duplicates().sort_values(["concept1", "concept2"], kind="stable").reset_index(drop=True)
     out["reason"] = SHARED_CODE
     return out
 
@@ -132,9 +116,7 @@ def prune_reasons(
     if mappings is not None and shared_codes:
         tables.append(shared_code_pairs(mappings, involved))
     for table in tables:
-        got = pairs.merge(table, on=["concept1", "concept2"], how="left")["reason"].to_numpy(
-            dtype=object
-        )
+        got = pairs.merge(table, on=["concept1", "concept2"], how="left")["reason"].to_numpy(dtype=object)
         fill = reason.isna().to_numpy() & pd.notna(got)
         reason[fill] = got[fill]
     reason[a == b] = None

@@ -123,9 +123,7 @@ def greedy_unique(
         seq = seq[np.argsort(pos[seq], kind="stable")]
         accepted = _greedy_loop(seq, stratum, s1, s2, term_pair, quota)
         filled = (
-            np.bincount(stratum[accepted], minlength=quota.size)
-            if accepted.size
-            else np.zeros(quota.size, np.int64)
+            np.bincount(stratum[accepted], minlength=quota.size) if accepted.size else np.zeros(quota.size, np.int64)
         )
         cut = np.array([len(p) > k[s] for s, p in enumerate(per)])
         retry = (filled < quota) & cut
@@ -167,9 +165,7 @@ def _greedy_loop(
     return np.asarray(accepted, dtype=np.int64)
 
 
-def sentence_cap(
-    order: np.ndarray, s1: np.ndarray, s2: np.ndarray, cap: int, n_sentences: int
-) -> np.ndarray:
+def sentence_cap(order: np.ndarray, s1: np.ndarray, s2: np.ndarray, cap: int, n_sentences: int) -> np.ndarray:
     """Keep candidates in ``order`` while both sentences occur fewer than ``cap`` times among the kept."""
     count = [0] * n_sentences
     kept = []
@@ -232,13 +228,9 @@ def split_candidates(
     """
     if params.quota_policy not in ("error", "scale"):
         raise ValueError(f"quota_policy must be 'error' or 'scale', got {params.quota_policy!r}")
-    cand = candidates.sort_values(["group", "sentence1", "sentence2"], kind="stable").reset_index(
-        drop=True
-    )
+    cand = candidates.sort_values(["group", "sentence1", "sentence2"], kind="stable").reset_index(drop=True)
     group_index = {g: i for i, g in enumerate(GROUPS)}
-    stratum = cand["group"].map(group_index).to_numpy(dtype=np.int64) * 2 + cand["label"].to_numpy(
-        dtype=np.int64
-    )
+    stratum = cand["group"].map(group_index).to_numpy(dtype=np.int64) * 2 + cand["label"].to_numpy(dtype=np.int64)
     s1 = cand["sentence1"].to_numpy(dtype=np.int64)
     s2 = cand["sentence2"].to_numpy(dtype=np.int64)
     tp = term_pair_keys(selected, s1, s2)
@@ -251,13 +243,9 @@ def split_candidates(
     if params.quota_policy == "scale":
         for g, name in enumerate(GROUPS):
             need = test_q[2 * g : 2 * g + 2] + dev_q[2 * g : 2 * g + 2]
-            avail = np.array(
-                [np.unique(tp[stratum == 2 * g + lab]).size for lab in (0, 1)], dtype=np.float64
-            )
+            avail = np.array([np.unique(tp[stratum == 2 * g + lab]).size for lab in (0, 1)], dtype=np.float64)
             with np.errstate(divide="ignore", invalid="ignore"):
-                factor = float(
-                    np.nanmin(np.where(need > 0, params.heldout_share * avail / need, np.inf))
-                )
+                factor = float(np.nanmin(np.where(need > 0, params.heldout_share * avail / need, np.inf)))
             factor = min(1.0, factor) if np.isfinite(factor) else 1.0
             for q in (test_q, dev_q):
                 q[2 * g : 2 * g + 2] = int(np.floor(q[2 * g] * factor))
@@ -274,11 +262,7 @@ def split_candidates(
 
     while True:
         test = greedy_unique(order, stratum, s1, s2, tp, test_q)
-        filled = (
-            np.bincount(stratum[test], minlength=n_strata)
-            if test.size
-            else np.zeros(n_strata, np.int64)
-        )
+        filled = np.bincount(stratum[test], minlength=n_strata) if test.size else np.zeros(n_strata, np.int64)
         if (filled >= test_q).all():
             break
         if params.quota_policy == "error":
@@ -295,9 +279,7 @@ def split_candidates(
                 test_q[2 * g : 2 * g + 2] = low
 
     test_sentences = np.unique(np.concatenate([s1[test], s2[test]]))
-    touches = (
-        np.isin(s1, test_sentences) | np.isin(s2, test_sentences) | np.isin(tp, np.unique(tp[test]))
-    )
+    touches = np.isin(s1, test_sentences) | np.isin(s2, test_sentences) | np.isin(tp, np.unique(tp[test]))
     pool = order[~touches[order]]
     n_sentences = int(selected["sentence_key"].max()) + 1 if len(selected) else 0
     kept = sentence_cap(pool, s1, s2, params.train_sentence_cap, n_sentences)
@@ -313,9 +295,7 @@ def split_candidates(
         for g in range(len(GROUPS)):
             low = int(min(filled[2 * g], filled[2 * g + 1]))
             if low < dev_q[2 * g]:
-                log.info(
-                    "scale: dev %s quota per label %d -> %d (filled)", GROUPS[g], dev_q[2 * g], low
-                )
+                log.info("scale: dev %s quota per label %d -> %d (filled)", GROUPS[g], dev_q[2 * g], low)
                 dev_q[2 * g : 2 * g + 2] = low
     dev = kept[in_dev]
     train = kept[~in_dev]
@@ -333,17 +313,13 @@ def split_candidates(
     )
 
 
-def split_records(
-    candidates: pd.DataFrame, selected: pd.DataFrame, indices: np.ndarray
-) -> pd.DataFrame:
+def split_records(candidates: pd.DataFrame, selected: pd.DataFrame, indices: np.ndarray) -> pd.DataFrame:
     """The rows of one split in the :data:`biosem.wic.schemas.SPLIT` layout.
 
     ``indices`` are positions in ``candidates`` sorted by (group, sentence1, sentence2) (as returned
     by :func:`split_candidates`); rows come out in that order.
     """
-    cand = candidates.sort_values(["group", "sentence1", "sentence2"], kind="stable").reset_index(
-        drop=True
-    )
+    cand = candidates.sort_values(["group", "sentence1", "sentence2"], kind="stable").reset_index(drop=True)
     rows = cand.iloc[indices]
     sel = selected.set_index("sentence_key")
     a = sel.loc[rows["sentence1"].to_numpy()]
@@ -370,9 +346,7 @@ def split_records(
     )
 
 
-def counts_table(
-    splits: dict[str, pd.DataFrame], quotas: dict[str, dict[str, int]]
-) -> pd.DataFrame:
+def counts_table(splits: dict[str, pd.DataFrame], quotas: dict[str, dict[str, int]]) -> pd.DataFrame:
     """Instances per split × group × label, with the quota used and the paper's quota (per label).
 
     Columns ``split, cat, label, n, quota, paper_quota`` (quota columns empty for train).

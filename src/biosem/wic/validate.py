@@ -124,9 +124,7 @@ def validate_splits(
         for cat in GROUPS:
             pos, neg = per[(cat, 1)], per[(cat, 0)]
             if pos != neg:
-                out.append(
-                    Violation("balance", split, None, f"{cat}: {pos} label 1 vs {neg} label 0")
-                )
+                out.append(Violation("balance", split, None, f"{cat}: {pos} label 1 vs {neg} label 0"))
             if split in quotas and cat in quotas[split]:
                 want = int(quotas[split][cat])
                 if pos + neg != want or pos != want // 2:
@@ -231,11 +229,7 @@ def load_splits(folder: str | Path) -> dict[str, list[dict]]:
 def load_quotas(path: str | Path) -> dict[str, dict[str, int]]:
     """Read a quotas file (``{"test": {cat: n}, "dev": {cat: n}, ...}``); other keys are ignored."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return {
-        split: {k: int(v) for k, v in data[split].items()}
-        for split in ("test", "dev")
-        if split in data
-    }
+    return {split: {k: int(v) for k, v in data[split].items()} for split in ("test", "dev") if split in data}
 
 
 def report(violations: list[Violation], splits: dict[str, list[dict]]) -> str:
@@ -244,8 +238,7 @@ def report(violations: list[Violation], splits: dict[str, list[dict]]) -> str:
     if violations:
         kinds = Counter(v.kind for v in violations)
         lines.append(
-            f"{len(violations)} violations: "
-            + ", ".join(f"{k} {kinds[k]}" for k in VIOLATION_KINDS if kinds[k])
+            f"{len(violations)} violations: " + ", ".join(f"{k} {kinds[k]}" for k in VIOLATION_KINDS if kinds[k])
         )
         lines.extend(str(v) for v in violations)
     else:
@@ -255,16 +248,10 @@ def report(violations: list[Violation], splits: dict[str, list[dict]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Command line: print the report; exit 0 if valid, 1 if there are violations, 2 on unreadable input."""
-    ap = argparse.ArgumentParser(
-        prog="python -m biosem.wic.validate", description=__doc__.split("\n\n")[0]
-    )
+    ap = argparse.ArgumentParser(prog="python -m biosem.wic.validate", description=__doc__.split("\n\n")[0])
     ap.add_argument("folder", help="folder with train.json, dev.json, test.json")
-    ap.add_argument(
-        "--quotas", help="quotas JSON (default: FOLDER/quotas.json if present, else the paper's)"
-    )
-    ap.add_argument(
-        "--train-cap", type=int, default=TRAIN_SENTENCE_CAP, help="max uses of a sentence in train"
-    )
+    ap.add_argument("--quotas", help="quotas JSON (default: FOLDER/quotas.json if present, else the paper's)")
+    ap.add_argument("--train-cap", type=int, default=TRAIN_SENTENCE_CAP, help="max uses of a sentence in train")
     args = ap.parse_args(argv)
     try:
         splits = load_splits(args.folder)

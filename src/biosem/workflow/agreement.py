@@ -77,11 +77,7 @@ class Agreement:
         return out
 
     def wic_study_outputs(self) -> list[str]:
-        out = [
-            paths.study("wic", "sheets", f"sheet_{rater}.{ext}")
-            for rater in WIC_RATERS
-            for ext in SHEET_EXTENSIONS
-        ]
+        out = [paths.study("wic", "sheets", f"sheet_{rater}.{ext}") for rater in WIC_RATERS for ext in SHEET_EXTENSIONS]
         out += [paths.study("wic", "key.csv"), paths.study("wic", "composition.tsv")]
         if self.filled["wic"]:
             out += [paths.study("wic", "scores.tsv"), paths.study("wic", "answers.csv")]

@@ -33,9 +33,7 @@ def check_config(config: Mapping[str, Any]) -> None:
     evaluate = config["evaluate"]
     for name, spec in evaluate["benchmarks"].items():
         if spec["source"] not in config["sources"]:
-            raise ValueError(
-                f"config evaluate.benchmarks.{name}.source: {spec['source']!r} is not a key of `sources`"
-            )
+            raise ValueError(f"config evaluate.benchmarks.{name}.source: {spec['source']!r} is not a key of `sources`")
     if "random" in evaluate["models"]:
         raise ValueError("config evaluate.models: 'random' is reserved for the WiC random baseline")
 
@@ -73,14 +71,11 @@ class Evaluate:
         self.training_documents = [paths.intermediate("documents", c) for c in self.training_corpora]
         self.training_available = all(c in set(corpora) for c in self.training_corpora)
         self.trained = sorted(n for n, s in self.models.items() if s["format"] == "train")
-        self.evaluated = sorted(
-            n for n, s in self.models.items() if s["format"] != "train" or self.training_available
-        )
+        self.evaluated = sorted(n for n, s in self.models.items() if s["format"] != "train" or self.training_available)
         names = sorted(section["benchmarks"])
         self.benchmarks = [{"name": n, **section["benchmarks"][n]} for n in names]
         self.benchmark_files = [
-            paths.source(s["source"], config["sources"][s["source"]]["filename"])
-            for s in self.benchmarks
+            paths.source(s["source"], config["sources"][s["source"]]["filename"]) for s in self.benchmarks
         ]
         self.built_rated = dict(sorted(rated_datasets.items()))
         self.termpair_datasets = dict(termpair_datasets)
@@ -126,8 +121,7 @@ class Evaluate:
 
     def termpair_inputs(self, wildcards: Any) -> dict[str, Any]:
         tables = {
-            table: [paths.intermediate(table, t) for t in self.category_terminologies]
-            for table in TERMPAIR_TABLES
+            table: [paths.intermediate(table, t) for t in self.category_terminologies] for table in TERMPAIR_TABLES
         }
         return {
             "model": self.model_input(wildcards),

@@ -61,9 +61,7 @@ class ReleasePlan:
         self.config_args = list(config_args)
         offered = registry.registered_datasets(config, stages)
         self.datasets = registry.select(offered, self.release["datasets"], self.release["exclude"])
-        self.status: dict[str, LicenceStatus] = {
-            d.id: d.licence_status(self.release) for d in self.datasets
-        }
+        self.status: dict[str, LicenceStatus] = {d.id: d.licence_status(self.release) for d in self.datasets}
 
     # --- membership -----------------------------------------------------------------------------
 
@@ -75,11 +73,7 @@ class ReleasePlan:
 
     def withheld(self, visibility: str) -> list[registry.ReleaseDataset]:
         """Restricted datasets left out of a public release (listed in its RELEASE.md)."""
-        return (
-            []
-            if visibility == "private"
-            else [d for d in self.datasets if self.status[d.id].restricted]
-        )
+        return [] if visibility == "private" else [d for d in self.datasets if self.status[d.id].restricted]
 
     def check_public(self) -> None:
         """Refuse a public release when ``release.datasets`` explicitly names restricted datasets.
@@ -125,10 +119,7 @@ class ReleasePlan:
         """The checksum lists of the release's dataset folders (after the licence check)."""
         if wildcards.visibility == "public":
             self.check_public()
-        return [
-            f"{self.folder(d, wildcards.visibility)}/SHA256SUMS"
-            for d in self.members(wildcards.visibility)
-        ]
+        return [f"{self.folder(d, wildcards.visibility)}/SHA256SUMS" for d in self.members(wildcards.visibility)]
 
     def manifest_datasets(self, wildcards: Any) -> list[dict[str, Any]]:
         return [d.to_params() for d in self.members(wildcards.visibility)]
@@ -153,9 +144,7 @@ class ReleasePlan:
             "biosem_version": __version__,
             "git_commit": self._code["commit"],
             "git_state": self._code["state"],
-            "command": command_line(
-                f"release_{wildcards.visibility}", self.config_files, self.config_args
-            ),
+            "command": command_line(f"release_{wildcards.visibility}", self.config_files, self.config_args),
             "config_files": list(self.config_files),
             "date": self.release["date"],
             "url": self.release["url"],

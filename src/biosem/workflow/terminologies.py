@@ -16,7 +16,6 @@ from biosem.termpairs.params import CONSTRUCTION_KEYS
 from biosem.workflow import paths
 
 
-
 def restrict(section: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     """The entries of a config section among ``keys`` (a rule's params: only what it reads)."""
     return {key: section[key] for key in keys if key in section}

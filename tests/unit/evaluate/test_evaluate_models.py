@@ -1,0 +1,231 @@
+"""Models (biosem.evaluate.models): formats, lowercasing, most-frequent-N, phrases, training, encoders."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import config_with_defaults
+from gensim.models import FastText, KeyedVectors
+from gensim.models.fasttext import save_facebook_model
+
+from biosem.evaluate.models import (
+    TrainingParams,
+    WordVectors,
+    corpus_sentences,
+    count_tokens,
+    load_keyed_vectors,
+    load_representation,
+    lowercase_keys,
+    save_word2vec_binary,
+    tokenize,
+    train_word2vec,
+)
+
+WORDS = ["Heart", "heart", "attack", "infarction", "myocardial"]
+VECS = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=np.float32)
+
+
+def model_spec(spec: dict) -> dict:
+    """A model spec as the workflow sees it: validated, the schema's per-format defaults filled in."""
+    return config_with_defaults(evaluate={"models": {"m": spec}})["evaluate"]["models"]["m"]
+
+
+def toy_kv() -> KeyedVectors:
+    kv = KeyedVectors(3)
+    kv.add_vectors(WORDS, VECS)
+    return kv
+
+
+def test_tokenize_splits_on_punctuation_and_underscores() -> None:
+    assert tokenize("Non-small-cell lung_cancer (NSCLC), type 2") == [
+        "non",
+        "small",
+        "cell",
+        "lung",
+        "cancer",
+        "nsclc",
+        "type",
+        "2",
+    ]
+    assert tokenize("Alpha-Synuclein", lowercase=False) == ["Alpha", "Synuclein"]
+    assert tokenize("β-blocker") == ["β", "blocker"]
+
+
+@pytest.mark.parametrize("fmt", ["word2vec_text", "word2vec_binary", "glove"])
+def test_formats_round_trip_with_max_vocab(tmp_path: Path, fmt: str) -> None:
+    kv = toy_kv()
+    path = tmp_path / f"vectors.{fmt}"
+    if fmt == "glove":
+        lines = [" ".join([w, *map(str, v)]) for w, v in zip(WORDS, VECS)]
+        path.write_text("\n".join(lines) + "\n")
+    else:
+        kv.save_word2vec_format(str(path), binary=fmt == "word2vec_binary")
+    loaded = load_keyed_vectors(path, fmt)
+    assert loaded.index_to_key == WORDS
+    assert np.array_equal(loaded.vectors, VECS)
+    first3 = load_keyed_vectors(path, fmt, max_vocab=3)
+    assert first3.index_to_key == WORDS[:3]
+
+
+def test_unknown_format_and_missing_file(tmp_path: Path) -> None:
+    (tmp_path / "v.txt").write_text("1 1\na 1\n")
+    with pytest.raises(ValueError, match="unknown word-vector format"):
+        load_keyed_vectors(tmp_path / "v.txt", "csv")
+    with pytest.raises(FileNotFoundError):
+        load_keyed_vectors(tmp_path / "missing.bin", "word2vec_binary")
+
+
+def test_lowercasing_keeps_the_first_most_frequent_vector() -> None:
+    low = lowercase_keys(toy_kv())
+    assert low.index_to_key == ["heart", "attack", "infarction", "myocardial"]
+    assert np.array_equal(low["heart"], VECS[0])  # "Heart" came first in the file
+
+
+def test_phrase_vectors_mean_of_words_and_coverage() -> None:
+    model = WordVectors("toy", toy_kv(), lowercase=True)
+    vectors, covered = model.phrase_vectors(["Heart attack", "heart-ATTACK", "heart failure", "failure"])
+    assert covered.tolist() == [True, True, False, False]
+    assert vectors[0] == pytest.approx([0.5, 0, 0.5])
+    assert vectors[1] == pytest.approx([0.5, 0, 0.5])
+    assert not vectors[2].any()
+    vectors, covered = model.phrase_vectors(["heart failure", "failure"], require_all=False)
+    assert covered.tolist() == [True, False]
+    assert vectors[0] == pytest.approx([1, 0, 0])
+    # Case kept: "heart" is the lowercase vector, "Heart" the capitalised one.
+    cased = WordVectors("toy", toy_kv(), lowercase=False)
+    vectors, covered = cased.phrase_vectors(["Heart", "heart", "HEART"])
+    assert covered.tolist() == [True, True, False]
+    assert vectors[0] == pytest.approx([1, 0, 0]) and vectors[1] == pytest.approx([0, 1, 0])
+
+
+def test_phrase_key_of_a_phrase_model_wins_over_its_words() -> None:
+    kv = toy_kv()
+    kv.add_vectors(["myocardial infarction"], np.array([[9, 9, 9]], dtype=np.float32))
+    model = WordVectors("toy", kv, lowercase=False)
+    vectors, covered = model.phrase_vectors(["myocardial infarction", "infarction myocardial"])
+    assert covered.all()
+    assert vectors[0] == pytest.approx([9, 9, 9])
+    assert vectors[1] == pytest.approx([0.5, 1, 0.5])
+
+
+def test_phrase_words_csr_mean_and_max_pool() -> None:
+    model = WordVectors("toy", toy_kv(), lowercase=True)
+    pw = model.phrase_words(["heart attack", "myocardial failure", "failure"])
+    assert pw.counts.tolist() == [2, 1, 0]
+    assert pw.all_known.tolist() == [True, False, False]
+    assert pw.mean()[0] == pytest.approx([0.5, 0, 0.5])
+    assert pw.max_pool()[1] == pytest.approx([0, 1, 1])
+    assert np.isneginf(pw.max_pool()[2]).all()
+    words, mask = pw.padded(np.array([1, 0, 2]))
+    assert mask.tolist() == [[True, False], [True, True], [False, False]]
+    assert words[1, 1] == pytest.approx([0, 0, 1])
+
+
+def test_fasttext_bin_gives_vectors_to_unknown_words(tmp_path: Path) -> None:
+    sentences = [["myocardial", "infarction", "heart", "attack"]] * 20
+    model = FastText(vector_size=8, window=2, min_count=1, epochs=2, seed=1, workers=1, min_n=3, max_n=4, bucket=1000)
+    model.build_vocab(corpus_iterable=sentences)
+    model.train(corpus_iterable=sentences, total_examples=len(sentences), epochs=2)
+    path = tmp_path / "ft.bin"
+    save_facebook_model(model, str(path))
+    rep = load_representation("ft", model_spec({"format": "fasttext", "path": str(path), "lowercase": True}))
+    vectors, covered = rep.phrase_vectors(["Infarctions", "heart"])
+    assert covered.all()
+    assert np.abs(vectors[0]).sum() > 0
+    with pytest.raises(ValueError, match="max_vocab"):
+        load_keyed_vectors(path, "fasttext", max_vocab=10)
+
+
+def documents() -> pd.DataFrame:
+    text = [
+        "Aspirin reduces the risk of myocardial infarction in patients with coronary disease.",
+        "Myocardial infarction (heart attack) follows coronary occlusion; aspirin is given early.",
+        "Insulin treats diabetes mellitus; metformin also lowers glucose in type 2 diabetes.",
+    ] * 10
+    return pd.DataFrame(
+        {"corpus": ["c"] * len(text), "document_id": [f"{i:03d}" for i in range(len(text))], "text": text}
+    )
+
+
+def test_corpus_sentences_and_token_counts() -> None:
+    docs = documents().sample(frac=1.0, random_state=3)  # input order must not matter
+    sentences = corpus_sentences(docs)
+    assert sentences == corpus_sentences(documents())
+    assert sentences[0][:3] == ["aspirin", "reduces", "the"]
+    counts = count_tokens(sentences).set_index("token")
+    assert counts.loc["aspirin", "count"] == 20 and counts.loc["aspirin", "document_count"] == 20
+    assert counts.loc["diabetes", "count"] == 20 and counts.loc["diabetes", "document_count"] == 10
+
+
+def test_training_is_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
+    params = TrainingParams(sg=1, window=2, vector_size=16, min_count=2, epochs=3, seed=5)
+    sentences = corpus_sentences(documents())
+    a, b = tmp_path / "a.bin", tmp_path / "b.bin"
+    save_word2vec_binary(train_word2vec(sentences, params), a)
+    save_word2vec_binary(train_word2vec(sentences, params), b)
+    assert a.read_bytes() == b.read_bytes()
+    # A fresh interpreter with another string-hash salt trains the same bytes.
+    docs = tmp_path / "docs.parquet"
+    documents().to_parquet(docs)
+    script = (
+        "import pandas as pd, sys\n"
+        "from biosem.evaluate.models import TrainingParams, corpus_sentences, train_word2vec, save_word2vec_binary\n"
+        "p = TrainingParams(sg=1, window=2, vector_size=16, min_count=2, epochs=3, seed=5)\n"
+        f"save_word2vec_binary(train_word2vec(corpus_sentences(pd.read_parquet({str(docs)!r})), p), sys.argv[1])\n"
+    )
+    c = tmp_path / "c.bin"
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    subprocess.run([sys.executable, "-c", script, str(c)], check=True, env=env)
+    assert hashlib.sha256(c.read_bytes()).hexdigest() == hashlib.sha256(a.read_bytes()).hexdigest()
+    kv = KeyedVectors.load_word2vec_format(str(a), binary=True)
+    assert kv.index_to_key[0] in {"aspirin", "myocardial", "infarction", "diabetes", "coronary", "in", "the"}
+    assert "metformin" in kv.key_to_index and kv.vector_size == 16
+
+
+def test_training_rejects_empty_corpus() -> None:
+    with pytest.raises(ValueError, match="empty corpus"):
+        train_word2vec([], TrainingParams(sg=0, window=2))
+    with pytest.raises(ValueError, match="min_count"):
+        train_word2vec([["a", "b"]], TrainingParams(sg=0, window=2, min_count=5))
+
+
+def test_sentence_encoder_is_skipped_with_a_message_when_absent(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # import fails
+    with caplog.at_level(logging.WARNING):
+        assert load_representation("enc", model_spec({"format": "sentence_transformers", "model": "x/y"})) is None
+    assert "sentence-transformers package is not installed" in caplog.text
+
+
+def test_sentence_encoder_with_a_stand_in_package(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class FakeModel:
+        def __init__(self, name: str, device: str = "cpu", local_files_only: bool = True) -> None:
+            if name == "missing":
+                raise OSError("no weights in the cache")
+
+        def encode(self, texts, batch_size=64, convert_to_numpy=True, show_progress_bar=False):
+            return np.array([[len(t), 1.0] for t in texts])
+
+        def get_sentence_embedding_dimension(self) -> int:
+            return 2
+
+    monkeypatch.setitem(sys.modules, "sentence_transformers", types.SimpleNamespace(SentenceTransformer=FakeModel))
+    enc = load_representation("enc", model_spec({"format": "sentence_transformers", "model": "some/model"}))
+    vectors, covered = enc.phrase_vectors(["ab", "abcd"])
+    assert covered.all() and vectors.tolist() == [[2, 1], [4, 1]]
+    assert not enc.word_level
+    with caplog.at_level(logging.WARNING):
+        assert load_representation("enc", model_spec({"format": "sentence_transformers", "model": "missing"})) is None
+    assert "could not be loaded" in caplog.text

@@ -1,0 +1,151 @@
+"""WiC baselines (biosem.evaluate.wic) and the results table and plots (biosem.evaluate.results)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from gensim.models import KeyedVectors
+
+from biosem.evaluate.models import WordVectors
+from biosem.evaluate.results import (
+    collect,
+    plot_frequency_bands,
+    plot_relation_map,
+    plot_scores_with_ci,
+    result_row,
+    results_frame,
+    write_results,
+)
+from biosem.evaluate.wic import (
+    context_cosines,
+    context_window,
+    evaluate_context_cosine,
+    evaluate_random,
+)
+from biosem.seeds import generator
+
+
+def test_context_window_excludes_the_target_and_keeps_order() -> None:
+    s = "Patients with cold sores (HSV-1) were treated, cold weather aside."
+    start = s.index("cold")
+    assert context_window(s, start, start + len("cold sores"), 2) == ["Patients", "with", "HSV", "1"]
+    start = s.rindex("cold")
+    assert context_window(s, start, start + 4, 3) == ["1", "were", "treated", "weather", "aside"]
+    assert context_window(s, 0, 8, 0) == []
+    # A target inside a word excludes the overlapping word.
+    assert context_window("antiviral drugs", 4, 9, 5) == ["drugs"]
+
+
+def wic_model() -> WordVectors:
+    kv = KeyedVectors(2)
+    kv.add_vectors(
+        ["fever", "infection", "virus", "bank", "river", "money"],
+        np.array([[1, 0], [1, 0.1], [0.9, 0.2], [0, 1], [0.1, 1], [1, -1]], dtype=np.float32),
+    )
+    return WordVectors("toy", kv, lowercase=True)
+
+
+def wic_frame(rows: list[tuple[str, str, int, str]]) -> pd.DataFrame:
+    out = []
+    for left, right, label, cat in rows:
+        s1, s2 = f"{left} COLD x", f"{right} COLD y"
+        out.append(
+            {
+                "term1": "cold",
+                "term2": "cold",
+                "sentence1": s1,
+                "sentence2": s2,
+                "start1": s1.index("COLD"),
+                "end1": s1.index("COLD") + 4,
+                "start2": s2.index("COLD"),
+                "end2": s2.index("COLD") + 4,
+                "label": label,
+                "cat": cat,
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def test_context_cosine_baseline_tunes_on_dev() -> None:
+    dev = wic_frame(
+        [
+            ("fever", "infection", 1, "identity"),
+            ("fever", "river", 0, "identity"),
+            ("virus", "fever", 1, "synonym"),
+            ("bank", "money", 0, "synonym"),
+        ]
+    )
+    test = wic_frame(
+        [("infection", "virus", 1, "identity"), ("river", "fever", 0, "identity"), ("unknown", "fever", 1, "synonym")]
+    )
+    cos, cov = context_cosines(wic_model(), test, window=1)
+    assert cov.tolist() == [True, True, False]
+    assert cos[0] > 0.9 and cos[1] < 0.2
+    rows = pd.DataFrame(evaluate_context_cosine(wic_model(), dev, test, 1, lambda k: generator(0, k), n_resamples=0))
+    t = rows.set_index(["dataset", "subset", "metric"])
+    assert t.loc[("wic/dev", "all", "context_cosine:accuracy"), "value"] == 1.0
+    # Test: two covered instances are right; the uncovered one takes the dev majority (label 1: tie
+    # 2 vs 2 resolves to 1) and is right too.
+    assert t.loc[("wic/test", "all", "context_cosine:accuracy"), "value"] == 1.0
+    assert t.loc[("wic/test", "synonym", "context_cosine:accuracy"), "coverage"] == 0.0
+    assert t.loc[("wic/test", "identity", "context_cosine:accuracy"), "n"] == 2
+    threshold = t.loc[("wic/dev", "all", "context_cosine:threshold"), "value"]
+    assert -1 < threshold < 1
+
+
+def test_random_baseline_is_seeded_and_near_half() -> None:
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"label": rng.integers(0, 2, 2000), "cat": rng.choice(["identity", "synonym"], 2000)})
+    a = evaluate_random({"test": frame}, lambda k: generator(1, "wic", k), n_resamples=200)
+    b = evaluate_random({"test": frame}, lambda k: generator(1, "wic", k), n_resamples=200)
+    assert a == b
+    overall = next(r for r in a if r["subset"] == "all")
+    assert overall["model"] == "random" and overall["metric"] == "random:accuracy"
+    assert abs(overall["value"] - 0.5) < 0.05
+    assert overall["ci_low"] < overall["value"] < overall["ci_high"]
+
+
+def test_results_table_round_trip_sorted_and_deduplicated(tmp_path: Path) -> None:
+    rows = [
+        result_row("m2", "simlex999", "all", "cosine:spearman", 0.1234567890123456, 900, 0.9, 0.05, 0.2),
+        result_row("m1", "simlex999", "all", "cosine:spearman", float("nan"), 0, 0.0),
+        result_row("m1", "analogies/hpo/all_info", "macro", "3CosAdd:MAP", 0.5, 10, 1.0),
+    ]
+    frame = collect([results_frame(rows[:1]), results_frame(rows[1:]), results_frame([])])
+    assert frame["model"].tolist() == ["m1", "m1", "m2"]
+    n = write_results(frame, tmp_path / "r.parquet", tmp_path / "r.csv")
+    assert n == 3
+    table = pq.read_table(tmp_path / "r.parquet")
+    assert table.column_names == ["model", "dataset", "subset", "metric", "value", "n", "coverage", "ci_low", "ci_high"]
+    assert table.column("value").null_count == 1  # NaN written as null
+    csv = (tmp_path / "r.csv").read_text().splitlines()
+    assert csv[0] == "model,dataset,subset,metric,value,n,coverage,ci_low,ci_high"
+    assert csv[3].startswith("m2,simlex999,all,cosine:spearman,0.123456789012,900,0.9,0.05,0.2")
+    with pytest.raises(ValueError, match="duplicate"):
+        write_results(results_frame(rows + rows[:1]), tmp_path / "x.parquet")
+
+
+def test_plots_are_written_and_deterministic(tmp_path: Path) -> None:
+    rows = []
+    for model in ("sg", "cbow"):
+        for ds in ("simlex999", "bio_simlex"):
+            rows.append(result_row(model, ds, "all", "cosine:spearman", 0.3, 100, 0.9, 0.2, 0.4))
+            rows.append(result_row(model, ds, "band:1-10", "cosine:spearman", 0.2, 20, 0.9))
+            rows.append(result_row(model, ds, "band:10-100", "cosine:spearman", 0.4, 20, 0.9))
+        for rel in ("r1", "r2", "macro"):
+            rows.append(result_row(model, "analogies/hpo/all_info", rel, "3CosAdd:MAP", 0.1, 5, 1.0))
+    frame = results_frame(rows)
+    for i in (1, 2):
+        rated = frame[(frame["metric"] == "cosine:spearman") & (frame["subset"] == "all")]
+        assert plot_scores_with_ci(rated, tmp_path / f"s{i}.png", "Rated pairs", "Spearman") == 2
+        assert plot_relation_map(frame, tmp_path / f"m{i}.png") == 1
+        assert plot_frequency_bands(frame, tmp_path / f"f{i}.png") == 2
+    for name in ("s", "m", "f"):
+        a, b = (tmp_path / f"{name}1.png").read_bytes(), (tmp_path / f"{name}2.png").read_bytes()
+        assert a[:8] == b"\x89PNG\r\n\x1a\n" and a == b
+    assert plot_scores_with_ci(results_frame([]), tmp_path / "empty.png", "t", "y") == 0
+    assert (tmp_path / "empty.png").stat().st_size > 0

@@ -1,0 +1,505 @@
+"""Tests of the UMLS RRF adapter (biosem.terminology.rrf) on the shared samples and hand-made files."""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from conftest import SHARED_DATA
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from biosem.errors import SourceFormatError, SourceNotFoundError
+from biosem.terminology.rrf import MRCONSO_COLUMNS, MRREL_COLUMNS, iter_rrf, read_rrf
+from biosem.terminology.schemas import TERMINOLOGY_TABLES
+
+SAMPLES = SHARED_DATA / "umls-rrf-samples"
+CUMULUS = SAMPLES / "cumulus-library-umls_2000AA"
+SCISPACY = SAMPLES / "scispacy_umls_META"
+
+
+def raw_rows(path: Path) -> list[list[str]]:
+    """The file's rows split on "|" (trailing "|" removed), read independently of the adapter."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fields = line.split("|")
+        if fields[-1] == "":
+            fields.pop()
+        rows.append(fields)
+    return rows
+
+
+def conso(
+    cui: str,
+    aui: str,
+    string: str,
+    *,
+    lat: str = "ENG",
+    ts: str = "P",
+    stt: str = "PF",
+    ispref: str = "Y",
+    sab: str = "MSH",
+    tty: str = "MH",
+    code: str = "D000001",
+    suppress: str = "N",
+) -> str:
+    """One well-formed MRCONSO line (18 fields and the trailing "|")."""
+    fields = [cui, lat, ts, "L0000001", stt, "S0000001", ispref, aui, "", "", "", sab, tty, code]
+    return "|".join([*fields, string, "0", suppress, "256"]) + "|"
+
+
+def rel(cui1: str, rel_: str, cui2: str, *, rela: str = "", sab: str = "MSH") -> str:
+    """One well-formed MRREL line (16 fields and the trailing "|")."""
+    fields = [cui1, "", "CUI", rel_, cui2, "", "CUI", rela, "R1", "", sab, sab, "", "", "N", "256"]
+    return "|".join(fields) + "|"
+
+
+def write_meta(directory: Path, **files: list[str] | bytes) -> Path:
+    """Write META files (name -> lines or raw bytes) into ``directory``; ``.gz`` names are gzipped."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        data = content if isinstance(content, bytes) else "".join(f"{x}\n" for x in content).encode()
+        filename = name.replace("_RRF", ".RRF").replace("_gz", ".gz")
+        opener = gzip.open if filename.endswith(".gz") else open
+        with opener(directory / filename, "wb") as handle:
+            handle.write(data)
+    return directory
+
+
+def by_id(table: pa.Table, key: str) -> dict[str, dict]:
+    return {row[key]: row for row in table.to_pylist()}
+
+
+def assert_same_tables(a: dict[str, pa.Table], b: dict[str, pa.Table]) -> None:
+    assert a.keys() == b.keys() == TERMINOLOGY_TABLES.keys()
+    for name, table in a.items():
+        assert table.equals(b[name]), name
+
+
+@pytest.fixture(scope="module")
+def cumulus() -> dict[str, pa.Table]:
+    return read_rrf(CUMULUS, "umls")
+
+
+# ------------------------------------------------------------------------------------------------
+# The cumulus-library 2000AA subset: ICD10CM, SQL*Loader "trailing nullcols" rows
+
+
+def test_cumulus_schemas(cumulus: dict[str, pa.Table]) -> None:
+    assert cumulus.keys() == TERMINOLOGY_TABLES.keys()
+    for name, table in cumulus.items():
+        assert table.schema.equals(TERMINOLOGY_TABLES[name].schema), name
+    assert cumulus["associations"].num_rows == 0
+
+
+def test_cumulus_terms_and_concepts(cumulus: dict[str, pa.Table]) -> None:
+    rows = raw_rows(CUMULUS / "MRCONSO.RRF")
+    assert len(rows) == 543
+    assert sum(len(r) == 15 for r in rows) == 542  # CUI..STR only
+    terms, concepts = cumulus["terms"], cumulus["concepts"]
+    assert terms.num_rows == 543
+    assert sorted(terms.column("term_id").to_pylist()) == sorted(r[7] for r in rows)
+    cuis = {r[0] for r in rows}
+    assert len(cuis) == 480
+    assert concepts.column("concept_id").to_pylist() == sorted(cuis)
+    assert concepts.column("active").to_pylist() == [True] * 480
+    assert concepts.column("module").null_count == 480  # no MRSTY in this sample
+    term_by_aui = by_id(terms, "term_id")
+    for r in rows:
+        t = term_by_aui[r[7]]
+        assert (t["concept_id"], t["term"], t["sab"], t["tty"]) == (r[0], r[14], r[11], r[12])
+    assert set(terms.column("language").to_pylist()) == {"en"}
+    assert set(terms.column("source").to_pylist()) == {"umls"}
+    assert terms.column("active").to_pylist() == [True] * 543  # SUPPRESS "N" or missing
+    assert terms.column("scope").null_count == terms.column("acceptability").null_count == 543
+    types = terms.column("term_type").to_pylist()
+    assert (types.count("preferred"), types.count("synonym"), len(types)) == (480, 63, 543)
+
+
+def test_cumulus_one_preferred_term_per_cui(cumulus: dict[str, pa.Table]) -> None:
+    preferred: dict[str, list[str]] = defaultdict(list)
+    for t in cumulus["terms"].to_pylist():
+        if t["term_type"] == "preferred":
+            preferred[t["concept_id"]].append(t["term_id"])
+    assert set(preferred) == set(cumulus["concepts"].column("concept_id").to_pylist())
+    assert all(len(auis) == 1 for auis in preferred.values())
+    # The rule, recomputed from the raw rows: TS=P, then STT=PF, then ISPREF=Y, then AUI.
+    rows_by_cui: dict[str, list[list[str]]] = defaultdict(list)
+    for r in raw_rows(CUMULUS / "MRCONSO.RRF"):
+        rows_by_cui[r[0]].append(r)
+    for cui, rows in rows_by_cui.items():
+        best = min(rows, key=lambda r: (r[2] != "P", r[4] != "PF", r[6] != "Y", r[7]))
+        assert preferred[cui] == [best[7]], cui
+    # Checked by hand:
+    terms = by_id(cumulus["terms"], "term_id")
+    # TS=P (ISPREF=N) beats TS=S (ISPREF=Y)
+    assert terms["A17811852"]["term_type"] == "preferred"  # C0153210 "Gonococcal infection of eye"
+    assert terms["A17811853"]["term_type"] == "synonym"
+    # TS=P STT=VO beats TS=S STT=PF
+    assert terms["A17824854"]["term_type"] == "preferred"  # C2368006 "Parapoxvirus infections"
+    # Same TS/STT/ISPREF: the smaller AUI
+    assert terms["A17811933"]["term_type"] == "preferred"  # C1955630 B10.09
+    assert terms["A17850249"]["term_type"] == "synonym"
+
+
+def test_cumulus_relations(cumulus: dict[str, pa.Table]) -> None:
+    rows = raw_rows(CUMULUS / "MRREL.RRF")
+    assert len(rows) == 1756
+    assert all(len(r) == 15 for r in rows)  # CUI1..SUPPRESS
+    expected = {(r[4], r[3], r[7] or None, r[0], r[10]) for r in rows if r[0] and r[4]}
+    assert len(expected) == 1744  # 12 rows repeat a CUI-level relation through other AUIs
+    relations = cumulus["relations"]
+    got = [(t["subject_id"], t["rel"], t["rela"], t["object_id"], t["sab"]) for t in relations.to_pylist()]
+    assert len(got) == len(set(got)) == relations.num_rows == 1744
+    assert set(got) == expected
+    # Line 1: C2880081|A20098492|SDUI|CHD|C0694449|... = CUI2 C0694449 is a CHD of CUI1 C2880081.
+    assert ("C0694449", "CHD", None, "C2880081", "ICD10CM") in got
+    assert sum(s == o for s, _, _, o, _ in got) == 91  # CUI-level self-relations are kept
+
+
+def test_cumulus_mappings(cumulus: dict[str, pa.Table]) -> None:
+    rows = raw_rows(CUMULUS / "MRCONSO.RRF")
+    expected = {(r[0], r[11], r[13]) for r in rows if r[13] not in ("", "NOCODE")}
+    mappings = cumulus["mappings"]
+    got = {(m["concept_id"], m["code_system"], m["code"]) for m in mappings.to_pylist()}
+    assert got == expected
+    assert mappings.num_rows == len(expected) == 543
+    assert ("C0694449", "ICD10CM", "A00-B99") in got
+
+
+def test_cumulus_logs_counts(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="biosem.terminology.rrf"):
+        read_rrf(CUMULUS, "umls")
+    assert "MRCONSO.RRF: 543 rows read (543 short rows padded)" in caplog.text
+    assert "MRCONSO.RRF: 543 rows kept of 543" in caplog.text
+    assert "MRREL.RRF: 1756 rows read (1756 short rows padded)" in caplog.text
+
+
+def test_cumulus_sab_filter() -> None:
+    tables = read_rrf(CUMULUS, "umls", sabs=["MSH"])
+    assert {name: t.num_rows for name, t in tables.items()} == dict.fromkeys(tables, 0)
+    assert read_rrf(CUMULUS, "umls", sabs=["ICD10CM", "MSH"])["relations"].num_rows == 1744
+
+
+# ------------------------------------------------------------------------------------------------
+# The scispacy META sample: full rows, MRSTY
+
+
+def test_scispacy_sample() -> None:
+    tables = read_rrf(SCISPACY, "umls")
+    concepts = by_id(tables["concepts"], "concept_id")
+    # MRSTY: C0000005 -> T116 only; C0000039 -> T109 and T121: the smallest is T109.
+    assert {cui: c["module"] for cui, c in concepts.items()} == {
+        "C0000005": "T116",
+        "C0000039": "T109",
+    }
+    terms = by_id(tables["terms"], "term_id")
+    assert {aui: (t["concept_id"], t["term"], t["term_type"], t["tty"]) for aui, t in terms.items()} == {
+        "A26634265": ("C0000005", "(131)I-Macroaggregated Albumin", "preferred", "PEP"),
+        "A26634266": ("C0000005", "(131)I-MAA", "synonym", "ET"),
+        "A0016515": ("C0000039", "1,2-Dipalmitoylphosphatidylcholine", "preferred", "MH"),
+    }
+    mappings = {(m["concept_id"], m["code_system"], m["code"]) for m in tables["mappings"].to_pylist()}
+    assert mappings == {("C0000005", "MSH", "D012711"), ("C0000039", "MSH", "D015060")}
+    assert tables["relations"].num_rows == 0  # no MRREL
+
+
+# ------------------------------------------------------------------------------------------------
+# Hand-made files
+
+
+def test_double_quotes_are_literal(tmp_path: Path) -> None:
+    strings = ['5" nail', '"quoted"', 'a ""b"" c', '"', "it's"]
+    lines = [conso(f"C000000{i}", f"A000000{i}", s) for i, s in enumerate(strings, start=1)]
+    tables = read_rrf(write_meta(tmp_path, MRCONSO_RRF=lines), "umls")
+    got = {t["term_id"]: t["term"] for t in tables["terms"].to_pylist()}
+    assert got == {f"A000000{i}": s for i, s in enumerate(strings, start=1)}
+
+
+def test_term_rules_and_filters(tmp_path: Path) -> None:
+    lines = [
+        conso("C0000001", "A0000003", "Alpha", ts="S", stt="PF", ispref="Y"),
+        conso("C0000001", "A0000002", "alpha", ts="P", stt="VC", ispref="N"),  # TS=P wins
+        conso("C0000001", "A0000001", "ALPHA", ts="S", stt="VC", ispref="Y", tty="AB"),
+        conso("C0000001", "A0000004", "alpha old", ts="S", suppress="O", code="NOCODE"),
+        conso("C0000002", "A0000006", "Beta", tty="ACR"),  # sole term: preferred, not abbreviation
+        conso("C0000002", "A0000005", "Bêta", lat="FRE", sab="MSHFRE", code="D000002"),
+        conso("C0000003", "A0000007", "Gamma", sab="SNOMEDCT_US", code="123"),
+        conso("C0000003", "A0000008", "Gammma", ts="P", stt="PF", ispref="Y"),  # AUI tie-break
+        conso("C0000004", "A0000009", "Delta", lat="XXX", code=""),
+    ]
+    meta = write_meta(tmp_path, MRCONSO_RRF=lines)
+
+    eng = read_rrf(meta, "umls")
+    terms = by_id(eng["terms"], "term_id")
+    assert set(terms) == {f"A000000{i}" for i in (1, 2, 3, 4, 6, 7, 8)}
+    assert {aui: t["term_type"] for aui, t in terms.items()} == {
+        "A0000001": "abbreviation",
+        "A0000002": "preferred",
+        "A0000003": "synonym",
+        "A0000004": "synonym",
+        "A0000006": "preferred",
+        "A0000007": "preferred",
+        "A0000008": "synonym",
+    }
+    assert terms["A0000004"]["active"] is False and terms["A0000003"]["active"] is True
+    assert eng["concepts"].column("concept_id").to_pylist() == ["C0000001", "C0000002", "C0000003"]
+    mappings = {(m["concept_id"], m["code_system"], m["code"]) for m in eng["mappings"].to_pylist()}
+    assert mappings == {
+        ("C0000001", "MSH", "D000001"),
+        ("C0000002", "MSH", "D000001"),
+        ("C0000003", "MSH", "D000001"),
+        ("C0000003", "SNOMEDCT_US", "123"),
+    }
+
+    every = read_rrf(meta, "umls", languages=None)
+    languages = {t["term_id"]: t["language"] for t in every["terms"].to_pylist()}
+    assert (languages["A0000005"], languages["A0000009"], languages["A0000001"]) == (
+        "fr",
+        "xxx",
+        "en",
+    )
+    assert ("C0000004", "MSH", "") not in {
+        (m["concept_id"], m["code_system"], m["code"]) for m in every["mappings"].to_pylist()
+    }
+
+    french = read_rrf(meta, "umls", languages=["FRE"], sabs=["MSHFRE"])
+    assert [(t["term_id"], t["term"], t["term_type"]) for t in french["terms"].to_pylist()] == [
+        ("A0000005", "Bêta", "preferred")
+    ]
+    assert read_rrf(meta, "umls", sabs=["SNOMEDCT_US"])["terms"].num_rows == 1
+
+
+def test_mrrel_rules(tmp_path: Path) -> None:
+    meta = write_meta(
+        tmp_path,
+        MRCONSO_RRF=[conso("C0000001", "A0000001", "a"), conso("C0000002", "A0000002", "b")],
+        MRREL_RRF=[
+            rel("C0000001", "PAR", "C0000002", rela="inverse_isa"),
+            rel("C0000001", "PAR", "C0000002", rela="inverse_isa"),  # AUI-level repeat
+            rel("C0000002", "CHD", "C0000001", rela="isa"),
+            rel("C0000001", "RO", "C0000002", sab="SNOMEDCT_US"),
+            rel("C0000001", "RO", ""),  # no CUI2: dropped
+            rel("", "RO", "C0000002"),  # no CUI1: dropped
+        ],
+    )
+    got = [
+        (t["subject_id"], t["rel"], t["rela"], t["object_id"], t["sab"])
+        for t in read_rrf(meta, "umls")["relations"].to_pylist()
+    ]
+    assert sorted(got, key=str) == sorted(
+        [
+            ("C0000002", "PAR", "inverse_isa", "C0000001", "MSH"),
+            ("C0000001", "CHD", "isa", "C0000002", "MSH"),
+            ("C0000002", "RO", None, "C0000001", "SNOMEDCT_US"),
+        ],
+        key=str,
+    )
+    only_msh = read_rrf(meta, "umls", sabs=["MSH"])["relations"]
+    assert set(only_msh.column("sab").to_pylist()) == {"MSH"} and only_msh.num_rows == 2
+
+
+def test_mrsab_is_read_and_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    fields = ["C0000010", "C0000011", "MSH2024", "MSH", "MeSH", "MSH", "2024", *[""] * 12]
+    fields += ["ENG", "UTF-8", "Y", "Y", "MeSH", ""]
+    assert len(fields) == 25
+    mrsab = ["|".join(fields) + "|"]
+    meta = write_meta(tmp_path, MRCONSO_RRF=[conso("C0000001", "A0000001", "a")], MRSAB_RRF=mrsab)
+    with caplog.at_level(logging.INFO, logger="biosem.terminology.rrf"):
+        read_rrf(meta, "umls", sabs=["MSH", "NCI"])
+    assert "MSH=MSH2024 (2024)" in caplog.text
+    assert "requested SABs not current in this release: ['NCI']" in caplog.text
+
+
+def test_missing_inputs(tmp_path: Path) -> None:
+    with pytest.raises(SourceNotFoundError):
+        read_rrf(tmp_path / "nowhere", "umls")
+    with pytest.raises(SourceNotFoundError):
+        read_rrf(
+            write_meta(tmp_path / "meta", MRSTY_RRF=["C0000001|T047|B2.2.1.2.1|Disease|AT1|256|"]),
+            "umls",
+        )
+
+
+# ------------------------------------------------------------------------------------------------
+# gzip and streaming
+
+
+def test_gzip_gives_the_same_tables(tmp_path: Path, cumulus: dict[str, pa.Table]) -> None:
+    for name in ("MRCONSO.RRF", "MRREL.RRF"):
+        with open(CUMULUS / name, "rb") as src, gzip.open(tmp_path / f"{name}.gz", "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    assert_same_tables(read_rrf(tmp_path, "umls"), cumulus)
+
+
+def test_both_plain_and_gzip_is_an_error(tmp_path: Path) -> None:
+    line = [conso("C0000001", "A0000001", "a")]
+    meta = write_meta(tmp_path, MRCONSO_RRF=line, MRCONSO_RRF_gz=line)
+    with pytest.raises(SourceFormatError, match="both"):
+        read_rrf(meta, "umls")
+
+
+@pytest.mark.parametrize("sample", [CUMULUS, SCISPACY], ids=["cumulus", "scispacy"])
+def test_tiny_blocks_give_the_same_tables(sample: Path) -> None:
+    assert_same_tables(read_rrf(sample, "umls", block_size=1024), read_rrf(sample, "umls"))
+
+
+def test_tiny_blocks_with_mixed_short_rows(tmp_path: Path) -> None:
+    lines = []
+    for i in range(1, 400):
+        line = conso(f"C{i:07d}", f"A{i:07d}", f"term {i}", ts="PS"[i % 2])
+        if i % 3 == 0:  # trailing nullcols: stop after STR
+            line = "|".join(line.split("|")[:15])
+        lines.append(line)
+    meta = write_meta(tmp_path, MRCONSO_RRF=lines)
+    small, large = read_rrf(meta, "umls", block_size=1024), read_rrf(meta, "umls")
+    assert_same_tables(small, large)
+    assert small["terms"].num_rows == small["concepts"].num_rows == 399
+
+
+def test_iter_rrf_pads_short_rows(tmp_path: Path) -> None:
+    path = tmp_path / "MRREL.RRF"
+    lines = [
+        rel("C0000001", "PAR", "C0000002"),  # 16 fields and the trailing "|"
+        "C0000003||CUI|RO|C0000004||CUI||||MSH",  # stops after SAB, no trailing "|"
+        "C0000005||CUI|RO|C0000006||CUI||||MSH|MSH|||N|",  # stops after SUPPRESS
+    ]
+    path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+    batches = list(iter_rrf(path, MRREL_COLUMNS, include=["CUI1", "SAB", "CVF"], required=11))
+    assert all(b.schema.names == ["CUI1", "SAB", "CVF"] for b in batches)
+    rows = [r for b in batches for r in pa.Table.from_batches([b]).to_pylist()]
+    assert sorted(rows, key=str) == [
+        {"CUI1": "C0000001", "SAB": "MSH", "CVF": "256"},
+        {"CUI1": "C0000003", "SAB": "MSH", "CVF": ""},
+        {"CUI1": "C0000005", "SAB": "MSH", "CVF": ""},
+    ]
+
+
+# ------------------------------------------------------------------------------------------------
+# Malformed input: SourceFormatError with the 1-based line
+
+
+def good(i: int) -> str:
+    return conso(f"C{i:07d}", f"A{i:07d}", f"term {i}")
+
+
+def short(i: int) -> str:
+    return "|".join(good(i).split("|")[:15])
+
+
+MALFORMED: dict[str, tuple[list[str] | bytes, int | None, str]] = {
+    "extra field, trailing |": ([good(1), good(2), good(3) + "x|", good(4)], 3, "18 '|'-terminated"),
+    "extra field, no trailing |": ([good(1), short(2), good(3) + "x", good(4)], 3, "extra field"),
+    "extra field after short rows": ([short(1), short(2), good(3) + "x|"], 3, "'|'-terminated"),
+    "bad CUI": ([good(1), good(2).replace("C0000002", "C000002"), good(3)], 2, "CUI matching"),
+    "bad CUI after short rows": (
+        [short(1), short(2), good(3), short(4), good(5).replace("C0000005", "X0000005"), good(6)],
+        5,
+        "CUI matching",
+    ),
+    "bad CUI in a short row": ([good(1), short(2).replace("C0000002", "c0000002")], 2, "CUI"),
+    "bad AUI": ([good(1), good(2).replace("A0000002", "")], 2, "AUI matching"),
+    "too few fields": ([good(1), "|".join(good(2).split("|")[:14]), good(3)], 2, "at least 15"),
+    "empty line": ([good(1), good(2), "", good(4)], 3, "empty line"),
+    "bad UTF-8": (
+        "".join(f"{x}\n" for x in [good(1), good(2), good(3)]).encode() + good(4).encode()
+        .replace(b"term 4", b"term \xff4") + b"\n",
+        4,
+        "UTF-8",
+    ),
+    "bad UTF-8 in a short row": (
+        "".join(f"{x}\n" for x in [good(1), good(2), short(3)]).encode() + short(4).encode()
+        .replace(b"term 4", b"term \xc3(") + b"\n",
+        4,
+        "UTF-8",
+    ),
+    "empty file": (b"", None, "at least one RRF row"),
+}  # fmt: skip
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("block_size", [64 << 20, 300], ids=["default", "tiny"])
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gz"])
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_malformed_mrconso(tmp_path: Path, case: str, gz: bool, block_size: int) -> None:
+    content, line, expected = MALFORMED[case]
+    meta = write_meta(tmp_path, **{"MRCONSO_RRF_gz" if gz else "MRCONSO_RRF": content})
+    with pytest.raises(SourceFormatError) as caught:
+        read_rrf(meta, "umls", block_size=block_size)
+    assert caught.value.line == line
+    assert expected in str(caught.value)
+    assert caught.value.path.name.startswith("MRCONSO.RRF")
+
+
+def test_first_problem_in_file_order_is_reported(tmp_path: Path) -> None:
+    # Line 4 (too many fields) is skipped by the fast path and seen before the batch holding line 2
+    # (bad CUI); the reader must still report line 2.
+    lines = [good(1), good(2).replace("C0000002", "C2"), short(3), good(4) + "x|y|", good(5)]
+    meta = write_meta(tmp_path, MRCONSO_RRF=lines)
+    with pytest.raises(SourceFormatError) as caught:
+        read_rrf(meta, "umls")
+    assert caught.value.line == 2
+
+
+def test_malformed_mrrel_and_mrsty(tmp_path: Path) -> None:
+    conso_lines = [good(1)]
+    meta = write_meta(
+        tmp_path / "rel",
+        MRCONSO_RRF=conso_lines,
+        MRREL_RRF=[rel("C0000001", "RO", "C0000002"), rel("C0000001", "RO", "C00002")],
+    )
+    with pytest.raises(SourceFormatError) as caught:
+        read_rrf(meta, "umls")
+    assert (caught.value.path.name, caught.value.line) == ("MRREL.RRF", 2)
+    meta = write_meta(
+        tmp_path / "sty",
+        MRCONSO_RRF=conso_lines,
+        MRSTY_RRF=["C0000001|T047|B2.2.1.2.1|Disease|AT1|256|", "C0000001|047|B|Disease|AT2|256|"],
+    )
+    with pytest.raises(SourceFormatError) as caught:
+        read_rrf(meta, "umls")
+    assert (caught.value.path.name, caught.value.line) == ("MRSTY.RRF", 2)
+
+
+# ------------------------------------------------------------------------------------------------
+# Property: any STR without "|" or a line break is read back unchanged, full or short row, any block
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    strings=st.lists(
+        st.text(
+            alphabet=st.characters(codec="utf-8", exclude_characters="|\n\r"),
+            min_size=1,
+            max_size=30,
+        ),
+        min_size=1,
+        max_size=20,
+    ),
+    short_rows=st.lists(st.booleans(), min_size=20, max_size=20),
+    block_size=st.sampled_from([512, 4096, 64 << 20]),
+)
+def test_str_round_trips(
+    tmp_path_factory: pytest.TempPathFactory,
+    strings: list[str],
+    short_rows: list[bool],
+    block_size: int,
+) -> None:
+    path = tmp_path_factory.mktemp("prop") / "MRCONSO.RRF"
+    lines = []
+    for i, s in enumerate(strings, start=1):
+        line = conso(f"C{i:07d}", f"A{i:07d}", s)
+        lines.append("|".join(line.split("|")[:15]) if short_rows[i - 1] else line)
+    path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+    got = {
+        row["AUI"]: row["STR"]
+        for batch in iter_rrf(path, MRCONSO_COLUMNS, include=["AUI", "STR"], required=15,
+                              block_size=block_size)
+        for row in pa.Table.from_batches([batch]).to_pylist()
+    }  # fmt: skip
+    assert got == {f"A{i:07d}": s for i, s in enumerate(strings, start=1)}

@@ -1,0 +1,200 @@
+"""The full-release path of the UMLS adapter: ``write_rrf`` (streamed, bounded memory) gives the files of
+``write_terminology(read_rrf(...))``; the compact keys it sorts on order like the strings; the
+threaded parse falls back to a serial one for short rows without repeating rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from conftest import SHARED_DATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from biosem.errors import SourceFormatError
+from biosem.terminology import rrf
+from biosem.terminology.rrf import MRCONSO_COLUMNS, iter_rrf, read_rrf, write_rrf
+from biosem.terminology.schemas import TERMINOLOGY_TABLES
+from biosem.terminology.write import write_terminology
+
+SAMPLES = SHARED_DATA / "umls-rrf-samples"
+
+
+def conso(cui: int, aui: str, string: str, **kw: str) -> str:
+    f = {"lat": "ENG", "ts": "P", "stt": "PF", "ispref": "Y", "sab": "MSH", "tty": "MH"} | kw
+    fields = [f"C{cui:07d}", f["lat"], f["ts"], "L0000001", f["stt"], "S0000001", f["ispref"], aui]
+    fields += ["", "", "", f["sab"], f["tty"], f.get("code", f"D{cui:06d}"), string, "0", "N", ""]
+    return "|".join(fields) + "|"
+
+
+def rel(cui1: int, rel_: str, cui2: int, rela: str = "", sab: str = "MSH") -> str:
+    fields = [f"C{cui1:07d}", "", "CUI", rel_, f"C{cui2:07d}", "", "CUI", rela, "R1", "", sab]
+    return "|".join([*fields, sab, "", "", "N", ""]) + "|"
+
+
+def write_meta(directory: Path, **files: list[str]) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, lines in files.items():
+        (directory / f"{name}.RRF").write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+    return directory
+
+
+def outputs(folder: Path) -> dict[str, Path]:
+    return {t: folder / f"{t}.parquet" for t in TERMINOLOGY_TABLES}
+
+
+@pytest.fixture
+def release(tmp_path: Path) -> Path:
+    """Ties and orders that the compact keys must get right: AUIs of different lengths, a CUI
+    whose best atom is not its first, codes repeated and shared, RELA and SAB empty, repeats."""
+    lines = [
+        conso(3, "A120", "gamma", ts="S"),
+        conso(3, "A13", "Gamma", ispref="N"),
+        conso(3, "A12", "GAMMA", ts="S", stt="VC", code="NOCODE", sab="MTH"),
+        conso(1, "A9", "alpha", tty="AB"),
+        conso(1, "A10", "Alpha"),
+        conso(2, "A0000002", "beta", code="D1.5", sab="ICD10CM"),
+        conso(2, "A00000021", "beta (disorder)", code="D1.5", sab="ICD10CM"),
+        conso(4, "A4", "delta", lat="FRE"),
+        conso(5, "A5", "epsilon", code=""),
+    ]
+    relations = [
+        rel(1, "PAR", 2, "inverse_isa"),
+        rel(2, "CHD", 1, "isa"),
+        rel(2, "CHD", 1, "isa"),  # repeat
+        rel(1, "RO", 3),
+        rel(1, "RO", 3, sab=""),
+        rel(3, "RO", 1, "has_finding_site", sab="SNOMEDCT_US"),
+        rel(1, "SY", 1),
+        rel(9_999_999, "RB", 5),
+    ]
+    sty = ["C0000001|T047|B2.2.1.2.1|Disease|AT1||", "C0000001|T033|A2.2|Finding|AT2||"]
+    return write_meta(tmp_path / "META", MRCONSO=lines, MRREL=relations, MRSTY=sty)
+
+
+def assert_same_files(a: dict[str, Path], b: dict[str, Path]) -> None:
+    for name in TERMINOLOGY_TABLES:
+        assert a[name].read_bytes() == b[name].read_bytes(), name
+
+
+@pytest.mark.parametrize("languages", [("ENG",), None])
+def test_write_rrf_gives_the_files_of_write_terminology(release: Path, tmp_path: Path, languages) -> None:
+    tables = read_rrf(release, "umls", languages=languages)
+    a, b = outputs(tmp_path / "a"), outputs(tmp_path / "b")
+    counts = write_terminology(tables, {k: str(v) for k, v in a.items()}, "umls")
+    assert write_rrf(release, "umls", b, languages=languages) == counts
+    assert_same_files(a, b)
+    terms = {t["term_id"]: t["term_type"] for t in tables["terms"].to_pylist()}
+    assert terms["A10"] == "preferred" and terms["A9"] == "abbreviation"  # TS/STT/ISPREF, then AUI
+    assert terms["A13"] == "preferred"  # C3: the only TS=P atom
+    assert [t["term_id"] for t in tables["terms"].to_pylist()][:2] == ["A10", "A9"]  # string order
+    modules = {c["concept_id"]: c["module"] for c in tables["concepts"].to_pylist()}
+    assert modules["C0000001"] == "T033" and modules["C0000002"] is None
+    got = [(r["subject_id"], r["rel"], r["rela"], r["object_id"], r["sab"]) for r in tables["relations"].to_pylist()]
+    assert got == sorted(got, key=lambda r: tuple((x is None, x or "") for x in r))
+    assert ("C0000003", "RO", None, "C0000001", None) in got and len(got) == 7
+
+
+@pytest.mark.parametrize("sample", ["cumulus-library-umls_2000AA", "scispacy_umls_META"])
+def test_write_rrf_on_the_samples(sample: str, tmp_path: Path) -> None:
+    a, b = outputs(tmp_path / "a"), outputs(tmp_path / "b")
+    write_terminology(read_rrf(SAMPLES / sample, "umls"), {k: str(v) for k, v in a.items()}, "umls")
+    write_rrf(SAMPLES / sample, "umls", b)
+    assert_same_files(a, b)
+
+
+def test_chunks_are_row_groups(release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With row groups of 2 rows, write_rrf's files equal write_table(..., row_group_size=2)."""
+    tables = read_rrf(release, "umls", languages=None)
+    monkeypatch.setattr(rrf, "_ROW_GROUP", 2)
+    assert all(t.equals(tables[n]) for n, t in read_rrf(release, "umls", languages=None).items())
+    out = outputs(tmp_path / "small")
+    write_rrf(release, "umls", out, languages=None)
+    for name, table in tables.items():
+        expected = tmp_path / f"{name}.expected.parquet"
+        pq.write_table(table, expected, compression="zstd", row_group_size=2)
+        assert out[name].read_bytes() == expected.read_bytes(), name
+        assert pq.read_metadata(out[name]).num_row_groups == max(1, -(-table.num_rows // 2))
+
+
+def test_write_rrf_leaves_nothing_on_error(release: Path, tmp_path: Path) -> None:
+    with open(release / "MRREL.RRF", "a", encoding="utf-8") as handle:
+        handle.write(rel(1, "RO", 2).replace("C0000002", "C02") + "\n")
+    folder = tmp_path / "out"
+    with pytest.raises(SourceFormatError) as caught:
+        write_rrf(release, "umls", outputs(folder))
+    assert (caught.value.path.name, caught.value.line) == ("MRREL.RRF", 9)
+    assert not folder.exists() or not any(folder.iterdir())
+
+
+def test_repeated_aui_is_an_error(tmp_path: Path) -> None:
+    meta = write_meta(tmp_path, MRCONSO=[conso(1, "A10", "a"), conso(2, "A9", "b"), conso(3, "A10", "c")])
+    with pytest.raises(SourceFormatError, match="AUI A10 repeated"):
+        write_rrf(meta, "umls", outputs(tmp_path / "out"))
+
+
+def test_serial_pass_after_a_late_short_row_repeats_no_row(tmp_path: Path) -> None:
+    lines = [conso(i, f"A{i}", f"term {i}") for i in range(1, 3001)]
+    lines[2500] = "|".join(lines[2500].split("|")[:15])  # trailing nullcols: a short row
+    path = tmp_path / "MRCONSO.RRF"
+    path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+    got = [
+        aui
+        for batch in iter_rrf(path, MRCONSO_COLUMNS, include=["AUI", "SUPPRESS"], required=15, block_size=4096)
+        for aui in batch.column("AUI").to_pylist()
+    ]
+    assert sorted(got) == sorted(f"A{i}" for i in range(1, 3001))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet="0123456789", min_size=1, max_size=10),
+        min_size=1,
+        max_size=60,
+        unique=True,
+    )
+)
+def test_aui_keys_order_like_strings(digits: list[str]) -> None:
+    auis = pa.array([f"A{d}" for d in digits])
+    keys = rrf._aui_order_keys(auis)
+    assert keys is not None
+    by_key = sorted(range(len(digits)), key=lambda i: keys[i])
+    assert by_key == sorted(range(len(digits)), key=lambda i: f"A{digits[i]}")
+
+
+def test_long_auis_are_ranked_as_strings(tmp_path: Path) -> None:
+    assert rrf._aui_order_keys(pa.array(["A1", "A12345678901"])) is None
+    lines = [conso(1, "A12345678901", "b"), conso(1, "A2", "a", ts="S"), conso(1, "A123", "c")]
+    meta = write_meta(tmp_path / "META", MRCONSO=lines)
+    terms = read_rrf(meta, "umls")["terms"].to_pylist()
+    assert [t["term_id"] for t in terms] == ["A123", "A12345678901", "A2"]
+    assert [t["term_type"] for t in terms] == ["preferred", "synonym", "synonym"]
+    with pytest.raises(SourceFormatError, match="AUI A12345678901 repeated"):
+        write_meta(tmp_path / "dup", MRCONSO=[*lines, conso(2, "A12345678901", "d")])
+        read_rrf(tmp_path / "dup", "umls")
+
+
+def test_cui_numbers_round_trip() -> None:
+    numbers = np.array([0, 5, 1234567, 9_999_999], dtype=np.int32)
+    strings = rrf._cui_strings(numbers)
+    assert strings.to_pylist() == ["C0000000", "C0000005", "C1234567", "C9999999"]
+    assert rrf._cui_numbers(strings.slice(1)).tolist() == [5, 1234567, 9_999_999]
+
+
+def test_packed_keys_sort_like_tuples() -> None:
+    rng = np.random.default_rng(0)
+    fields = [rng.integers(0, m, 500) for m in (50, 7, 50, 3)]
+    expected = sorted(set(zip(*(f.tolist() for f in fields), strict=True)))
+    one = rrf._sort_distinct([f.copy() for f in fields], [50, 7, 50, 3])
+    two = rrf._sort_distinct([f.copy() for f in fields], [50, 2**40, 2**30, 3])  # two words
+    three = rrf._sort_distinct([f.copy() for f in fields], [2**63, 2**40, 2**30, 3])
+    assert (len(one.words), len(two.words), len(three.words)) == (1, 2, 3)
+    for packed in (one, two, three):
+        got = packed.fields(0, len(packed))
+        assert list(zip(*(g.tolist() for g in got), strict=True)) == expected
+        assert [g.tolist() for g in packed.fields(3, 9)] == [g[3:9].tolist() for g in got]
+    assert len(rrf._sort_distinct([np.zeros(0, np.int64)] * 2, [1, 1])) == 0

@@ -1,0 +1,374 @@
+"""BioWiC splits (quotas, uniqueness, disjointness, sentence cap, balance, determinism) and the validator."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from biosem.seeds import generator
+from biosem.wic import GROUPS
+from biosem.wic.io import write_released_json
+from biosem.wic.splits import (
+    QuotaError,
+    SplitParams,
+    counts_table,
+    greedy_unique,
+    sentence_cap,
+    split_candidates,
+    split_records,
+    term_pair_keys,
+)
+from biosem.wic.validate import main as validate_main
+from biosem.wic.validate import validate_splits
+
+QUOTAS = {"test": {g: 20 for g in GROUPS}, "dev": {g: 10 for g in GROUPS}}
+
+
+def _data(n_sentences: int = 600, n_terms: int = 120, n_candidates: int = 20_000, seed: int = 0):
+    """Synthetic selected sentences (unique texts, lemma = term) and candidates of all 8 strata."""
+    rng = np.random.default_rng(seed)
+    term_of = rng.integers(0, n_terms, n_sentences)
+    terms = [f"term{t}" for t in term_of]
+    sentences = [f"Sentence {k} mentions {t} once." for k, t in enumerate(terms)]
+    start = [s.index(t) for s, t in zip(sentences, terms)]
+    selected = pd.DataFrame(
+        {
+            "sentence_key": np.arange(n_sentences),
+            "corpus": "c",
+            "document_id": [str(k // 10) for k in range(n_sentences)],
+            "sentence_id": np.arange(n_sentences) % 10,
+            "sentence": sentences,
+            "mention_id": 0,
+            "term": terms,
+            "start": start,
+            "end": [a + len(t) for a, t in zip(start, terms)],
+            "term_lower": terms,
+            "lemma": terms,
+            "concept_id": [f"C{t % 40}" for t in term_of],
+            "type": None,
+        }
+    )
+    a = rng.integers(0, n_sentences, n_candidates)
+    b = rng.integers(0, n_sentences, n_candidates)
+    keep = a != b
+    s1, s2 = np.minimum(a, b)[keep], np.maximum(a, b)[keep]
+    cand = pd.DataFrame(
+        {
+            "sentence1": s1,
+            "sentence2": s2,
+            "group": np.array(GROUPS, dtype=object)[rng.integers(0, 4, s1.size)],
+            "label": rng.integers(0, 2, s1.size),
+        }
+    ).drop_duplicates(["sentence1", "sentence2"])
+    return selected, cand.reset_index(drop=True)
+
+
+def _params(**kw) -> SplitParams:
+    base = {
+        "test_quotas": QUOTAS["test"],
+        "dev_quotas": QUOTAS["dev"],
+        "quota_policy": "error",
+        "train_sentence_cap": 5,
+    }
+    return SplitParams(**{**base, **kw})
+
+
+def _splits(selected, cand, params, seed=1):
+    result = split_candidates(cand, selected, params, generator(seed, "split"))
+    return result, {k: split_records(cand, selected, v) for k, v in result.indices.items()}
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    cols = [
+        "term1",
+        "term2",
+        "sentence1",
+        "sentence2",
+        "start1",
+        "end1",
+        "start2",
+        "end2",
+        "cat",
+        "label",
+    ]
+    return [
+        dict(zip(cols, (int(x) if isinstance(x, np.integer) else x for x in row)))
+        for row in frame[cols].itertuples(index=False)
+    ]
+
+
+def test_split_invariants_hold() -> None:
+    selected, cand = _data()
+    result, splits = _splits(selected, cand, _params())
+    test, dev, train = splits["test"], splits["dev"], splits["train"]
+    # quotas, half per label
+    for frame, q in ((test, QUOTAS["test"]), (dev, QUOTAS["dev"])):
+        per = frame.groupby(["cat", "label"]).size()
+        for g in GROUPS:
+            assert per[(g, 0)] == per[(g, 1)] == q[g] // 2
+    # test: no sentence twice, no term pair twice
+    test_sentences = pd.concat([test["sentence1"], test["sentence2"]])
+    assert not test_sentences.duplicated().any()
+    pairs = {tuple(sorted(p)) for p in zip(test["term1"], test["term2"])}
+    assert len(pairs) == len(test)
+    # nothing of test in train or dev
+    for frame in (train, dev):
+        assert not set(frame["sentence1"]).union(frame["sentence2"]) & set(test_sentences)
+        assert not {tuple(sorted(p)) for p in zip(frame["term1"], frame["term2"])} & pairs
+    # sentence cap (train and dev together, as the reference) and balance
+    uses = pd.concat([train["sentence1"], train["sentence2"], dev["sentence1"], dev["sentence2"]]).value_counts()
+    assert uses.max() <= 5
+    per = train.groupby(["cat", "label"]).size()
+    for g in GROUPS:
+        assert per[(g, 0)] == per[(g, 1)] > 0
+    # offsets and the validator agree
+    recs = {k: _records(v) for k, v in splits.items()}
+    assert validate_splits(recs, result.quotas, train_cap=5) == []
+
+
+def test_split_is_deterministic_and_seeded() -> None:
+    selected, cand = _data()
+    a, _ = _splits(selected, cand, _params(), seed=1)
+    b, _ = _splits(selected, cand.sample(frac=1.0, random_state=3), _params(), seed=1)  # input order does not matter
+    c, _ = _splits(selected, cand, _params(), seed=2)
+    for k in ("train", "dev", "test"):
+        assert np.array_equal(a.indices[k], b.indices[k])
+    assert not np.array_equal(a.indices["test"], c.indices["test"])
+
+
+def test_greedy_with_cut_pools_equals_one_full_pass() -> None:
+    selected, cand = _data(n_candidates=30_000)
+    cand = cand.sort_values(["group", "sentence1", "sentence2"]).reset_index(drop=True)
+    s1, s2 = cand["sentence1"].to_numpy(), cand["sentence2"].to_numpy()
+    stratum = cand["group"].map({g: i for i, g in enumerate(GROUPS)}).to_numpy() * 2 + cand["label"].to_numpy()
+    tp = term_pair_keys(selected, s1, s2)
+    order = np.random.default_rng(5).permutation(len(cand))
+    quota = np.array([40, 3, 80, 10, 2, 200, 7, 1])
+    got = greedy_unique(order, stratum, s1, s2, tp, quota)
+    left, used_s, used_t, want = quota.copy(), set(), set(), []
+    for i in order:  # the reference's loop, over everything
+        if left[stratum[i]] and s1[i] not in used_s and s2[i] not in used_s and tp[i] not in used_t:
+            left[stratum[i]] -= 1
+            used_s |= {s1[i], s2[i]}
+            used_t.add(tp[i])
+            want.append(i)
+    assert got.tolist() == want
+
+
+def test_sentence_cap_is_greedy_in_order() -> None:
+    s1 = np.array([0, 0, 0, 1, 0])
+    s2 = np.array([1, 2, 3, 2, 4])
+    assert sentence_cap(np.arange(5), s1, s2, cap=2, n_sentences=5).tolist() == [0, 1, 3]
+
+
+def test_unfillable_quota_raises_with_details() -> None:
+    selected, cand = _data()
+    cand = cand[~((cand["group"] == "abbreviations") & (cand["label"] == 0))]
+    few = cand[(cand["group"] == "synonyms") & (cand["label"] == 1)].head(3)
+    cand = pd.concat([cand[~((cand["group"] == "synonyms") & (cand["label"] == 1))], few], ignore_index=True)
+    with pytest.raises(QuotaError) as err:
+        _splits(selected, cand, _params())
+    msg = str(err.value)
+    assert "test abbreviations label 0: needed 10, available 0 (0 candidates" in msg
+    assert "test synonyms label 1: needed 10, available " in msg and "(3 candidates, 3 distinct term pairs)" in msg
+
+
+def _with_fresh_pairs(selected: pd.DataFrame, cand: pd.DataFrame, group: str, label: int, n: int):
+    """Replace the (group, label) candidates by ``n`` pairs of fresh sentences with distinct terms."""
+    k0 = len(selected)
+    rows = []
+    for k in range(2 * n):
+        term = f"fresh{k}"
+        sentence = f"Fresh sentence {k} with {term}."
+        a = sentence.index(term)
+        fresh = {
+            "sentence_key": k0 + k,
+            "sentence": sentence,
+            "term": term,
+            "start": a,
+            "end": a + len(term),
+        }
+        rows.append(dict(selected.iloc[0]) | fresh | {"term_lower": term, "lemma": term})
+    selected = pd.concat([selected, pd.DataFrame(rows)], ignore_index=True)
+    fresh = pd.DataFrame(
+        {
+            "sentence1": k0 + 2 * np.arange(n),
+            "sentence2": k0 + 2 * np.arange(n) + 1,
+            "group": group,
+            "label": label,
+        }
+    )
+    keep = ~((cand["group"] == group) & (cand["label"] == label))
+    return selected, pd.concat([cand[keep], fresh], ignore_index=True)
+
+
+def test_scale_policy_shrinks_quotas_per_group_and_stays_valid() -> None:
+    selected, cand = _data()
+    selected, cand = _with_fresh_pairs(selected, cand, "synonyms", 1, 8)
+    result, splits = _splits(selected, cand, _params(quota_policy="scale", heldout_share=0.5))
+    # 8 distinct synonym label-1 term pairs; test + dev may take half: per label (10 + 5) x 4/15
+    assert result.quotas["test"]["synonyms"] == 2 * 2 and result.quotas["dev"]["synonyms"] == 2 * 1
+    assert result.quotas["test"]["term_identity"] == 20  # plentiful groups keep the configured quotas
+    recs = {k: _records(v) for k, v in splits.items()}
+    assert validate_splits(recs, result.quotas, train_cap=5) == []
+    table = counts_table(splits, result.quotas).set_index(["split", "cat", "label"])
+    assert table.loc[("test", "synonyms", 1), "n"] == 2 and table.loc[("test", "synonyms", 1), "paper_quota"] == 400
+    assert table.loc[("train", "synonyms", 1), "n"] == table.loc[("train", "synonyms", 0), "n"] == 5
+
+
+def test_scale_policy_lowers_quotas_to_what_greedy_fills() -> None:
+    selected, cand = _data()
+    # three synonym label-1 pairs that all share one sentence: test can take only one of them
+    fresh = pd.DataFrame({"sentence1": [0, 0, 0], "sentence2": [1, 2, 3], "group": "synonyms", "label": 1})
+    cand = pd.concat([cand[~((cand["group"] == "synonyms") & (cand["label"] == 1))], fresh], ignore_index=True)
+    result, splits = _splits(selected, cand, _params(quota_policy="scale", heldout_share=1.0))
+    assert result.quotas["test"]["synonyms"] == 2  # one per label
+    assert result.quotas["dev"]["synonyms"] == 0  # the other two pairs share the test sentence
+    recs = {k: _records(v) for k, v in splits.items()}
+    assert validate_splits(recs, result.quotas, train_cap=5) == []
+
+
+def test_json_output_is_the_released_schema(tmp_path: Path) -> None:
+    selected, cand = _data()
+    result, splits = _splits(selected, cand, _params())
+    for name, frame in splits.items():
+        write_released_json(frame, tmp_path / f"{name}.json")
+    (tmp_path / "quotas.json").write_text(json.dumps(result.quotas))
+    test = json.loads((tmp_path / "test.json").read_text())
+    assert list(test[0]) == [
+        "term1",
+        "term2",
+        "sentence1",
+        "sentence2",
+        "start1",
+        "end1",
+        "start2",
+        "end2",
+        "cat",
+        "label",
+    ]
+    assert {r["cat"] for r in test} == set(GROUPS) and {r["label"] for r in test} == {0, 1}
+    assert validate_main([str(tmp_path), "--train-cap", "5"]) == 0
+
+
+# --------------------------------------------------------------------------------------------------
+# validator: each kind of violation is caught
+# --------------------------------------------------------------------------------------------------
+def _rec(t1: str, t2: str, cat: str, label: int, s1: str | None = None, s2: str | None = None) -> dict:
+    s1 = s1 or f"We saw {t1} in one patient."
+    s2 = s2 or f"Another {t2} case was reported."
+    a, b = s1.index(t1), s2.index(t2)
+    return {
+        "term1": t1,
+        "term2": t2,
+        "sentence1": s1,
+        "sentence2": s2,
+        "start1": a,
+        "end1": a + len(t1),
+        "start2": b,
+        "end2": b + len(t2),
+        "cat": cat,
+        "label": label,
+    }
+
+
+def _valid_set() -> tuple[dict[str, list[dict]], dict[str, dict[str, int]]]:
+    splits: dict[str, list[dict]] = {"train": [], "dev": [], "test": []}
+    for split, tag in (("test", "t"), ("dev", "d"), ("train", "r")):
+        for g in GROUPS:
+            for label in (1, 0):
+                splits[split].append(_rec(f"{tag}{g[:4]}{label}a", f"{tag}{g[:4]}{label}b", g, label))
+    quotas = {"test": {g: 2 for g in GROUPS}, "dev": {g: 2 for g in GROUPS}}
+    return splits, quotas
+
+
+def _kinds(splits, quotas, cap=100) -> list[str]:
+    return sorted({v.kind for v in validate_splits(splits, quotas, cap)})
+
+
+def test_validator_accepts_a_valid_set() -> None:
+    splits, quotas = _valid_set()
+    assert validate_splits(splits, quotas) == []
+
+
+def test_validator_catches_schema_and_offsets() -> None:
+    splits, quotas = _valid_set()
+    bad = copy.deepcopy(splits)
+    del bad["train"][0]["label"]
+    bad["train"][1]["cat"] = "hypernyms"
+    assert _kinds(bad, quotas) == ["schema"]  # both term_identity rows left out: still balanced
+    bad = copy.deepcopy(splits)
+    bad["dev"][2]["end1"] += 1
+    violations = validate_splits(bad, quotas)
+    assert [v.kind for v in violations] == ["offsets"] and violations[0].split == "dev" and violations[0].record == 2
+
+
+def test_validator_catches_quota_and_balance() -> None:
+    splits, quotas = _valid_set()
+    bad = copy.deepcopy(splits)
+    bad["test"].append(_rec("extra1", "extra2", "synonyms", 1))
+    bad["test"].append(_rec("extra3", "extra4", "synonyms", 0))
+    assert _kinds(bad, quotas) == ["quota"]
+    bad = copy.deepcopy(splits)
+    bad["train"][0]["label"] = 0  # term_identity now 0 vs 2
+    assert _kinds(bad, quotas) == ["balance"]
+
+
+def test_validator_catches_test_duplicates() -> None:
+    splits, quotas = _valid_set()
+    bad = copy.deepcopy(splits)
+    bad["test"][1]["sentence1"] = bad["test"][0]["sentence1"]
+    bad["test"][1]["term1"] = bad["test"][0]["term1"]
+    bad["test"][1]["end1"] = bad["test"][0]["end1"]
+    bad["test"][1]["start1"] = bad["test"][0]["start1"]
+    assert _kinds(bad, quotas) == ["test_duplicate_sentence"]
+    bad = copy.deepcopy(splits)
+    # the same term pair (swapped, other case) with other sentences
+    t1, t2 = bad["test"][0]["term1"], bad["test"][0]["term2"]
+    bad["test"][1] = _rec(t2.upper(), t1, bad["test"][1]["cat"], bad["test"][1]["label"])
+    assert _kinds(bad, quotas) == ["test_duplicate_term_pair"]
+
+
+def test_validator_catches_test_leaking_into_train_and_dev() -> None:
+    splits, quotas = _valid_set()
+    bad = copy.deepcopy(splits)
+    bad["train"][0]["sentence1"] = bad["test"][3]["sentence2"]
+    bad["train"][0]["term1"] = bad["test"][3]["term2"]
+    bad["train"][0]["start1"], bad["train"][0]["end1"] = (
+        bad["test"][3]["start2"],
+        bad["test"][3]["end2"],
+    )
+    assert _kinds(bad, quotas) == ["shared_sentence"]
+    bad = copy.deepcopy(splits)
+    t = bad["test"][4]
+    bad["dev"][4] = _rec(
+        t["term1"],
+        t["term2"],
+        bad["dev"][4]["cat"],
+        bad["dev"][4]["label"],
+        s1=f"Dev {t['term1']}.",
+        s2=f"Dev {t['term2']}.",
+    )
+    assert _kinds(bad, quotas) == ["shared_term_pair"]
+
+
+def test_validator_catches_train_sentence_cap(tmp_path: Path) -> None:
+    splits, quotas = _valid_set()
+    bad = copy.deepcopy(splits)
+    s = "The drug was given twice."
+    for k in range(4):
+        bad["train"].append(_rec("drug", f"x{k}", "label_similarity", k % 2, s1=s))
+    assert _kinds(bad, quotas, cap=3) == ["train_sentence_cap"]
+    assert _kinds(bad, quotas, cap=4) == []
+    # command line: lists every violation and exits 1
+    for name, recs in bad.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(recs))
+    (tmp_path / "quotas.json").write_text(json.dumps(quotas))
+    assert validate_main([str(tmp_path), "--train-cap", "3"]) == 1
+    assert validate_main([str(tmp_path), "--train-cap", "4"]) == 0
+    assert validate_main([str(tmp_path / "missing")]) == 2

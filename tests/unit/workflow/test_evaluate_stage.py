@@ -1,0 +1,86 @@
+"""Wiring of the evaluate stage (biosem.workflow.evaluate): which families and models enter the DAG."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+import yaml
+from conftest import REPO
+
+from biosem.workflow import evaluate
+from biosem.workflow.evaluate import Evaluate
+
+
+def config() -> dict:
+    return yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+
+
+def stage(cfg: dict, corpora=(), termpairs=None, analogies=None, rated=None, wic=False) -> Evaluate:
+    termpairs = (
+        {"termpairs/hpo/fsn_syn_easy_random": "results/datasets/termpairs/hpo/fsn_syn_easy_random.parquet"}
+        if termpairs is None
+        else termpairs
+    )
+    return Evaluate(cfg, list(corpora), termpairs, analogies or {}, rated or {}, wic)
+
+
+CORPORA = ["bc5cdr", "ncbi_disease"]
+
+
+def test_trained_models_wait_for_their_corpora() -> None:
+    cfg = config()
+    p = stage(cfg)
+    assert p.evaluated == [] and p.targets() == []
+    p = stage(cfg, corpora=CORPORA)
+    assert p.evaluated == ["cbow_w10", "cbow_w2", "sg_w10", "sg_w2"]
+    assert p.targets()[:2] == ["results/evaluation/results.parquet", "results/evaluation/results.csv"]
+    assert p.training_documents == [f"results/intermediate/documents/{c}.parquet" for c in CORPORA]
+    # An external model is evaluated even without corpora (and no frequency bands then).
+    cfg["evaluate"]["models"]["pubmed"] = {"format": "word2vec_binary", "path": "/data/pubmed.bin"}
+    p = stage(cfg)
+    assert p.evaluated == ["pubmed"]
+    w = SimpleNamespace(model="pubmed")
+    assert p.rated_inputs(w)["token_counts"] == []
+    assert p.model_input(w) == "/data/pubmed.bin"
+
+
+def test_families_follow_their_producers() -> None:
+    cfg = config()
+    p = stage(cfg, corpora=CORPORA)
+    parts = p.parts()
+    assert "results/evaluation/termpairs/mcnemar.parquet" in parts
+    assert not any("/analogies/" in x or "/wic/" in x for x in parts)
+    p = stage(
+        cfg,
+        corpora=CORPORA,
+        analogies={"analogies/hpo/all_info": "results/datasets/analogies/hpo/all_info.parquet"},
+        rated={"simlex/simverb3500": "results/datasets/simlex/rated/simverb3500.parquet"},
+        wic=True,
+    )
+    assert p.analogy_terminologies == ["hpo"]
+    assert p.built_rated == {"simlex/simverb3500": "results/datasets/simlex/rated/simverb3500.parquet"}
+    assert p.wic_splits == ["results/datasets/wic/dev.parquet", "results/datasets/wic/test.parquet"]
+    parts = p.parts()
+    assert (
+        "results/evaluation/analogies/sg_w2.parquet" in parts
+        and "results/evaluation/baselines/wic_random.parquet" in parts
+    )
+    w = SimpleNamespace(model="sg_w2")
+    assert p.model_input(w) == "results/evaluation/models/sg_w2.bin"
+    assert p.analogy_inputs(w)["term_counts"] == ["results/intermediate/term_counts/hpo.parquet"]
+    assert p.termpair_inputs(w)["relations"] == ["results/intermediate/relations/hpo.parquet"]
+    assert p.training_params(w)["sg"] == 1 and p.training_params(w)["seed"] == cfg["seed"]
+    # Without term-pair datasets there is no term-pair evaluation and no McNemar table.
+    assert not any("/termpairs/" in x for x in stage(cfg, corpora=CORPORA, termpairs={}).parts())
+
+
+def test_config_checks() -> None:
+    cfg = config()
+    cfg["evaluate"]["benchmarks"]["x"] = {"source": "nowhere", "format": "three_column"}
+    with pytest.raises(ValueError, match="evaluate.benchmarks.x.source"):
+        evaluate.check_config(cfg)
+    cfg = config()
+    cfg["evaluate"]["models"]["random"] = {"format": "glove", "path": "x"}
+    with pytest.raises(ValueError, match="reserved"):
+        stage(cfg)

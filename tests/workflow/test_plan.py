@@ -1,0 +1,147 @@
+"""The workflow plan (biosem.workflow): one authority for paths, targets from the stages themselves,
+params restricted to the keys a rule reads (no needless reruns)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO, copy_workflow, run_workflow
+
+from biosem.termpairs import DATASETS
+from biosem.workflow import paths
+from biosem.workflow.plan import Plan
+
+
+def config() -> dict:
+    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    cfg.setdefault(
+        "agreement",
+        {
+            "ratings": {},
+            "filled_sheets": {"termpairs": {}, "wic": {}},
+            "termpair_study": {"terminologies": None, "n_pos": 1, "n_neg": 1},
+        },
+    )
+    return cfg
+
+
+@pytest.fixture(scope="module")
+def plan() -> Plan:
+    return Plan(config())
+
+
+def test_targets_of_the_default(plan: Plan) -> None:
+    targets = plan.targets()
+    cfg = config()
+    assert len(targets) == len(set(targets))
+    assert all(t.startswith(f"{paths.RESULTS}/") for t in targets)
+    for name in cfg["termpairs"]["terminologies"]:
+        assert {paths.termpairs(name, d) for d in DATASETS} <= set(targets)
+        assert paths.termpairs(name, "counts", "tsv") in targets
+    for name in cfg["terminologies"]:
+        assert paths.intermediate("mappings", name) in targets
+    assert paths.wic("test", "json") in targets and paths.evaluation("results.csv") in targets
+    # the evaluate stage is given the built datasets, not regexes over target strings
+    assert set(plan.evaluate.termpair_datasets.values()) <= set(targets)
+    assert set(plan.evaluate.analogy_datasets.values()) <= set(targets)
+    assert set(plan.evaluate.built_rated.values()) <= set(targets)
+    assert len(plan.evaluate.termpair_datasets) == 20 * len(cfg["termpairs"]["terminologies"])
+
+
+def test_release_stages_follow_targets(plan: Plan) -> None:
+    ids = {d.id for d in plan.release.datasets}
+    assert {f"termpairs/{t}" for t in config()["termpairs"]["terminologies"]} <= ids
+    cfg = config()
+    cfg["termpairs"]["terminologies"] = []
+    assert not any(d.family == "termpairs" for d in Plan(cfg).release.datasets)
+
+
+def test_params_hold_only_the_keys_a_rule_reads(plan: Plan) -> None:
+    assert "terminologies" not in plan.termpairs.construction
+    assert "joint_search" not in plan.termpairs.construction
+    assert "quotas" not in plan.wic.candidate_params and "quotas" in plan.wic.split_params
+    assert "label_similarity_threshold" not in plan.wic.split_params
+
+
+def test_unknown_names_stop_with_the_key_to_set() -> None:
+    cfg = config()
+    cfg["wic"]["corpora"] = ["nope"]
+    with pytest.raises(ValueError, match="wic.corpora"):
+        Plan(cfg)
+    cfg = config()
+    cfg["analogies"]["terminologies"] = ["nope"]
+    with pytest.raises(ValueError, match="config analogies"):
+        Plan(cfg)
+
+
+def _string_literals(path: Path) -> list[tuple[int, str]]:
+    """String constants of a Python file that are not docstrings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def test_paths_are_named_in_one_place() -> None:
+    """No results/, logs/ or benchmarks/ path is spelled outside biosem.workflow.paths."""
+    pattern = re.compile(r"(^|[^\w.])(results|logs|benchmarks)/")
+    found = []
+    code = [*(REPO / "src" / "biosem").rglob("*.py"), *(REPO / "workflow" / "scripts").glob("*.py")]
+    for path in code:
+        if path == REPO / "src" / "biosem" / "workflow" / "paths.py":
+            continue
+        found += [f"{path.relative_to(REPO)}:{line}: {s!r}" for line, s in _string_literals(path) if pattern.search(s)]
+    for path in [REPO / "Snakefile", *(REPO / "workflow" / "rules").glob("*.smk")]:
+        for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not text.lstrip().startswith("#") and re.search(r"[\"'](results|logs|benchmarks)/", text):
+                found.append(f"{path.relative_to(REPO)}:{line}: {text.strip()}")
+    assert not found, "\n".join(found)
+
+
+def _dry_run(workdir: Path, overlay: dict, target: str) -> str:
+    (workdir / "config" / "overlay.yaml").write_text(yaml.safe_dump(overlay))
+    result = run_workflow(
+        workdir, 1, "--configfile", "config/config.yaml", "config/test-paths.yaml", "config/overlay.yaml", "-n", target
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout + result.stderr
+
+
+@pytest.mark.workflow
+def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
+    """Editing a key a rule does not read leaves its built outputs alone (Snakemake's params trigger)."""
+    workdir = copy_workflow(tmp_path)
+    positives = paths.termpairs("hpo", "positives")
+    candidates = paths.wic_work("candidates")
+    split = paths.wic("counts", "tsv")
+    result = run_workflow(workdir, 2, positives, split)
+    assert result.returncode == 0, result.stderr[-5000:]
+    cfg = config()
+    edits = {
+        "termpairs": {
+            "terminologies": [t for t in cfg["termpairs"]["terminologies"] if t != "umls_sample"],
+            "joint_search": ["fsn_syn"],
+            "random_rounds": 7,
+        },
+        "wic": {"quota_policy": "scale", "heldout_share": 0.5},
+    }
+    for target in (positives, candidates):
+        out = _dry_run(workdir, edits, target)
+        assert "Nothing to be done" in out, out[-3000:]
+    # A key the rule does read is a change: the split is rescheduled for its params.
+    out = _dry_run(workdir, edits, split)
+    assert "split_wic" in out and "build_wic_candidates" not in out, out[-3000:]

@@ -1,0 +1,98 @@
+"""Integration: the simlex stage of the embedded default (real corpus, HPO + GO slim, USF)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from biosem.simlex.schemas import QUARTERS
+
+pytestmark = pytest.mark.workflow
+
+SIMLEX = Path("results") / "datasets" / "simlex"
+
+
+def test_vocabulary(workflow_runs: dict[int, Path]) -> None:
+    root = workflow_runs[2]
+    counts = pd.read_parquet(root / "results/intermediate/word_counts/pubtator.parquet")
+    assert set(counts["pos"]) == {"noun", "verb"}
+    assert (counts["count"] >= 5).all() and (counts["document_count"] <= counts["count"]).all()
+    assert counts["lemma"].str.fullmatch(r"[^\W\d_]{3,}").all()  # letters only, at least 3
+    sizes = counts.groupby("pos").size()
+    assert sizes["noun"] > 1500 and sizes["verb"] > 400
+    assert "tumour" not in set(counts["lemma"])  # American spelling
+    filters = pd.read_csv(root / SIMLEX / "vocabulary/filters.tsv", sep="\t")
+    docs = filters.set_index(["pos", "step"]).loc[("all", "documents"), "tokens"]
+    assert docs == 2292  # BC5CDR 1,500 + NCBI Disease 792 distinct PMIDs
+    for pos in ("noun", "verb"):
+        last = filters[filters["pos"] == pos].iloc[-1]
+        assert last["types"] == sizes[pos]
+    corr = pd.read_csv(root / SIMLEX / "vocabulary/frequency_correlation.tsv", sep="\t").set_index("pos")
+    assert 0.2 < corr.loc["all", "spearman_rho"] < 0.6  # paper: 0.39 against the BNC
+
+
+def test_usf(workflow_runs: dict[int, Path]) -> None:
+    usf = pd.read_parquet(workflow_runs[2] / "results/intermediate/usf/usf.parquet")
+    assert len(usf) == 72176 and usf["cue"].nunique() == 5018
+    assert (usf["cue"] == "cue").sum() == 21
+
+
+@pytest.mark.parametrize("dataset", ["nouns", "verbs"])
+def test_pairs_have_four_quarters(workflow_runs: dict[int, Path], dataset: str) -> None:
+    root = workflow_runs[2]
+    pairs = pd.read_parquet(root / SIMLEX / dataset / "pairs.parquet")
+    counts = pd.read_csv(root / SIMLEX / dataset / "counts.tsv", sep="\t").set_index("quarter")
+    assert list(pairs["quarter"].unique()) == list(QUARTERS)
+    sizes = pairs.groupby("quarter").size()
+    for quarter in QUARTERS:
+        assert sizes[quarter] > 0
+        assert counts.loc[quarter, "selected"] == sizes[quarter]
+        assert sizes[quarter] <= counts.loc[quarter, "target"]
+        assert counts.loc[quarter, "status"] == ("ok" if sizes[quarter] == counts.loc[quarter, "target"] else "short")
+    keys = pairs.apply(lambda r: tuple(sorted((r["word1"], r["word2"]))), axis=1)
+    assert keys.is_unique and (pairs["word1"] != pairs["word2"]).all()
+    domains = pd.read_parquet(root / "results/intermediate/word_domains/pubtator.parquet")
+    pos = "noun" if dataset == "nouns" else "verb"
+    domain = domains[domains["pos"] == pos].set_index("lemma")["domain"]
+    assert (domain.loc[pairs["word1"]].to_numpy() == pairs["domain"].to_numpy()).all()
+    assert (domain.loc[pairs["word2"]].to_numpy() == pairs["domain"].to_numpy()).all()
+    usf = pd.read_parquet(root / "results/intermediate/usf/usf.parquet")
+    in_usf = {tuple(sorted(p)) for p in zip(usf["cue"], usf["target"], strict=True)}
+    unassociated = keys[~pairs["associated"]]
+    assert not set(unassociated) & in_usf
+    general = pairs[pairs["quarter"] == "associated_general"]
+    assert (general["fsg"] > 0).all() and (general["bsg"] > 0).all()
+    tsv = (root / SIMLEX / dataset / "pairs.tsv").read_text().splitlines()
+    assert len(tsv) == len(pairs)
+    review = pd.read_csv(root / SIMLEX / dataset / "review_associated_biomedical.csv")
+    assert review["selected"].sum() == sizes["associated_biomedical"]
+
+
+@pytest.mark.parametrize("dataset", ["nouns", "verbs"])
+def test_survey_sheets(workflow_runs: dict[int, Path], dataset: str) -> None:
+    root = workflow_runs[2] / SIMLEX / "survey" / dataset
+    pairs = pd.read_parquet(workflow_runs[2] / SIMLEX / dataset / "pairs.parquet")
+    sheets = {g: pd.read_csv(root / f"group{g}.csv") for g in (1, 2)}
+    consistency = [set(s.loc[s["role"] == "consistency", "pair_id"]) for s in sheets.values()]
+    assert consistency[0] == consistency[1] and len(consistency[0]) == 50
+    unique = pd.concat([s.loc[s["role"] == "unique", "pair_id"] for s in sheets.values()])
+    assert unique.is_unique and set(unique) | consistency[0] == set(pairs["pair_id"])
+    for sheet in sheets.values():
+        assert list(sheet.columns) == [
+            "page",
+            "position",
+            "item_id",
+            "pair_id",
+            "role",
+            "word1",
+            "word2",
+        ]
+        per_page = sheet.groupby("page")["role"].value_counts().unstack(fill_value=0)
+        assert (per_page["unique"] <= 100).all() and (per_page["duplicate"] == 10).all()
+        assert per_page["consistency"].sum() == 50
+    design = pd.read_csv(root / "design.tsv", sep="\t")
+    assert design["items"].sum() == sum(len(s) for s in sheets.values())
+    text = (root / "instructions.md").read_text()
+    assert "Similarity, not relatedness" in text and "from 0" in text
