@@ -258,6 +258,9 @@ def read_mesh_tables(
     if supplementary_records is not None:
         for supp in _supplementals_from_tsv(supplementary_records, actions):
             builder.add_supplemental(supp)
+    else:
+        scr_actions = sum(len(targets) for subject, targets in actions.items() if subject.startswith("C"))
+        builder.counts["pharmacological actions of supplementary records (not read)"] = scr_actions
     return builder.tables(f"{thesaurus}")
 
 
@@ -719,6 +722,7 @@ class _Builder:
         self.actions += [(record.ui, action) for action in record.pharmacological_actions]
 
     def _resolve_links(self) -> None:
+        self.counts["tree numbers"] = len(self.tree_numbers)
         for number, descriptor in self.tree_numbers.items():
             parent_number = number.rpartition(".")[0]
             if not parent_number:
@@ -749,6 +753,7 @@ class _Builder:
         source = self.source
         n_concepts = len(self.concepts["concept_id"])
         n_terms = len(self.terms["concept_id"])
+        self.counts["terms kept"] = n_terms
         relations = sorted(self.relations, key=lambda r: (r[0], r[1], r[2] or "", r[3]))
         for _, rel, rela, _ in relations:
             self.counts[f"relations {rel}" + (f"/{rela}" if rela else "")] += 1
