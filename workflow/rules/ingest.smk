@@ -63,3 +63,25 @@ rule ingest_obo:
         spec=plan.terminologies.spec,
     script:
         "../scripts/ingest_obo.py"
+
+
+rule ingest_mesh:
+    input:
+        unpack(plan.terminologies.mesh_inputs),
+    output:
+        **plan.terminologies.ingest_outputs(),
+    log:
+        paths.log("ingest_mesh", "{terminology}"),
+    benchmark:
+        paths.benchmark("ingest_mesh", "{terminology}")
+    wildcard_constraints:
+        terminology=name_pattern(plan.terminologies.of_format("mesh")),
+    conda:
+        "../envs/biosem.yaml"
+    resources:
+        # MeSH 2024 with its 323,304 supplementary records peaks near 1 GB
+        mem_mb=3000,
+    params:
+        spec=plan.terminologies.spec,
+    script:
+        "../scripts/ingest_mesh.py"

@@ -289,12 +289,20 @@ def local_source(path: str, role: str, licence: str | None = None) -> Source:
 
 
 def terminology_sources(config: Mapping[str, Any], name: str, role: str = "terminology") -> list[Source]:
-    """The source of terminology ``name``: its public OBO source, or its licensed release folder."""
+    """The sources of terminology ``name``: its public OBO or MeSH sources, or its licensed release folder."""
     spec = config["terminologies"][name]
     fmt = spec["format"]
     if fmt == "obo":
         src = public_source(config, spec["source"], f"{role} {name} (OBO)")
         return [Source(**{**asdict(src), "format": fmt, "licence": spec.get("licence", src.licence)})]
+    if fmt == "mesh":
+        roles = spec["sources"]
+        used = ["descriptors"] if "descriptors" in roles else ["thesaurus", "trees", "pharmacological_actions"]
+        used += ["supplementary_records"] if spec["supplementary"] else []
+        return [
+            Source(**{**asdict(src), "format": fmt})
+            for src in (public_source(config, roles[r], f"{role} {name} (MeSH {r})") for r in used)
+        ]
     return [
         Source(
             name=name,

@@ -29,7 +29,7 @@ class Terminologies:
         self.sources: Mapping[str, Any] = config["sources"]
 
     def of_format(self, fmt: str) -> list[str]:
-        """Names of the terminologies in format ``fmt`` (rf2, rrf or obo), sorted."""
+        """Names of the terminologies in format ``fmt`` (rf2, rrf, obo or mesh), sorted."""
         return sorted(name for name, spec in self.specs.items() if spec["format"] == fmt)
 
     def spec(self, wildcards: Any) -> Mapping[str, Any]:
@@ -49,6 +49,30 @@ class Terminologies:
         """The fetched OBO file of an OBO terminology."""
         name = self.specs[wildcards.terminology]["source"]
         return paths.source(name, self.sources[name]["filename"])
+
+    def mesh_inputs(self, wildcards: Any) -> dict[str, str]:
+        """The fetched files of a MeSH terminology by role (``terminologies.<name>.sources``): the XML
+        form's ``descriptors`` or the tables form's ``thesaurus``, ``trees``, ``pharmacological_actions``,
+        plus ``supplementary_records`` when ``supplementary`` is on.
+
+        Raises:
+            ValueError: a role names a source that ``sources`` does not define.
+        """
+        spec = self.specs[wildcards.terminology]
+        roles = spec["sources"]
+        wanted = ["descriptors"] if "descriptors" in roles else ["thesaurus", "trees", "pharmacological_actions"]
+        if spec["supplementary"]:
+            wanted.append("supplementary_records")
+        inputs = {}
+        for role in wanted:
+            name = roles.get(role)
+            if name not in self.sources:
+                raise ValueError(
+                    f"terminologies.{wildcards.terminology}.sources.{role}: {name!r} is not a source "
+                    f"(define sources.{name} or set the role)"
+                )
+            inputs[role] = paths.source(name, self.sources[name]["filename"])
+        return inputs
 
     @staticmethod
     def intermediates(name: str) -> list[str]:
