@@ -14,6 +14,7 @@ import collections
 import gzip
 import logging
 import re
+import tempfile
 import time
 import warnings
 import zlib
@@ -45,6 +46,12 @@ merged id without a name of its own, so it yields no association.
 _GZIP_MAGIC = b"\x1f\x8b"
 _URL_XREF = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _LINE_COLUMN = re.compile(r"(\d+):(\d+)")
+_MALFORMED_XREF = re.compile(r"^xref:[ \t]+\S+[ \t]+[^\s\"{!][^\n]*$", re.MULTILINE)
+"""An ``xref:`` line whose id runs on past a space into text that is no quoted description, ``{``
+qualifier list or ``!`` comment (GO 2021-12-15 line 195244: ``xref: EC 2.7.1.190``; DOID 2019-03-01
+line 116523: ``xref: JA:Epilepsy Genetics Kiel``)."""
+_DEFINITION = re.compile(r"^def:[^\n]*$", re.MULTILINE)
+"""A ``def:`` clause: never read (no intermediate holds definitions)."""
 
 
 def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
@@ -75,6 +82,12 @@ def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
       ``"UMLS:C0000737"`` -> ("UMLS", "C0000737"); xrefs without ":" (or with an empty side) and
       URL xrefs are skipped and counted in the log.
 
+    Two kinds of line are blanked before pronto parses the file, because fastobo rejects the slips
+    that released files carry in them and they would give biosem nothing (see
+    :func:`blank_unread_lines`): ``def:`` clauses, never read (DOID 2019-03-01 line 20253 has a
+    malformed xref list), and malformed ``xref:`` lines, no mapping either way (GO 2021-12-15 line
+    195244 ``xref: EC 2.7.1.190``; each is logged with its line). Line numbers are kept.
+
     Args:
         path: the OBO file; gzip is detected from the magic bytes, not the name.
         source: the source label written into every row (e.g. ``"hpo"``).
@@ -93,9 +106,34 @@ def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
     path = Path(path)
     text = _read_text(path)
     started = time.perf_counter()
-    ontology = _load_ontology(path, text)
+    for match in _MALFORMED_XREF.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        log.warning(
+            "%s:%d: malformed xref skipped (OBO 1.4: '<prefix>:<id>' [\"description\"]): %r", path, line, match.group(0)
+        )
+    parsed = blank_unread_lines(text)
+    if parsed == text:
+        ontology = _load_ontology(path, text)
+    else:
+        # Blank lines keep every line number, so errors from the copy still point into ``path``.
+        with tempfile.TemporaryDirectory(prefix="biosem-obo-") as tmp:
+            copy = Path(tmp) / path.name.removesuffix(".gz")
+            copy.write_text(parsed, encoding="utf-8")
+            ontology = _load_ontology(path, parsed, parse_path=copy)
     log.info("%s: parsed by pronto in %.1f s", path, time.perf_counter() - started)
     return _ontology_tables(ontology, source, path, text)
+
+
+def blank_unread_lines(text: str) -> str:
+    """``text`` with its ``def:`` lines and its malformed ``xref:`` lines replaced by empty lines.
+
+    biosem reads no definitions, and a malformed xref would give no mapping that means anything;
+    fastobo, though, stops at a malformed definition xref list, at ``xref: EC 2.7.1.190`` and at
+    ``xref: JA:Epilepsy Genetics Kiel`` (OBO 1.4: ``<prefix>:<id>``, then an optional quoted
+    description). The line count is unchanged, so the line numbers of errors in the
+    remaining clauses are those of the original file.
+    """
+    return _MALFORMED_XREF.sub("", _DEFINITION.sub("", text))
 
 
 def split_xref(xref: str) -> tuple[str, str] | None:
@@ -155,14 +193,15 @@ def _first_content_line(text: str) -> tuple[int, str]:
     return 1, ""
 
 
-def _load_ontology(path: Path, text: str) -> pronto.Ontology:
-    """Parse ``path`` with pronto, counting its warnings and mapping its errors to ours."""
+def _load_ontology(path: Path, text: str, parse_path: Path | None = None) -> pronto.Ontology:
+    """Parse ``parse_path`` (default ``path``) with pronto, counting its warnings and mapping its errors
+    to ours; errors name ``path``."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             # A path (not a handle) so that pronto honours ``encoding`` and does not guess it with
             # chardet; one thread keeps parsing deterministic; imports are never fetched.
-            ontology = pronto.Ontology(path, import_depth=0, threads=1, encoding="utf-8")
+            ontology = pronto.Ontology(parse_path or path, import_depth=0, threads=1, encoding="utf-8")
         except SyntaxError as err:
             raise SourceFormatError(
                 path, _syntax_error_line(err), f"OBO 1.4 syntax ({err.msg})", err.text or ""

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from biosem.errors import SourceFormatError
-from biosem.terminology.obo import read_obo, split_xref
+from biosem.terminology.obo import blank_unread_lines, read_obo, split_xref
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 OBO_DATA = SHARED_DATA / "obo"
@@ -186,6 +186,45 @@ def test_pronto_warnings_are_silenced_and_counted(tmp_path, caplog):
     assert caught == []
     assert "1 pronto warnings silenced (NotImplementedWarning: 1)" in caplog.text
     assert tables["concepts"].num_rows == 4  # the instance is not a concept
+
+
+def test_released_slips_in_unread_clauses_are_blanked_and_logged(tmp_path, caplog):
+    # The three slips fastobo rejects in the mirror's GO, DOID and CL releases, on lines biosem never reads.
+    lines = SMALL_OBO.split("\n")
+    at = lines.index("xref: UMLS:C0018798")
+    lines[at:at] = [
+        "xref: EC 2.7.1.190",
+        "xref: JA:Epilepsy Genetics Kiel",
+        'def: "A heart thing." [url:https\\://a.org/1 |url\\:https\\://a.org/2]',
+    ]
+    path = _write(tmp_path / "slips.obo", "\n".join(lines))
+
+    with caplog.at_level(logging.WARNING, logger="biosem.terminology.obo"):
+        tables = read_obo(path, "test")
+
+    assert _as_rows(tables) == EXPECTED_SMALL
+    assert f"slips.obo:{at + 1}: malformed xref skipped" in caplog.text
+    assert f"slips.obo:{at + 2}: malformed xref skipped" in caplog.text
+    assert "xref: UMLS:C0018798" not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("line", "blanked"),
+    [
+        ("xref: EC 2.7.1.190", True),
+        ("xref: JA:Epilepsy Genetics Kiel", True),
+        ('def: "anything" [bad list', True),
+        ("xref: UMLS:C0018798", False),
+        ('xref: MSH:D006330 "MeSH heading"', False),
+        ("xref: Wikipedia", False),  # no prefix but a lone token: fastobo accepts it, split_xref skips it
+        ("xref: https://example.org/x", False),
+        ("xref: GO:0000001 {source=x} ! comment", False),
+    ],
+)
+def test_blank_unread_lines(line, blanked):
+    text = f"[Term]\nid: T:1\n{line}\nname: x\n"
+
+    assert blank_unread_lines(text) == ("[Term]\nid: T:1\n\nname: x\n" if blanked else text)
 
 
 def test_counts_are_logged(tmp_path, caplog):
