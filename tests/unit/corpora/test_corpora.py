@@ -426,23 +426,13 @@ def test_config_wiring() -> None:
     from conftest import REPO
     from snakemake.utils import validate
 
-    from biosem.workflow.corpora import (
-        check_build,
-        check_corpus,
-        corpus_inputs,
-        corpus_sources,
-        corpus_targets,
-    )
+    from biosem.workflow.corpora import Corpora
 
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     validate(config["corpora"], str(REPO / "workflow" / "schemas" / "corpora.schema.yaml"))
-    check_build(config)
-    assert corpus_sources(config, "bc5cdr") == {
-        "train": "bc5cdr_train",
-        "dev": "bc5cdr_dev",
-        "test": "bc5cdr_test",
-    }
-    assert corpus_sources(config, "medmentions_sample") == {
+    corpora = Corpora(config)
+    assert corpora.corpus_sources("bc5cdr") == {"train": "bc5cdr_train", "dev": "bc5cdr_dev", "test": "bc5cdr_test"}
+    assert corpora.corpus_sources("medmentions_sample") == {
         "corpus": "medmentions_sample",
         "train_pmids": "medmentions_pmids_train",
         "dev_pmids": "medmentions_pmids_dev",
@@ -452,14 +442,13 @@ def test_config_wiring() -> None:
     class Wildcards:
         corpus = "ncbi_disease"
 
-    inputs = corpus_inputs(config, lambda s: f"resources/{s}/{config['sources'][s]['filename']}", Wildcards)
-    assert inputs["dev"] == "resources/ncbi_disease_dev/NCBIdevelopset_corpus.txt"
-    assert "results/intermediate/sentences/medmentions_sample.parquet" in corpus_targets(config)
+    assert corpora.inputs(Wildcards)["dev"] == "resources/ncbi_disease_dev/NCBIdevelopset_corpus.txt"
+    assert "results/intermediate/sentences/medmentions_sample.parquet" in corpora.targets()
     # the full MedMentions corpus is configured but its source must be added with its checksum
     with pytest.raises(ValueError, match="medmentions_st21pv"):
-        check_corpus(config, "medmentions")
+        corpora.check("medmentions")
     with pytest.raises(ValueError, match="no entry in corpora.specs"):
-        check_corpus(config, "nope")
+        corpora.check("nope")
 
 
 # ------------------------------------------------------------------------------------------------
