@@ -66,3 +66,30 @@ rule build_analogies:
         construction=plan.analogies.construction,
     script:
         "../scripts/build_analogies.py"
+
+
+rule summarise_analogies:
+    input:
+        counts=plan.analogies.summary_inputs(),
+    output:
+        summary=report(
+            paths.analogies_summary("summary"),
+            caption="../report/analogies_summary.rst",
+            category="Analogies",
+            labels={"table": "summary over terminologies"},
+        ),
+        relations=report(
+            paths.analogies_summary("relations"),
+            caption="../report/analogies_relations.rst",
+            category="Analogies",
+            labels={"table": "relations of every terminology"},
+        ),
+    log:
+        paths.log("summarise_analogies", "summary"),
+    localrule: True
+    conda:
+        "../envs/biosem.yaml"
+    params:
+        construction=plan.analogies.all_construction(),
+    script:
+        "../scripts/summarise_analogies.py"

@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 from biosem.analogies.construct import DATASETS, STATUS_KEPT, AnalogyParams, build_analogies
 from biosem.analogies.formats import write_analogies
 from biosem.analogies.schemas import ANALOGIES
+from biosem.analogies.summary import describe
 from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
 
@@ -31,13 +32,8 @@ def main(snakemake) -> None:
         name,
         concepts=read_table(snakemake.input.concepts, columns=["concept_id", "active", "module"]),
     )
-    for row in counts.itertuples(index=False):
-        log.info(
-            "%s: %s: %d instances, %d between usable concepts, %d subjects, %d one-to-one -> %s; "
-            "%d sampled, %d analogies, Amb %.2f",
-            name, row.relation, row.instances, row.usable_instances, row.subjects, row.one_to_one,
-            row.status, row.sampled_pairs, row.single_answer, row.amb,
-        )  # fmt: skip
+    for line in describe(counts, params, name):
+        log.info("%s", line)
     kept = counts[counts["status"] == STATUS_KEPT]
     if kept.empty:
         log.warning(

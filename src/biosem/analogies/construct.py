@@ -3,14 +3,19 @@
 The paper's construction code was never published; biosem states each rule (DESIGN.md § analogies):
 
 1. **Relations** (:func:`relation_instances`): the ``relations`` intermediate of any format, one relation
-   per (REL, RELA): UMLS MRREL REL/RELA (``RO/has_finding_site``), SNOMED CT attribute type id and its
-   FSN (``116676008/Associated morphology``), OBO ``is_a`` and relationship ids (``part_of/part of``).
-   A relation's *label* is REL, or ``REL/RELA`` when RELA is given and differs from REL. Instances
-   are distinct (subject, object) pairs with subject != object (SAB ignored). Directions are distinct
-   relations *as stored*: UMLS stores both directions of each relationship (``has_tradename`` and
-   ``tradename_of``), SNOMED CT and OBO one. With ``inverse=True`` (config ``add_inverses`` lists the
-   formats) every stored relation also yields its reverse as a distinct relation labelled
-   ``inverse(REL)/inverse(RELA)`` (OBO ``is_a`` -> ``inverse(is_a)``, i.e. "has subclass").
+   per (REL, RELA): UMLS MRREL REL/RELA (``RO/has_finding_site``), MeSH in the same conventions
+   (``CHD``/``PAR`` tree, ``RN``/``RB`` concepts of a descriptor, ``RO/has_pharmacologic_action``;
+   :mod:`biosem.terminology.mesh`), SNOMED CT attribute type id and its FSN (``116676008/Associated
+   morphology``), OBO ``is_a`` and relationship ids with their Typedef names (``part_of`` / ``part of``).
+   A relation's *label* is REL, or ``REL/RELA`` when RELA is given and differs from REL other than by
+   spaces for underscores (so OBO's id and name give ``part_of``, but a BFO id and its name give
+   ``BFO:0000050/part of``). Instances are distinct (subject, object) pairs with subject != object
+   (SAB ignored). Directions are distinct relations *as stored*: UMLS and MeSH store both directions
+   of each relationship (``has_tradename`` and ``tradename_of``; ``CHD`` and ``PAR``), SNOMED CT and
+   OBO one. With ``inverse=True`` (config ``add_inverses`` lists the formats) every stored relation
+   also yields its reverse as a distinct relation labelled ``inverse(REL)/inverse(RELA)`` (OBO
+   ``is_a`` -> ``inverse(is_a)``, i.e. "has subclass"; ``part_of`` -> ``inverse(part_of)``, i.e.
+   "has part" as BMASS's A2 ``anatomic_structure_has_part`` is the reverse of A1).
 2. **Usable concepts** (:func:`concept_terms`): a concept is usable when it is active, outside the
    excluded modules (default: the SNOMED CT model component, whose metadata concepts are named "Is a",
    "Some", "Attribute"), and one of its eligible terms (active; configured languages; OBO synonyms of
@@ -37,6 +42,13 @@ The paper's construction code was never published; biosem states each rule (DESI
 
    The unigram subset of each setting keeps the analogies whose every term (a, c, each b and d) is a
    single token after normalisation. "Amb" (Table 2) = mean number of answers per Multi-Answer analogy.
+
+   An answer can coincide with a, b or c: in a hierarchy two sampled subjects often share a parent
+   (``a is_a P``, ``c is_a P``: d = b), and a subject can be another's object. Evaluation excludes a,
+   b and c from the ranking (:mod:`biosem.evaluate.analogies`), so such an answer cannot be found. The
+   analogies are kept (the n x (n - 1) design holds) and counted per relation: ``single_answer_abc``
+   (Single-Answer analogies whose d is a, b or c) and ``multi_answer_abc`` (Multi-Answer analogies
+   whose every d is a, b or c, i.e. no answer can be found).
 """
 
 from __future__ import annotations
@@ -67,9 +79,12 @@ STATUS_FEW_ONE_TO_ONE = "below_min_one_to_one"
 STATUS_NOT_ALLOWED = "not_in_allow_list"
 STATUS_FEW_SUBJECTS = "too_few_subjects"
 
+ABC_COLUMNS = ("single_answer_abc", "multi_answer_abc")
+"""Analogies none of whose answers can be found once a, b and c are excluded (Single-, Multi-Answer)."""
+
 COUNT_COLUMNS = (
     "relation", "rel", "rela", "instances", "usable_instances", "subjects", "objects", "one_to_one",
-    "status", "sampled_pairs", "amb", *DATASETS,
+    "status", "sampled_pairs", "amb", *DATASETS, *ABC_COLUMNS,
 )  # fmt: skip
 """Columns of ``counts.tsv``: one row per stored relation plus a final ``(all)`` row."""
 
@@ -165,8 +180,11 @@ def concept_terms(
 # Relations
 # --------------------------------------------------------------------------------------------------
 def relation_label(rel: str, rela: str | None) -> str:
-    """``REL`` or ``REL/RELA`` (when RELA is given and differs from REL)."""
-    return rel if rela is None or rela == "" or rela == rel else f"{rel}/{rela}"
+    """``REL``, or ``REL/RELA`` when RELA is given and differs from REL other than by spaces for
+    underscores (OBO: id ``part_of`` and Typedef name ``part of`` -> ``part_of``)."""
+    if rela is None or rela == "" or rela.replace(" ", "_") == rel.replace(" ", "_"):
+        return rel
+    return f"{rel}/{rela}"
 
 
 def relation_instances(relations: pa.Table | pd.DataFrame, inverse: bool = False) -> pa.Table:
@@ -211,7 +229,8 @@ def _allowed(labels: pd.DataFrame, allow: tuple[str, ...] | None) -> np.ndarray:
 
 def relation_labels(rel: pa.ChunkedArray | pa.Array, rela: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
     """:func:`relation_label` over Arrow string arrays."""
-    plain = pc.or_kleene(pc.is_null(rela), pc.equal(rela, rel))
+    same = pc.equal(pc.replace_substring(rela, " ", "_"), pc.replace_substring(rel, " ", "_"))
+    plain = pc.or_kleene(pc.is_null(rela), same)
     return pc.if_else(plain, rel, pc.binary_join_element_wise(rel, rela, "/"))
 
 
@@ -419,6 +438,17 @@ def build_analogies(
     return datasets, counts
 
 
+def answers_in_abc(frame: pd.DataFrame) -> pd.Series:
+    """Per analogy (columns ``a_id, b_ids, c_id, d_ids``): True when every answer d is a, c or one of
+    the b, so none can be found once a, b and c are excluded from the ranking. Boolean Series aligned
+    with ``frame``."""
+    return pd.Series(
+        [set(d) <= {a, c, *b} for a, b, c, d in zip(frame["a_id"], frame["b_ids"], frame["c_id"], frame["d_ids"])],
+        index=frame.index,
+        dtype=bool,
+    )
+
+
 def _empty() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=object) for c in ANALOGY_COLUMNS})
 
@@ -434,12 +464,18 @@ def _counts(stats: pd.DataFrame, datasets: dict[str, pd.DataFrame], n: int) -> p
     for name in DATASETS:
         sizes = datasets[name].groupby("relation").size() if len(datasets[name]) else pd.Series(dtype=np.int64)
         counts[name] = counts["relation"].map(sizes).fillna(0).astype(np.int64)
+    for name, column in (("single_answer", "single_answer_abc"), ("multi_answer", "multi_answer_abc")):
+        frame = datasets[name]
+        hits = answers_in_abc(frame)
+        sizes = hits.groupby(frame["relation"]).sum() if len(frame) else pd.Series(dtype=np.int64)
+        counts[column] = counts["relation"].map(sizes).fillna(0).astype(np.int64)
     total = {
         "relation": "(all)",
         "rel": "",
         "rela": None,
         **{
-            c: int(counts[c].sum()) for c in ("instances", "usable_instances", "one_to_one", "sampled_pairs", *DATASETS)
+            c: int(counts[c].sum())
+            for c in ("instances", "usable_instances", "one_to_one", "sampled_pairs", *DATASETS, *ABC_COLUMNS)
         },
         "subjects": int(counts["subjects"].sum()),
         "objects": int(counts["objects"].sum()),

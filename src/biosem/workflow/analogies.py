@@ -65,6 +65,17 @@ class Analogies:
         name = wildcards.terminology
         return dataclasses.asdict(params_from_config(self.section, name, self.formats[name], self.seed))
 
+    def all_construction(self) -> dict[str, dict[str, Any]]:
+        """Construction parameters of every built terminology, in ``analogies.terminologies`` order."""
+        return {
+            name: dataclasses.asdict(params_from_config(self.section, name, self.formats[name], self.seed))
+            for name in self.terminologies
+        }
+
+    def summary_inputs(self) -> list[str]:
+        """Every built terminology's ``counts.tsv``, in ``analogies.terminologies`` order."""
+        return [paths.analogies(name, "counts", "tsv") for name in self.terminologies]
+
     def datasets(self) -> dict[str, str]:
         """``"analogies/<terminology>/<setting>"`` -> Parquet, for every built terminology."""
         found = {
@@ -80,4 +91,6 @@ class Analogies:
             out.append(paths.intermediate("term_counts", name))
             out += self.dataset_outputs(name).values()
             out.append(paths.analogies(name, "counts", "tsv"))
+        if self.terminologies:
+            out += [paths.analogies_summary("summary"), paths.analogies_summary("relations")]
         return out

@@ -88,6 +88,12 @@ def analogies(terminology: str, name: str, ext: str) -> str:
     return f"{DATASETS}/analogies/{terminology}/{name}.{ext}"
 
 
+def analogies_summary(name: str) -> str:
+    """A table over every terminology's analogies: ``summary`` (one row per terminology) or
+    ``relations`` (one row per relation), each followed by the BMASS paper's figures."""
+    return f"{DATASETS}/analogies/{name}.tsv"
+
+
 # --- wic ---------------------------------------------------------------------------------------
 
 
