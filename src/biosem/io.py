@@ -1,7 +1,8 @@
 """Reading and writing tables: schema-checked, sorted, atomic.
 
 Outputs are written to a temporary name in the destination folder and renamed at the end, so an
-interrupted or failing step never leaves a partial file under the final name.
+interrupted or failing step never leaves a partial file under the final name. The renamed file has
+the mode a plain ``open(path, "w")`` would give it (0644 under umask 0022), not ``mkstemp``'s 0600.
 """
 
 from __future__ import annotations
@@ -32,9 +33,19 @@ def string_field(name: str, nullable: bool = False) -> pa.Field:
     return pa.field(name, pa.string(), nullable=nullable)
 
 
+def _umask() -> int:
+    """The process umask (read by setting it and setting it back: there is no getter before 3.13)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds."""
+    """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds.
+
+    The file gets mode ``0o666 & ~umask`` before the rename, as a file created by ``open`` would.
+    """
     final = Path(path)
     final.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
@@ -42,6 +53,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        tmp_path.chmod(0o666 & ~_umask())
         os.replace(tmp_path, final)
     finally:
         if tmp_path.exists():

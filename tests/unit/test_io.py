@@ -1,0 +1,49 @@
+"""Tests of biosem.io's atomic writes: modes follow the umask, failures leave nothing behind."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pyarrow as pa
+import pytest
+
+from biosem.io import TableSpec, atomic_path, string_field, write_table, write_text
+
+SPEC = TableSpec("pairs", pa.schema([string_field("term1"), string_field("term2")]), ("term1", "term2"))
+
+
+@pytest.fixture
+def umask():
+    """Set the process umask for one test and restore it after."""
+    previous = os.umask(0o022)
+    os.umask(previous)
+
+    def set_mask(mask: int) -> None:
+        os.umask(mask)
+
+    yield set_mask
+    os.umask(previous)
+
+
+@pytest.mark.parametrize(("mask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664), (0o077, 0o600)])
+def test_outputs_honour_the_umask(tmp_path, umask, mask, mode):
+    umask(mask)
+    table = pa.table({"term2": ["b", "a"], "term1": ["x", "y"]})
+
+    write_table(table, tmp_path / "out" / "pairs.parquet", SPEC)
+    write_text("counts\n", tmp_path / "out" / "counts.tsv")
+
+    for name in ("pairs.parquet", "counts.tsv"):
+        assert stat.S_IMODE((tmp_path / "out" / name).stat().st_mode) == mode
+    assert sorted(os.listdir(tmp_path / "out")) == ["counts.tsv", "pairs.parquet"]  # no temporary left
+
+
+def test_a_failing_block_leaves_no_file(tmp_path):
+    final = tmp_path / "counts.tsv"
+
+    with pytest.raises(RuntimeError), atomic_path(final) as tmp:
+        tmp.write_text("partial")
+        raise RuntimeError("step failed")
+
+    assert list(tmp_path.iterdir()) == []
