@@ -45,6 +45,11 @@ def test_config_yaml_sets_what_defaults_would() -> None:
     assert config["agreement"]["wic_study"] == CONFIG["agreement"]["wic_study"]
 
 
+def test_unknown_top_level_key_is_rejected() -> None:
+    with pytest.raises(WorkflowError, match="'sede' was unexpected"):
+        validated_config(MINIMAL_CONFIG, {"sede": 7})
+
+
 def test_invalid_config_is_rejected() -> None:
     with pytest.raises(WorkflowError):
         validated_config(MINIMAL_CONFIG, {"wic": {"quota_policy": "maybe"}})
