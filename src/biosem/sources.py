@@ -13,11 +13,12 @@ import gzip
 import hashlib
 import shutil
 import urllib.request
+import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from biosem.errors import SourceNotFoundError
+from biosem.errors import SourceFormatError, SourceNotFoundError
 from biosem.io import atomic_path
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -30,12 +31,20 @@ def is_gzip(path: str | Path) -> bool:
 
 
 def content_sha256(path: str | Path) -> str:
-    """SHA-256 (hex) of the file's content: decompressed bytes for gzip files, raw bytes otherwise."""
+    """SHA-256 (hex) of the file's content: decompressed bytes for gzip files, raw bytes otherwise.
+
+    Raises:
+        SourceFormatError: a gzip file that is truncated or corrupt (names the file).
+    """
     digest = hashlib.sha256()
-    opener = gzip.open if is_gzip(path) else open
-    with opener(path, "rb") as fh:  # type: ignore[operator]
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
+    compressed = is_gzip(path)
+    opener = gzip.open if compressed else open
+    try:
+        with opener(path, "rb") as fh:  # type: ignore[operator]
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as err:
+        raise SourceFormatError(path, None, "a complete gzip stream", f"{type(err).__name__}: {err}") from err
     return digest.hexdigest()
 
 
@@ -52,7 +61,11 @@ def find_in_mirrors(
         if not candidate.is_file():
             tried.append(f"{candidate} (absent)")
             continue
-        got = content_sha256(candidate)
+        try:
+            got = content_sha256(candidate)
+        except SourceFormatError as err:
+            tried.append(f"{candidate} ({err})")
+            continue
         if got != spec["sha256"]:
             tried.append(f"{candidate} (sha256 {got} != pinned {spec['sha256']})")
             continue
@@ -85,7 +98,7 @@ def fetch_source(name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str |
                 if got != spec["sha256"]:
                     raise SourceNotFoundError(f"{url} served content with sha256 {got} != pinned {spec['sha256']}")
             return f"{name}: downloaded from {url} (sha256 {spec['sha256']} verified)"
-        except (OSError, SourceNotFoundError) as exc:  # URLError is an OSError
+        except (OSError, SourceNotFoundError, SourceFormatError) as exc:  # URLError is an OSError
             tried.append(f"{url} ({exc})")
     raise SourceNotFoundError(
         f"source {name!r} not found. Looked at: {'; '.join(tried) or 'nothing (no mirror_path, no url)'}. "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from biosem.errors import SourceNotFoundError
+from biosem.errors import SourceFormatError, SourceNotFoundError
 from biosem.sources import (
     content_sha256,
     fetch_source,
@@ -79,6 +79,24 @@ def test_mirror_with_wrong_checksum_is_skipped(tmp_path: Path) -> None:
     dest = tmp_path / "out" / "hp.obo"
     fetch_source("hpo", spec, [tmp_path / "bad", tmp_path / "good"], dest)
     assert dest.read_bytes() == CONTENT
+
+
+def test_truncated_gzip_is_named_and_the_next_mirror_is_tried(tmp_path: Path) -> None:
+    packed = gzip.compress(CONTENT, mtime=0)
+    cut = _write(tmp_path / "m1" / "hp.obo.gz", packed[: len(packed) // 2])
+    good = _write(tmp_path / "m2" / "hp.obo.gz", packed)
+    with pytest.raises(SourceFormatError) as err:
+        content_sha256(cut)
+    assert err.value.path == cut and err.value.expected == "a complete gzip stream"
+
+    spec = {"mirror_path": "hp.obo.gz", "sha256": SHA}
+    found, tried = find_in_mirrors("hpo", spec, [tmp_path / "m1", tmp_path / "m2"])
+    assert found == good
+    assert len(tried) == 1 and tried[0].startswith(f"{cut} ({cut}: expected a complete gzip stream")
+
+    with pytest.raises(SourceNotFoundError, match="expected a complete gzip stream"):
+        fetch_source("hpo", spec, [tmp_path / "m1"], tmp_path / "out" / "hp.obo.gz")
+    assert _leftovers(tmp_path / "out") == []
 
 
 def test_only_wrong_mirror_raises_naming_it(tmp_path: Path) -> None:
