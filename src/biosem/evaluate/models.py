@@ -328,8 +328,9 @@ class PhraseWords:
         out = np.full((n, self.matrix.shape[1]), -np.inf)
         has = self.counts > 0
         if has.any():
-            occ = self.matrix[self.cols].astype(np.float64)
-            out[has] = np.maximum.reduceat(occ, self.offsets[:-1][has], axis=0)
+            # The maximum in the vectors' own dtype, then widened: the same values, half the copy.
+            occ = self.matrix[self.cols]
+            out[has] = np.maximum.reduceat(occ, self.offsets[:-1][has], axis=0).astype(np.float64)
         return out
 
     def padded(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

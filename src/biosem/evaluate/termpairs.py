@@ -30,12 +30,13 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 import pandas as pd
 from scipy import sparse, stats
 from scipy.sparse.csgraph import breadth_first_order
 
-from biosem.evaluate.models import Representation, WordVectors, rowwise_cosine, unit_rows
+from biosem.evaluate.models import PhraseWords, Representation, WordVectors, rowwise_cosine, unit_rows
 from biosem.evaluate.results import result_row
 from biosem.evaluate.stats import auc, best_threshold, mcnemar_test, mean_ci, threshold_accuracy
 
@@ -53,7 +54,6 @@ class TermPairEvalParams:
     require_all_words: bool = False
     n_resamples: int = 1000
     confidence_level: float = 0.95
-    chunk_pairs: int = 4096
 
 
 # --------------------------------------------------------------------------------------------------
@@ -75,28 +75,54 @@ def rowwise_spearman(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return rowwise_pearson(stats.rankdata(x, axis=1), stats.rankdata(y, axis=1))
 
 
-def rowwise_kendall(x: np.ndarray, y: np.ndarray, max_cells: int = 2_000_000) -> np.ndarray:
-    """Kendall tau-b across dimensions of corresponding rows, vectorised over dimension pairs.
+def rowwise_kendall(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kendall tau-b across dimensions of corresponding rows of finite ``x``, ``y`` ``[n, d]``.
 
-    tau-b = sum(sign(dx) sign(dy)) / sqrt(#pairs with dx != 0 * #pairs with dy != 0), the
-    statistic of ``scipy.stats.kendalltau`` (default ``variant="b"``); 0 where undefined. Signs are
-    taken on float64 differences and summed as float32 (exact: integers below 2^24), in row blocks
-    of ``max_cells`` dimension pairs that stay in cache.
+    tau-b = sum(sign(dx) sign(dy)) / sqrt(#pairs with dx != 0 * #pairs with dy != 0) over the
+    d (d - 1) / 2 dimension pairs, the statistic of ``scipy.stats.kendalltau`` (default
+    ``variant="b"``); 0 where undefined. One compiled loop per row (numba): the counts are exact
+    integers, so the value does not depend on the order of the sums.
     """
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    num = np.zeros(len(x), dtype=np.float64)
+    den = np.zeros(len(x), dtype=np.float64)
+    if len(x):
+        _kendall_counts(x, y, num, den)
+    return _ratio(num, np.sqrt(den))
+
+
+@numba.njit(nogil=True, cache=True, boundscheck=False, error_model="numpy")
+def _kendall_counts(x: np.ndarray, y: np.ndarray, num: np.ndarray, den: np.ndarray) -> None:
+    """Per row: num = concordant - discordant dimension pairs; den = (#dx != 0) * (#dy != 0).
+
+    Every ordered pair (i, j) is visited and the sums halved: sign(dx) sign(dy) and sign(dx)^2 are
+    the same for (i, j) and (j, i), and a loop over the whole row vectorises where one from i + 1
+    does not."""
     n, d = x.shape
-    iu, ju = np.triu_indices(d, 1)
-    out = np.zeros(n, dtype=np.float64)
-    step = max(1, max_cells // max(1, len(iu)))
-    for start in range(0, n, step):
-        xs, ys = x[start : start + step], y[start : start + step]
-        sx = np.sign(xs[:, iu] - xs[:, ju]).astype(np.float32)
-        sy = np.sign(ys[:, iu] - ys[:, ju]).astype(np.float32)
-        num = np.einsum("ij,ij->i", sx, sy).astype(np.float64)
-        den = np.sqrt(np.count_nonzero(sx, axis=1).astype(np.float64) * np.count_nonzero(sy, axis=1))
-        out[start : start + step] = _ratio(num, den)
-    return out
+    for r in range(n):
+        xr = x[r]
+        yr = y[r]
+        s = 0
+        nx = 0
+        ny = 0
+        for i in range(d):
+            xi = xr[i]
+            yi = yr[i]
+            si = np.int32(0)
+            nxi = np.int32(0)
+            nyi = np.int32(0)
+            for j in range(d):
+                sx = np.int32(xi > xr[j]) - np.int32(xi < xr[j])
+                sy = np.int32(yi > yr[j]) - np.int32(yi < yr[j])
+                si += sx * sy
+                nxi += sx * sx
+                nyi += sy * sy
+            s += si
+            nx += nxi
+            ny += nyi
+        num[r] = s // 2
+        den[r] = float(nx // 2) * float(ny // 2)
 
 
 def max_jaccard(words1: np.ndarray, mask1: np.ndarray, words2: np.ndarray, mask2: np.ndarray) -> np.ndarray:
@@ -110,7 +136,7 @@ def fuzzy_jaccard(words1: np.ndarray, mask1: np.ndarray, words2: np.ndarray, mas
     """DynaMax-Jaccard of padded word-vector sets (fuzzymax ``dynamax_jaccard``), vectorised.
 
     The universe of a pair is the (known) words of both terms; padded universe slots have
-    membership 0 in both terms and so add nothing.
+    membership 0 in both terms and so add nothing. The reference of :func:`fuzzy_jaccard_rows`.
     """
     w1 = words1.astype(np.float64)
     w2 = words2.astype(np.float64)
@@ -126,19 +152,81 @@ def fuzzy_jaccard(words1: np.ndarray, mask1: np.ndarray, words2: np.ndarray, mas
     return _ratio(np.minimum(m1, m2).sum(axis=1), np.maximum(m1, m2).sum(axis=1))
 
 
+def fuzzy_jaccard_rows(words: PhraseWords, i1: np.ndarray, i2: np.ndarray) -> np.ndarray:
+    """DynaMax-Jaccard of phrase ``i1[k]`` against phrase ``i2[k]`` of ``words`` (their known word
+    vectors), float64 ``[len(i1)]``; 0 for a pair with no known word. The same values as the padded
+    :func:`fuzzy_jaccard`, up to the order of float64 sums, in one compiled loop (numba) with no
+    padded copies."""
+    out = np.zeros(len(i1), dtype=np.float64)
+    if len(i1):
+        _dynamax_jaccard(
+            np.ascontiguousarray(words.matrix, dtype=np.float64),
+            words.offsets.astype(np.int64),
+            words.cols.astype(np.int64),
+            np.asarray(i1, dtype=np.int64),
+            np.asarray(i2, dtype=np.int64),
+            out,
+        )
+    return out
+
+
+@numba.njit(nogil=True, cache=True, boundscheck=False)
+def _dynamax_jaccard(
+    matrix: np.ndarray, offsets: np.ndarray, cols: np.ndarray, i1: np.ndarray, i2: np.ndarray, out: np.ndarray
+) -> None:
+    """Per pair: the Gram matrix of the universe (the words of term 1, then those of term 2), each
+    dot product computed once; term 1's membership of universe word u is max(0, max over its words
+    of G[w, u]), term 2's likewise; out = sum(min) / sum(max)."""
+    kmax = 1
+    for p in range(len(offsets) - 1):
+        kmax = max(kmax, offsets[p + 1] - offsets[p])
+    words = np.empty(2 * kmax, dtype=np.int64)
+    gram = np.empty((2 * kmax, 2 * kmax), dtype=np.float64)
+    d = matrix.shape[1]
+    for k in range(len(i1)):
+        a0, a1 = offsets[i1[k]], offsets[i1[k] + 1]
+        b0, b1 = offsets[i2[k]], offsets[i2[k] + 1]
+        ka = a1 - a0
+        m = ka + b1 - b0
+        for t in range(ka):
+            words[t] = cols[a0 + t]
+        for t in range(b1 - b0):
+            words[ka + t] = cols[b0 + t]
+        for u in range(m):
+            for v in range(u, m):
+                dot = 0.0
+                for j in range(d):
+                    dot += matrix[words[u], j] * matrix[words[v], j]
+                gram[u, v] = dot
+                gram[v, u] = dot
+        low = 0.0
+        high = 0.0
+        for u in range(m):
+            m1 = 0.0
+            m2 = 0.0
+            for t in range(ka):
+                m1 = max(m1, gram[t, u])
+            for t in range(ka, m):
+                m2 = max(m2, gram[t, u])
+            low += min(m1, m2)
+            high += max(m1, m2)
+        out[k] = low / high if high > 0 else 0.0
+
+
 def term_similarities(
     model: Representation,
     terms1: Sequence[str],
     terms2: Sequence[str],
     similarities: Sequence[str] = SIMILARITIES,
     require_all_words: bool = False,
-    chunk_pairs: int = 4096,
+    chunk_pairs: int = 65536,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Similarity of each (term1, term2) under every requested function.
 
     Returns ``({similarity: float64 [n]}, covered bool [n])``; uncovered pairs (a term with no known
     word, or with any unknown word when ``require_all_words``) have NaN scores. A sentence encoder
-    supports only ``avg_cos`` (cosine of the two encodings).
+    supports only ``avg_cos`` (cosine of the two encodings). ``chunk_pairs``: pairs scored at a time
+    (memory only; the scores do not depend on it).
 
     Raises:
         ValueError: an unknown similarity, or a word-level similarity for a sentence encoder.
@@ -147,10 +235,13 @@ def term_similarities(
     if unknown:
         raise ValueError(f"unknown similarities {unknown}; expected some of {SIMILARITIES}")
     n = len(terms1)
-    items = sorted(set(terms1) | set(terms2))
-    index = {t: i for i, t in enumerate(items)}
-    i1 = np.fromiter((index[t] for t in terms1), dtype=np.int64, count=n)
-    i2 = np.fromiter((index[t] for t in terms2), dtype=np.int64, count=n)
+    # The distinct terms in sorted order and each pair's two positions among them (hash-based).
+    codes, uniques = pd.factorize(np.concatenate([np.asarray(terms1, dtype=object), np.asarray(terms2, dtype=object)]))
+    order = np.argsort(uniques, kind="stable")
+    items = list(uniques[order])
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    i1, i2 = rank[codes[:n]], rank[codes[n:]]
     out: dict[str, np.ndarray] = {}
     if not isinstance(model, WordVectors):
         bad = [s for s in similarities if s not in ENCODER_SIMILARITIES]
@@ -163,31 +254,40 @@ def term_similarities(
     pw = model.phrase_words(items)
     covered_items = (pw.counts > 0) & (pw.all_known if require_all_words else True)
     covered = covered_items[i1] & covered_items[i2]
+    # Per distinct term: the vectors each similarity compares (correlations: centred, so that a
+    # pair's Pearson r is the cosine of its rows); the pairs are then scored in chunks, which bounds
+    # the gathered [pairs, dim] copies.
     mean = pw.mean()
+    item_vectors: dict[str, np.ndarray] = {}
     if "avg_cos" in similarities:
-        out["avg_cos"] = rowwise_cosine(mean[i1], mean[i2])
+        item_vectors["avg_cos"] = mean
     if "pair_cos" in similarities:
-        unit_mean = pw.mean(unit=True)
-        out["pair_cos"] = np.einsum("ij,ij->i", unit_mean[i1], unit_mean[i2])
+        item_vectors["pair_cos"] = pw.mean(unit=True)
     if "pearson" in similarities:
-        out["pearson"] = rowwise_pearson(mean[i1], mean[i2])
+        item_vectors["pearson"] = mean - mean.mean(axis=1, keepdims=True)
     if "spearman" in similarities:
         ranks = stats.rankdata(mean, axis=1)
-        out["spearman"] = rowwise_pearson(ranks[i1], ranks[i2])
+        item_vectors["spearman"] = ranks - ranks.mean(axis=1, keepdims=True)
     if "kendall" in similarities:
-        out["kendall"] = rowwise_kendall(mean[i1], mean[i2])
+        item_vectors["kendall"] = mean
     if "max_jaccard" in similarities:
-        pooled = np.maximum(pw.max_pool(), 0.0)
-        m1, m2 = pooled[i1], pooled[i2]
-        out["max_jaccard"] = _ratio(np.minimum(m1, m2).sum(axis=1), np.maximum(m1, m2).sum(axis=1))
+        item_vectors["max_jaccard"] = np.maximum(pw.max_pool(), 0.0)
+    out = {sim: np.zeros(n, dtype=np.float64) for sim in similarities}
+    for start in range(0, n, chunk_pairs):
+        a, b = i1[start : start + chunk_pairs], i2[start : start + chunk_pairs]
+        chunk = slice(start, start + len(a))
+        for sim, vectors in item_vectors.items():
+            v1, v2 = vectors[a], vectors[b]
+            if sim == "pair_cos":
+                out[sim][chunk] = np.einsum("ij,ij->i", v1, v2)
+            elif sim == "kendall":
+                out[sim][chunk] = rowwise_kendall(v1, v2)
+            elif sim == "max_jaccard":
+                out[sim][chunk] = _ratio(np.minimum(v1, v2).sum(axis=1), np.maximum(v1, v2).sum(axis=1))
+            else:  # avg_cos, and Pearson / Spearman on centred vectors / ranks
+                out[sim][chunk] = rowwise_cosine(v1, v2)
     if "fuzzy_jaccard" in similarities:
-        scores = np.zeros(n, dtype=np.float64)
-        for start in range(0, n, chunk_pairs):
-            sl = slice(start, start + chunk_pairs)
-            w1, k1 = pw.padded(i1[sl])
-            w2, k2 = pw.padded(i2[sl])
-            scores[sl] = fuzzy_jaccard(w1, k1, w2, k2)
-        out["fuzzy_jaccard"] = scores
+        out["fuzzy_jaccard"] = fuzzy_jaccard_rows(pw, i1, i2)
     out = {key: np.where(covered, value, np.nan) for key, value in out.items()}
     return {s: out[s] for s in similarities}, covered
 
@@ -224,7 +324,11 @@ def evaluate_termpair_dataset(
     """
     sims = [s for s in params.similarities if isinstance(model, WordVectors) or s in ENCODER_SIMILARITIES]
     scores, covered = term_similarities(
-        model, list(pairs["term1"]), list(pairs["term2"]), sims, params.require_all_words, params.chunk_pairs
+        model,
+        pairs["term1"].to_numpy(dtype=object),
+        pairs["term2"].to_numpy(dtype=object),
+        sims,
+        params.require_all_words,
     )
     labels = pairs["label"].to_numpy(dtype=np.int64)
     coverage = float(covered.mean()) if len(pairs) else float("nan")
