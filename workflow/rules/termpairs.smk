@@ -81,6 +81,7 @@ rule summarise_termpairs:
     input:
         datasets=plan.termpairs.datasets("{terminology}"),
         stats=plan.termpairs.stats("{terminology}"),
+        associations=paths.intermediate("associations", "{terminology}"),
     output:
         counts=report(
             paths.termpairs("{terminology}", "counts", "tsv"),

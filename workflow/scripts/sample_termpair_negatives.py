@@ -8,6 +8,7 @@ from biosem.logs import configure_logging
 from biosem.seeds import generator
 from biosem.termpairs.negatives import build_dataset, to_reference_tsv
 from biosem.termpairs.schemas import TERMPAIR_DATASET
+from biosem.termpairs.summary import empty_note
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,10 @@ def main(snakemake) -> None:
     )
     for key, value in stats.items():
         log.info("%s %s_%s_%s: %s = %s", w.terminology, w.kind, w.difficulty, w.strategy, key, value)
+    if dataset.empty:
+        of_kind = positives.loc[positives["kind"] == w.kind, "difficulty"].value_counts().to_dict()
+        note = empty_note(w.kind, w.difficulty, of_kind)
+        log.info("%s %s_%s_%s: empty dataset written: %s", w.terminology, w.kind, w.difficulty, w.strategy, note)
     write_table(dataset, snakemake.output.parquet, TERMPAIR_DATASET)
     write_text(to_reference_tsv(dataset), snakemake.output.tsv)
     write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n", snakemake.output.stats)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 
+from biosem.terminology.schemas import ASSOCIATION_KINDS
 from biosem.termpairs.positives import DIFFICULTIES, POSITIVE_KINDS
 
 TABLE2_COLUMNS = [
@@ -18,18 +21,32 @@ TABLE2_COLUMNS = [
     "fallbacks_random",
     "fallbacks_levenshtein",
     "status",
+    "note",
 ]
 
 
-def summarise(stats: list[dict[str, object]]) -> pd.DataFrame:
+def summarise(stats: list[dict[str, object]], associations: Mapping[str, int] | None = None) -> pd.DataFrame:
     """Counts table shaped like Table 2 of Schulz & Juric: one row per kind × (easy, hard, all).
 
-    Columns :data:`TABLE2_COLUMNS`; ``status`` is ``empty`` for a dataset without pairs. Means over
-    "all" are weighted by the number of pairs.
+    Args:
+        stats: the per-dataset statistics of one terminology (from
+            :func:`~biosem.termpairs.negatives.build_dataset`), any order.
+        associations: rows of each association kind in the terminology's ``associations``
+            intermediate (a kind missing counts 0); None when not known.
+
+    Returns:
+        Columns :data:`TABLE2_COLUMNS`. ``status`` is ``empty`` for a dataset without pairs and ``note``
+        says why (:func:`empty_note`; empty for the others). Means over "all" are weighted by the
+        number of pairs.
     """
     df = pd.DataFrame(stats)
     rows = []
     for kind in POSITIVE_KINDS:
+        of_kind = df[(df["kind"] == kind) & (df["strategy"] == "random")]
+        by_difficulty = {d: int(of_kind.loc[of_kind["difficulty"] == d, "positives"].sum()) for d in DIFFICULTIES}
+        known = None
+        if associations is not None and kind in ASSOCIATION_KINDS:
+            known = int(associations.get(kind, 0))
         for difficulty in (*DIFFICULTIES, "all"):
             sel = df[(df["kind"] == kind) & ((df["difficulty"] == difficulty) | (difficulty == "all"))]
             row: dict[str, object] = {"kind": kind, "difficulty": difficulty}
@@ -45,8 +62,40 @@ def summarise(stats: list[dict[str, object]]) -> pd.DataFrame:
             row["fallbacks_random"] = int(rnd["negatives_fallback"].sum())
             row["fallbacks_levenshtein"] = int(lev["negatives_fallback"].sum())
             row["status"] = "ok" if n_pos else "empty"
+            row["note"] = empty_note(kind, difficulty, by_difficulty, known)
             rows.append(row)
     return pd.DataFrame(rows, columns=TABLE2_COLUMNS)
+
+
+def empty_note(kind: str, difficulty: str, positives: Mapping[str, int], associations: int | None = None) -> str:
+    """Why the dataset of ``kind`` at ``difficulty`` (or ``"all"``) has no pairs; ``""`` when it has some.
+
+    Args:
+        positives: the kind's positive pairs by difficulty (``easy``, ``hard``).
+        associations: for an association kind, its rows in the terminology's ``associations``
+            intermediate (None: not known).
+
+    Returns:
+        ``"no <kind> associations in the source"`` (an association kind the terminology has none of:
+        MeSH and UMLS have no association roles, OBO no SAME AS); ``"<n> <kind> associations, none
+        usable ..."`` (all dropped: inactive or headless target, or already a SYN-SYN pair); ``"no
+        <kind> pairs in the source"`` (a synonym kind, or associations not known); ``"no <difficulty>
+        pairs (<n> <other>)"`` (the kind has pairs at the other difficulty only).
+    """
+    total = sum(int(positives.get(d, 0)) for d in DIFFICULTIES)
+    if (total if difficulty == "all" else int(positives.get(difficulty, 0))) > 0:
+        return ""
+    if total == 0:
+        if associations == 0:
+            return f"no {kind} associations in the source"
+        if associations:
+            return (
+                f"{associations} {kind} associations, none usable (inactive or headless target, or already "
+                "a SYN-SYN pair: build_termpair_positives log)"
+            )
+        return f"no {kind} pairs in the source"
+    (other,) = (d for d in DIFFICULTIES if d != difficulty)
+    return f"no {difficulty} pairs ({int(positives.get(other, 0))} {other})"
 
 
 def _wmean(df: pd.DataFrame, value: str, weight: str) -> float:

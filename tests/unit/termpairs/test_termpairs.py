@@ -46,7 +46,7 @@ from biosem.termpairs.positives import (
 )
 from biosem.termpairs.schemas import TERMPAIR_DATASET, TERMPAIR_NEIGHBOURS
 from biosem.termpairs.search import search_neighbours
-from biosem.termpairs.summary import TABLE2_COLUMNS, summarise
+from biosem.termpairs.summary import TABLE2_COLUMNS, empty_note, summarise
 
 CORE = "900000000000207008"
 
@@ -926,6 +926,32 @@ def test_build_all_datasets_and_summarise() -> None:
     fb = table.set_index(["kind", "difficulty"])[["fallbacks_random", "fallbacks_levenshtein"]]
     assert fb.loc[("fsn_syn", "hard")].tolist() == [1, 1]
     assert fb.loc[("replaced_by", "easy")].tolist() == [1, 1]
+    # Without the associations table, an empty kind is "no pairs"; the notes of non-empty rows are blank.
+    notes = table.set_index(["kind", "difficulty"])["note"]
+    assert notes[("possibly_equivalent_to", "all")] == "no possibly_equivalent_to pairs in the source"
+    assert notes[("replaced_by", "hard")] == "no hard pairs (1 easy)"
+    assert (notes[table.set_index(["kind", "difficulty"])["status"] == "ok"] == "").all()
+    # With it, the note tells an absent kind from one whose associations were all dropped.
+    table = summarise(stats, {"replaced_by": 1, "possibly_equivalent_to": 3})
+    notes = table.set_index(["kind", "difficulty"])["note"]
+    assert notes[("same_as", "easy")] == "no same_as associations in the source"
+    assert notes[("possibly_equivalent_to", "all")].startswith("3 possibly_equivalent_to associations, none usable")
+    assert notes[("replaced_by", "hard")] == "no hard pairs (1 easy)"
+
+
+@pytest.mark.parametrize(
+    ("kind", "difficulty", "positives", "associations", "note"),
+    [
+        ("fsn_syn", "easy", {"easy": 3, "hard": 0}, None, ""),
+        ("fsn_syn", "hard", {"easy": 3, "hard": 0}, None, "no hard pairs (3 easy)"),
+        ("fsn_syn", "all", {}, None, "no fsn_syn pairs in the source"),
+        ("same_as", "all", {}, 0, "no same_as associations in the source"),
+        ("same_as", "easy", {"easy": 0, "hard": 2}, 5, "no easy pairs (2 hard)"),
+        ("replaced_by", "all", {"easy": 0, "hard": 2}, 5, ""),
+    ],
+)
+def test_empty_note(kind: str, difficulty: str, positives: dict, associations: int | None, note: str) -> None:
+    assert empty_note(kind, difficulty, positives, associations) == note
 
 
 # --------------------------------------------------------------------------------------------------
