@@ -53,6 +53,8 @@ rule ingest_obo:
         **plan.terminologies.ingest_outputs(),
     log:
         paths.log("ingest_obo", "{terminology}"),
+    benchmark:
+        paths.benchmark("ingest_obo", "{terminology}")
     wildcard_constraints:
         terminology=name_pattern(plan.terminologies.of_format("obo")),
     conda:
