@@ -37,8 +37,24 @@ def copy_workflow(dest: Path) -> Path:
     return dest
 
 
+CONFIG_FILES = ("config/config.yaml", "config/test/config.yaml", "config/test-paths.yaml")
+"""The config files of the workflow tests: the embedded default, the test overlay (term pairs of the
+small terminologies only) and the absolute mirror paths :func:`copy_workflow` writes."""
+
+
+def workflow_config() -> dict:
+    """The config the workflow tests run with: :data:`CONFIG_FILES` merged in order (mirror paths aside)."""
+    from snakemake.utils import update_config
+
+    config: dict = {}
+    for name in CONFIG_FILES[:-1]:
+        update_config(config, yaml.safe_load((REPO / name).read_text()))
+    return config
+
+
 def run_workflow(workdir: Path, cores: int, *extra: str) -> subprocess.CompletedProcess[str]:
-    """Run snakemake in ``workdir`` with the embedded default (plus absolute mirror paths)."""
+    """Run snakemake in ``workdir`` with :data:`CONFIG_FILES` (a later ``--configfile`` in ``extra``
+    replaces them)."""
     env = dict(os.environ, NLTK_DATA=str(SHARED_DATA / "nltk_data"))
     cmd = [
         sys.executable,
@@ -47,8 +63,7 @@ def run_workflow(workdir: Path, cores: int, *extra: str) -> subprocess.Completed
         "--cores",
         str(cores),
         "--configfile",
-        "config/config.yaml",
-        "config/test-paths.yaml",
+        *CONFIG_FILES,
         "--quiet=rules",
         *extra,
     ]
@@ -57,7 +72,7 @@ def run_workflow(workdir: Path, cores: int, *extra: str) -> subprocess.Completed
 
 @pytest.fixture(scope="session")
 def workflow_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
-    """The embedded default run twice from scratch: with --cores 2 and with --cores 1."""
+    """The embedded default with the test overlay, run twice from scratch: with --cores 2 and with --cores 1."""
     runs = {}
     for cores in (2, 1):
         workdir = copy_workflow(tmp_path_factory.mktemp(f"run-cores{cores}"))

@@ -313,7 +313,7 @@ EOF
 }
 
 read -r -a TARGETS <<<"${BIOSEM_CLUSTER_TARGETS:-}"
-SNAKEMAKE_ARGS=("${TARGETS[@]}" --configfile config/config.yaml config/test-paths.yaml --quiet rules)
+SNAKEMAKE_ARGS=("${TARGETS[@]}" --configfile config/config.yaml config/test/config.yaml config/test-paths.yaml --quiet rules)
 
 # The local run goes on in the background while the SLURM run waits on the scheduler; its PID is
 # that of `timeout`, which passes a SIGTERM on to snakemake.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, copy_workflow, run_workflow
+from conftest import CONFIG_FILES, REPO, copy_workflow, run_workflow, workflow_config
 
 from biosem.termpairs import DATASETS
 from biosem.workflow import paths
@@ -42,7 +42,7 @@ def test_targets_of_the_default(plan: Plan) -> None:
     for name in cfg["termpairs"]["terminologies"]:
         assert {paths.termpairs(name, d) for d in DATASETS} <= set(targets)
         assert paths.termpairs(name, "counts", "tsv") in targets
-    for name in cfg["terminologies"]:
+    for name in cfg["terminologies"]:  # every configured terminology is read by some stage
         assert paths.intermediate("mappings", name) in targets
     assert paths.wic("test", "json") in targets and paths.evaluation("results.csv") in targets
     # the evaluate stage is given the built datasets, not regexes over target strings
@@ -50,6 +50,27 @@ def test_targets_of_the_default(plan: Plan) -> None:
     assert set(plan.evaluate.analogy_datasets.values()) <= set(targets)
     assert set(plan.evaluate.built_rated.values()) <= set(targets)
     assert len(plan.evaluate.termpair_datasets) == 20 * len(cfg["termpairs"]["terminologies"])
+
+
+def test_default_builds_the_open_terminologies_and_the_test_overlay_keeps_one(plan: Plan) -> None:
+    """The default builds the 20 datasets of MeSH, GO, DOID and CL; the tests' overlay keeps the full Cell
+    Ontology beside HPO, and leaves out the terminologies no stage then reads (not even ingested)."""
+    assert {"hpo", "mesh", "go", "doid", "cl"} <= set(config()["termpairs"]["terminologies"])
+    tested = workflow_config()
+    assert {"hpo", "cl"} <= set(tested["termpairs"]["terminologies"])
+    test_plan = Plan(tested)
+    targets = set(test_plan.targets())
+    assert paths.termpairs("cl", "counts", "tsv") in targets and paths.intermediate("terms", "cl") in targets
+    for name in ("mesh", "go", "doid"):
+        assert not any(f"/{name}." in t or f"/{name}/" in t for t in targets), name
+    assert paths.intermediate("terms", "go_slim") in targets  # read by analogies and simlex
+
+
+def test_unknown_termpairs_terminology_stops_with_the_key_to_set() -> None:
+    cfg = config()
+    cfg["termpairs"]["terminologies"] = ["hpo", "nope"]
+    with pytest.raises(ValueError, match="termpairs.terminologies lists nope"):
+        Plan(cfg)
 
 
 def test_release_stages_follow_targets(plan: Plan) -> None:
@@ -114,9 +135,7 @@ def test_paths_are_named_in_one_place() -> None:
 
 def _dry_run(workdir: Path, overlay: dict, target: str) -> str:
     (workdir / "config" / "overlay.yaml").write_text(yaml.safe_dump(overlay))
-    result = run_workflow(
-        workdir, 1, "--configfile", "config/config.yaml", "config/test-paths.yaml", "config/overlay.yaml", "-n", target
-    )
+    result = run_workflow(workdir, 1, "--configfile", *CONFIG_FILES, "config/overlay.yaml", "-n", target)
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout + result.stderr
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-import yaml
+from conftest import workflow_config
 
 from biosem.agreement.studies import TERMPAIR_SHEET_COLUMNS, WIC_SHEET_COLUMNS, read_key, read_sheet
 from biosem.termpairs import DATASETS
@@ -61,8 +61,7 @@ def test_simverb_rated_dataset(workflow_runs: dict[int, Path]) -> None:
 
 def test_termpair_study_sheets(workflow_runs: dict[int, Path]) -> None:
     root = workflow_runs[2]
-    config = yaml.safe_load((root / "config/config.yaml").read_text())
-    for terminology in config["termpairs"]["terminologies"]:
+    for terminology in workflow_config()["termpairs"]["terminologies"]:
         folder = root / "results/agreement/studies/termpairs" / terminology
         sheet = pd.read_csv(folder / "sheets/sheet.csv", dtype=str, keep_default_na=False)
         key = read_key(folder / "key.csv")

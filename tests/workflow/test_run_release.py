@@ -14,7 +14,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from conftest import REPO, SHARED_DATA, run_workflow
+from conftest import CONFIG_FILES, REPO, SHARED_DATA, run_workflow
 
 from biosem.release.check import check_release
 from biosem.release.checksums import parse_sha256sums, verify_sha256sums
@@ -92,7 +92,7 @@ def test_public_release_holds_only_open_datasets(release_runs: dict[int, Path]) 
     for dataset in sorted(RESTRICTED):
         assert f"* `{dataset}`:" in manifest  # listed as withheld
     assert "git commit unknown" in manifest  # the test copy is not a git checkout
-    assert "snakemake --cores N --configfile config/config.yaml config/test-paths.yaml release_public" in manifest
+    assert f"snakemake --cores N --configfile {' '.join(CONFIG_FILES)} release_public" in manifest
     config = yaml.safe_load((root / "config.yaml").read_text())
     assert config["release"]["version"] == VERSION and config["termpairs"]["terminologies"]
 
@@ -215,8 +215,7 @@ def test_public_release_refuses_restricted_datasets(release_runs: dict[int, Path
         "-n",
         "release_public",
         "--configfile",
-        "config/config.yaml",
-        "config/test-paths.yaml",
+        *CONFIG_FILES,
         "config/explicit.yaml",
     )
     message = explicit.stdout + explicit.stderr
@@ -229,8 +228,7 @@ def test_public_release_refuses_restricted_datasets(release_runs: dict[int, Path
         "-n",
         "release_private",
         "--configfile",
-        "config/config.yaml",
-        "config/test-paths.yaml",
+        *CONFIG_FILES,
         "config/explicit.yaml",
     )
     assert private.returncode == 0, (private.stdout + private.stderr)[-3000:]
@@ -250,8 +248,7 @@ def test_snakemake_report_includes_release(release_runs: dict[int, Path], tmp_pa
         "release_private",
         "release_public",
         "--configfile",
-        "config/config.yaml",
-        "config/test-paths.yaml",
+        *CONFIG_FILES,
     ]
     done = subprocess.run(cmd, check=False, cwd=run, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-5000:]

@@ -29,7 +29,7 @@ def test_outputs_byte_identical_across_runs_and_cores(workflow_runs: dict[int, P
     assert a == b
 
 
-@pytest.mark.parametrize("terminology", ["snomed_sample", "hpo", "umls_sample"])
+@pytest.mark.parametrize("terminology", ["snomed_sample", "hpo", "umls_sample", "cl"])
 def test_twenty_balanced_datasets(workflow_runs: dict[int, Path], terminology: str) -> None:
     root = workflow_runs[2] / "results" / "datasets" / "termpairs" / terminology
     counts = pd.read_csv(root / "counts.tsv", sep="\t")
@@ -44,6 +44,7 @@ def test_twenty_balanced_datasets(workflow_runs: dict[int, Path], terminology: s
         row = counts[(counts["kind"] == kind) & (counts["difficulty"] == difficulty)].iloc[0]
         assert row["positives"] == n_pos
         assert row["status"] == ("empty" if n_pos == 0 else "ok")
+        assert isinstance(row["note"], str) == (n_pos == 0)  # an empty dataset says why; the others say nothing
         if n_pos:
             pos = table[table["label"] == 1]
             bound = 5
@@ -61,10 +62,29 @@ def test_hpo_yields_thousands_of_pairs(workflow_runs: dict[int, Path]) -> None:
     assert all_rows.loc["syn_syn", "positives"] == 43864
     assert all_rows.loc["replaced_by", "positives"] > 100
     assert all_rows.loc["same_as", "status"] == "empty"  # OBO has no SAME AS role
+    assert all_rows.loc["same_as", "note"] == "no same_as associations in the source"
     assert set(all_rows.index) == set(POSITIVE_KINDS)
 
 
-@pytest.mark.parametrize("terminology", ["snomed_sample", "hpo"])
+def test_cell_ontology_full(workflow_runs: dict[int, Path]) -> None:
+    """A full open ontology end to end (CL 2019-01-29: 2,319 terms, 28 obsolete terms with replaced_by/consider)."""
+    counts = pd.read_csv(workflow_runs[2] / "results/datasets/termpairs/cl/counts.tsv", sep="\t")
+    rows = counts.set_index(["kind", "difficulty"])
+    assert rows.loc[("fsn_syn", "all"), "positives"] == 1744
+    assert rows.loc[("syn_syn", "all"), "positives"] == 4543
+    assert rows.loc[("possibly_equivalent_to", "all"), "positives"] == 23
+    # One of the five replaced_by pairs survives: four are SYN-SYN pairs already (drop_associations_in_syn_syn).
+    assert rows.loc[("replaced_by", "all"), "positives"] == 1
+    assert rows.loc[("replaced_by", "easy"), "note"] == "no easy pairs (1 hard)"
+    assert rows.loc[("same_as", "hard"), "note"] == "no same_as associations in the source"
+    log = (workflow_runs[2] / "logs/summarise_termpairs/cl.log").read_text()
+    assert "cl: 8 of 20 datasets empty" in log
+    assert "cl: same_as_easy_{random,levenshtein} empty: no same_as associations in the source" in log
+    log = (workflow_runs[2] / "logs/sample_termpair_negatives/cl/replaced_by_easy_random.log").read_text()
+    assert "empty dataset written: no easy pairs (1 hard)" in log
+
+
+@pytest.mark.parametrize("terminology", ["snomed_sample", "hpo", "cl"])
 def test_negatives_outside_similarity_component(workflow_runs: dict[int, Path], terminology: str) -> None:
     root = workflow_runs[2] / "results" / "datasets" / "termpairs" / terminology
     comp = pd.read_parquet(root / "components.parquet").set_index("term_lower")["component"]
@@ -94,6 +114,9 @@ def test_intermediates_have_rows(workflow_runs: dict[int, Path]) -> None:
     assert pq.read_metadata(inter / "concepts" / "go_slim.parquet").num_rows == 149
     assert pq.read_metadata(inter / "terms" / "umls_sample.parquet").num_rows == 543
     assert pq.read_metadata(inter / "associations" / "snomed_sample.parquet").num_rows == 4
+    assert pq.read_metadata(inter / "concepts" / "cl.parquet").num_rows == 2319
+    # Configured but read by no stage under the test overlay: not ingested.
+    assert not (inter / "terms" / "go.parquet").exists() and not (inter / "terms" / "mesh.parquet").exists()
 
 
 def test_rule_logs_report_counts(workflow_runs: dict[int, Path]) -> None:

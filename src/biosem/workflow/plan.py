@@ -82,13 +82,23 @@ class Plan:
             config_files=config_files,
             config_args=config_args,
         )
+        # The terminologies whose intermediates some rule of `rule all` reads.
+        scores_termpairs = bool(self.evaluate.evaluated and self.evaluate.termpair_datasets)
+        read = [
+            *self.termpairs.terminologies,
+            *self.analogies.terminologies,
+            *self.simlex.section["resources"]["terminologies"],
+            *([self.wic.terminology] if self.wic.terminology else []),
+            *(self.evaluate.category_terminologies if scores_termpairs else []),
+        ]
         self._targets = [
-            *self.terminologies.targets(),
+            *self.terminologies.targets(read),
             *(path for targets in stage_targets.values() for path in targets),
         ]
 
     def targets(self) -> list[str]:
-        """What ``rule all`` builds: every stage's outputs (releases are cut explicitly)."""
+        """What ``rule all`` builds: the intermediates of every terminology a stage reads and every
+        stage's outputs (releases are cut explicitly)."""
         return list(self._targets)
 
     @staticmethod

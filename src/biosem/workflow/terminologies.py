@@ -6,7 +6,7 @@ Rules: ``workflow/rules/ingest.smk`` (one adapter per format) and ``workflow/rul
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from biosem.sources import licensed_files
@@ -84,16 +84,29 @@ class Terminologies:
         """Named outputs of an ingest rule (``{terminology}`` wildcard)."""
         return {table: paths.intermediate(table, "{terminology}") for table in TERMINOLOGY_TABLES}
 
-    def targets(self) -> list[str]:
-        return [path for name in sorted(self.specs) for path in self.intermediates(name)]
+    def targets(self, read: Iterable[str]) -> list[str]:
+        """The intermediates of the terminologies some stage reads (``read``), in name order. A
+        terminology that is configured but read by no stage is ingested only when asked for
+        (``snakemake results/intermediate/terms/<name>.parquet``)."""
+        return [path for name in sorted(set(read)) for path in self.intermediates(name)]
 
 
 class TermPairs:
-    """The termpairs stage under ``config["termpairs"]``."""
+    """The termpairs stage under ``config["termpairs"]``.
+
+    Raises:
+        ValueError: on construction, when ``termpairs.terminologies`` names an unconfigured terminology.
+    """
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.section: Mapping[str, Any] = config["termpairs"]
         self.terminologies: list[str] = list(self.section["terminologies"])
+        unknown = [t for t in self.terminologies if t not in config["terminologies"]]
+        if unknown:
+            raise ValueError(
+                f"config termpairs.terminologies lists {', '.join(unknown)}, which have no entry in "
+                f"terminologies (configured: {', '.join(sorted(config['terminologies']))})."
+            )
         self.joint_search: list[str] = list(self.section["joint_search"])
         self.construction = restrict(self.section, CONSTRUCTION_KEYS)
 
