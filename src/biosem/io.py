@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,9 +96,30 @@ def write_parquet(table: pa.Table, path: str | os.PathLike[str]) -> None:
         pq.write_table(table, tmp, compression="zstd")
 
 
-def read_table(path: str | os.PathLike[str], columns: list[str] | None = None) -> pd.DataFrame:
-    """Read a Parquet file into pandas with Arrow-backed string columns kept as Python strings."""
-    return pq.read_table(path, columns=columns).to_pandas()
+def read_table(
+    path: str | os.PathLike[str], columns: list[str] | None = None, categories: list[str] | None = None
+) -> pd.DataFrame:
+    """Read a Parquet file into pandas with Arrow-backed string columns kept as Python strings;
+    the ``categories`` columns (few distinct values, many rows) come as pandas categoricals."""
+    return pq.read_table(path, columns=columns, read_dictionary=categories).to_pandas()
+
+
+class ParquetTables(Mapping[str, pd.DataFrame]):
+    """Named Parquet files, each read (:func:`read_table`) when it is looked up, so that a loop over
+    many large tables holds one at a time."""
+
+    def __init__(self, paths: Mapping[str, str | os.PathLike[str]], columns: list[str] | None = None) -> None:
+        self.paths = dict(paths)
+        self.columns = columns
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        return read_table(self.paths[name], columns=self.columns)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
 
 
 def write_text(text: str, path: str | os.PathLike[str]) -> None:

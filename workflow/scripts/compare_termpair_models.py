@@ -12,7 +12,10 @@ log = logging.getLogger(__name__)
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
-    predictions = {m: read_table(p) for m, p in zip(snakemake.params.models, snakemake.input.predictions, strict=True)}
+    predictions = {
+        m: read_table(p, categories=["dataset", "similarity"])
+        for m, p in zip(snakemake.params.models, snakemake.input.predictions, strict=True)
+    }
     rows = mcnemar_rows(predictions)
     significant = sum(
         1 for r in rows if r["metric"].endswith(":mcnemar_p") and r["value"] is not None and r["value"] < 0.05

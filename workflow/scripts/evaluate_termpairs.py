@@ -17,7 +17,7 @@ from biosem.evaluate.termpairs import (
     empty_predictions,
     evaluate_termpair_datasets,
 )
-from biosem.io import read_table, write_table
+from biosem.io import ParquetTables, read_table, write_table
 from biosem.logs import configure_logging
 from biosem.seeds import generator
 
@@ -37,10 +37,10 @@ def main(snakemake) -> None:
             n_resamples=cfg["n_resamples"],
             confidence_level=cfg["confidence_level"],
         )
-        datasets = {
-            name: read_table(path, columns=["term1", "term2", "label"])
-            for name, path in zip(snakemake.params.datasets, snakemake.input.datasets, strict=True)
-        }
+        datasets = ParquetTables(
+            dict(zip(snakemake.params.datasets, snakemake.input.datasets, strict=True)),
+            columns=["term1", "term2", "label"],
+        )
         rows, predictions = evaluate_termpair_datasets(model, datasets, params, seed)
         tables = zip(
             snakemake.params.category_terminologies,

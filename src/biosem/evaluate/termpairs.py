@@ -219,7 +219,7 @@ def term_similarities(
     terms2: Sequence[str],
     similarities: Sequence[str] = SIMILARITIES,
     require_all_words: bool = False,
-    chunk_pairs: int = 65536,
+    chunk_pairs: int = 16384,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Similarity of each (term1, term2) under every requested function.
 
@@ -391,22 +391,43 @@ def empty_predictions() -> pd.DataFrame:
 def mcnemar_rows(predictions: Mapping[str, pd.DataFrame]) -> list[dict[str, object]]:
     """McNemar's test for every pair of models on each (dataset, similarity) both scored.
 
-    ``predictions``: model -> held-out correctness table (from :func:`evaluate_termpair_dataset`).
-    Only pairs covered by both models enter. Rows: model ``"<A> vs <B>"`` (A < B), subset
-    ``test_half``, metrics ``<similarity>:mcnemar_p`` and ``<similarity>:mcnemar_statistic``, n =
-    shared pairs.
+    ``predictions``: model -> held-out correctness table (from :func:`evaluate_termpair_dataset`;
+    ``dataset`` and ``similarity`` may be categorical). Only pairs covered by both models enter. Rows:
+    model ``"<A> vs <B>"`` (A < B), then (dataset, similarity) in sorted order; subset ``test_half``,
+    metrics ``<similarity>:mcnemar_p`` and ``<similarity>:mcnemar_statistic``, n = shared pairs.
+    Each row of a table is keyed by one int64 (its (dataset, similarity) rank, then its pair), so two
+    models' shared pairs are one sorted intersection, with no join of the string columns.
     """
+    datasets = sorted(set().union(*(_distinct(p["dataset"]) for p in predictions.values())))
+    sims = sorted(set().union(*(_distinct(p["similarity"]) for p in predictions.values())))
+    keys, correct = {}, {}
+    for model, p in predictions.items():
+        group = pd.Categorical(p["dataset"], categories=datasets).codes.astype(np.int64) * len(sims)
+        group += pd.Categorical(p["similarity"], categories=sims).codes
+        keys[model] = (group << 32) | p["pair"].to_numpy(dtype=np.int64)
+        correct[model] = p["correct"].to_numpy(dtype=bool)
     rows = []
     for a, b in itertools.combinations(sorted(predictions), 2):
-        joined = predictions[a].merge(predictions[b], on=["dataset", "similarity", "pair"], suffixes=("_a", "_b"))
-        for (dataset, sim), grp in joined.groupby(["dataset", "similarity"], sort=True):
-            test = mcnemar_test(grp["correct_a"].to_numpy(), grp["correct_b"].to_numpy())
-            label = f"{a} vs {b}"
-            rows.append(result_row(label, str(dataset), "test_half", f"{sim}:mcnemar_p", test.pvalue, len(grp), None))
-            rows.append(
-                result_row(label, str(dataset), "test_half", f"{sim}:mcnemar_statistic", test.statistic, len(grp), None)
-            )
+        shared, ia, ib = np.intersect1d(keys[a], keys[b], assume_unique=True, return_indices=True)
+        group = shared >> 32
+        bounds = [0, *(np.flatnonzero(np.diff(group)) + 1).tolist(), len(group)]
+        label = f"{a} vs {b}"
+        for start, end in itertools.pairwise(bounds):
+            if start == end:
+                continue
+            dataset, sim = datasets[int(group[start]) // len(sims)], sims[int(group[start]) % len(sims)]
+            test = mcnemar_test(correct[a][ia[start:end]], correct[b][ib[start:end]])
+            n = end - start
+            rows.append(result_row(label, dataset, "test_half", f"{sim}:mcnemar_p", test.pvalue, n, None))
+            rows.append(result_row(label, dataset, "test_half", f"{sim}:mcnemar_statistic", test.statistic, n, None))
     return rows
+
+
+def _distinct(values: pd.Series) -> set[str]:
+    """The distinct values of a string or categorical column."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return {str(v) for v in values.cat.remove_unused_categories().cat.categories}
+    return {str(v) for v in pd.unique(values.to_numpy(dtype=object))}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -523,12 +544,16 @@ def evaluate_termpair_datasets(
 
     The tuning half of a dataset is drawn from (seed, "evaluate", "termpairs", "split", dataset),
     the same for every model (so McNemar compares the same held-out pairs); empty datasets are
-    skipped. Returns result rows and the held-out correctness of every pair (for McNemar).
+    skipped. Returns result rows and the held-out correctness of every pair (for McNemar;
+    ``dataset`` and ``similarity`` categorical).
     """
     from biosem.seeds import generator
 
     rows: list[dict[str, object]] = []
-    predictions = [empty_predictions()]
+    # Categorical names: the held-out tables of full-size terminologies run to millions of rows.
+    names = pd.CategoricalDtype(sorted(datasets))
+    sims = pd.CategoricalDtype(sorted(SIMILARITIES))
+    predictions = [empty_predictions().astype({"dataset": names, "similarity": sims})]
     for name in sorted(datasets):
         pairs = datasets[name]
         if pairs.empty:
@@ -539,7 +564,7 @@ def evaluate_termpair_datasets(
             model, name, pairs, tune, params, generator(seed, "evaluate", "termpairs", model.name, name)
         )
         rows += r
-        predictions.append(p)
+        predictions.append(p.astype({"dataset": names, "similarity": sims}))
         auc_row = next((x for x in r if x["metric"] == f"{params.similarities[0]}:auc"), None)
         if auc_row is not None:
             log.info(

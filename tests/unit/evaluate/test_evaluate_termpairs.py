@@ -24,6 +24,7 @@ from gensim.models import KeyedVectors
 from scipy import stats
 
 from biosem.evaluate.models import WordVectors
+from biosem.evaluate.stats import mcnemar_test
 from biosem.evaluate.termpairs import (
     TermPairEvalParams,
     category_members,
@@ -169,6 +170,38 @@ def test_mcnemar_rows_pair_models_on_shared_items() -> None:
     assert p.loc["m1 vs m2", "value"] == pytest.approx(2 * 0.5**6)
     assert p.loc["m1 vs m3", "n"] == 8
     assert p.loc["m2 vs m3", "value"] == 1.0
+
+
+def test_mcnemar_rows_group_by_dataset_and_similarity_in_sorted_order() -> None:
+    rng = np.random.default_rng(5)
+    frames = {}
+    for model in ("x", "y"):
+        parts = [
+            pd.DataFrame({"dataset": d, "similarity": sim, "pair": np.arange(n), "correct": rng.random(n) < 0.6})
+            for d, n in (("termpairs/b/k", 40), ("termpairs/a/k", 30))
+            for sim in ("pearson", "avg_cos")
+        ]
+        frame = pd.concat(parts, ignore_index=True)
+        frame = frame[~((frame["dataset"] == "termpairs/a/k") & (frame["pair"] % (3 if model == "x" else 4) == 0))]
+        frames[model] = frame.sample(frac=1.0, random_state=1)  # row order does not matter
+    rows = pd.DataFrame(mcnemar_rows(frames))
+    p = rows[rows["metric"].str.endswith(":mcnemar_p")]
+    assert list(zip(p["dataset"], p["metric"], strict=True)) == [
+        ("termpairs/a/k", "avg_cos:mcnemar_p"),
+        ("termpairs/a/k", "pearson:mcnemar_p"),
+        ("termpairs/b/k", "avg_cos:mcnemar_p"),
+        ("termpairs/b/k", "pearson:mcnemar_p"),
+    ]
+    assert p["n"].tolist() == [15, 15, 40, 40]  # a/k: pairs dropped by neither model (not % 3, not % 4)
+    for (dataset, metric), n in zip(zip(p["dataset"], p["metric"], strict=True), p["n"], strict=True):
+        sim = metric.split(":")[0]
+        x, y = (f[(f["dataset"] == dataset) & (f["similarity"] == sim)] for f in (frames["x"], frames["y"]))
+        joined = x.merge(y, on="pair")
+        expected = mcnemar_test(joined["correct_x"].to_numpy(), joined["correct_y"].to_numpy())
+        value = p[(p["dataset"] == dataset) & (p["metric"] == metric)]["value"].item()
+        assert len(joined) == n and value == pytest.approx(expected.pvalue, abs=1e-12)
+    categorical = {m: f.astype({"dataset": "category", "similarity": "category"}) for m, f in frames.items()}
+    assert mcnemar_rows(categorical) == mcnemar_rows(frames)
 
 
 def test_category_members_and_sampling() -> None:
