@@ -54,16 +54,23 @@ def test_targets_of_the_default(plan: Plan) -> None:
 
 def test_default_builds_the_open_terminologies_and_the_test_overlay_keeps_one(plan: Plan) -> None:
     """The default builds the 20 datasets of MeSH, GO, DOID and CL; the tests' overlay keeps the full Cell
-    Ontology beside HPO, and leaves out the terminologies no stage then reads (not even ingested)."""
+    Ontology beside HPO and leaves the term pairs of the large ones out."""
     assert {"hpo", "mesh", "go", "doid", "cl"} <= set(config()["termpairs"]["terminologies"])
     tested = workflow_config()
     assert {"hpo", "cl"} <= set(tested["termpairs"]["terminologies"])
-    test_plan = Plan(tested)
-    targets = set(test_plan.targets())
+    targets = set(Plan(tested).targets())
     assert paths.termpairs("cl", "counts", "tsv") in targets and paths.intermediate("terms", "cl") in targets
     for name in ("mesh", "go", "doid"):
-        assert not any(f"/{name}." in t or f"/{name}/" in t for t in targets), name
+        assert not any(t.startswith(f"{paths.DATASETS}/termpairs/{name}/") for t in targets), name
+
+
+def test_rule_all_ingests_only_terminologies_a_stage_reads() -> None:
+    cfg = config()
+    cfg["terminologies"]["unused"] = {"format": "obo", "source": "go"}
+    targets = Plan(cfg).targets()
+    assert paths.intermediate("terms", "go") in targets  # read by termpairs and analogies
     assert paths.intermediate("terms", "go_slim") in targets  # read by analogies and simlex
+    assert not any("/unused." in t for t in targets)
 
 
 def test_unknown_termpairs_terminology_stops_with_the_key_to_set() -> None:

@@ -32,6 +32,7 @@ OPEN = {
     "analogies/mesh",
     "simlex/pairs",
     "simlex/rated_simverb3500",
+    "termpairs/cl",
     "termpairs/hpo",
     "wic/biowic",
 }
