@@ -539,7 +539,7 @@ def test_write_release_manifest(tmp_path: Path, two_configs: ReleaseDataset) -> 
     assert paths == sorted(listed, key=str.encode)
     text = (root / "RELEASE.md").read_text()
     assert "# biosem release 1.2.3 (public)" in text
-    assert "[`termpairs/hpo`](termpairs/hpo/README.md) | 2 | test 4 | 4 | 1 | open |" in text
+    assert "[`termpairs/hpo`](termpairs/hpo/README.md) | 2 | test 4 | 4 | 1 | open (cc-by-4.0) |" in text
     assert "* `termpairs/snomed`: snomed: format rf2, licence SNOMED CT" in text
     assert "git commit unknown" in text
     assert "snakemake --cores N release_public" in text
