@@ -62,7 +62,7 @@ class Source:
     attribution: Attribution | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.attribution, Mapping):  # from params or a config entry
+        if isinstance(self.attribution, Mapping):  # from params (to_params writes it as a dict)
             object.__setattr__(self, "attribution", Attribution(**self.attribution))
 
 
@@ -298,7 +298,7 @@ def public_source(config: Mapping[str, Any], key: str, role: str) -> Source:
         version=spec.get("version"),
         url=spec.get("url"),
         sha256=spec.get("sha256"),
-        attribution=spec.get("attribution"),
+        attribution=Attribution(**spec["attribution"]) if spec.get("attribution") else None,
     )
 
 
