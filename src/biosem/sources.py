@@ -23,6 +23,16 @@ from biosem.io import atomic_path
 
 _GZIP_MAGIC = b"\x1f\x8b"
 
+FETCH_KEYS = ("filename", "mirror_path", "url", "sha256")
+"""The keys of a ``sources`` entry that decide which file is fetched; ``version``, ``licence`` and
+``attribution`` describe it for the release and do not."""
+
+
+def fetch_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The :data:`FETCH_KEYS` of a ``sources`` entry (the ``fetch_source`` rule's params: editing a
+    source's licence or attribution then refetches nothing)."""
+    return {key: spec[key] for key in FETCH_KEYS if key in spec}
+
 
 def is_gzip(path: str | Path) -> bool:
     """True if the file starts with the gzip magic bytes."""

@@ -55,6 +55,12 @@ def test_invalid_config_is_rejected() -> None:
         validated_config(MINIMAL_CONFIG, {"wic": {"quota_policy": "maybe"}})
     with pytest.raises(WorkflowError):
         validated_config({k: v for k, v in MINIMAL_CONFIG.items() if k != "wic"})
+    # a source's attribution names at least a title and a creator (biosem.release.licence.Attribution)
+    source = {"filename": "go.obo", "sha256": "0" * 64, "licence": "CC BY 4.0"}
+    validated_config(MINIMAL_CONFIG, {"sources": {"go": {**source, "attribution": {"title": "GO", "creator": "c"}}}})
+    for attribution in ({"title": "Gene Ontology"}, {"title": "GO", "creator": "c", "licence": "x"}):
+        with pytest.raises(WorkflowError):
+            validated_config(MINIMAL_CONFIG, {"sources": {"go": {**source, "attribution": attribution}}})
 
 
 # (b) -----------------------------------------------------------------------------------------------

@@ -164,6 +164,14 @@ def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
             "random_rounds": 7,
         },
         "wic": {"quota_policy": "scale", "heldout_share": 0.5},
+        # what the release says about a source, not which file it is (fetch_source reads FETCH_KEYS)
+        "sources": {
+            "hpo": {
+                "version": "2025-01-16 (edited)",
+                "licence": "HPO licence (edited)",
+                "attribution": {"title": "Human Phenotype Ontology", "creator": "edited"},
+            }
+        },
     }
     for target in (positives, candidates):
         out = _dry_run(workdir, edits, target)

@@ -10,7 +10,7 @@ rule fetch_source:
     conda:
         "../envs/biosem.yaml"
     params:
-        spec=lookup(dpath="sources/{source}", within=config),
+        spec=plan.fetch_spec,
         mirror_dirs=config["mirror_dirs"],
     script:
         "../scripts/fetch_source.py"

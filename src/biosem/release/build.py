@@ -22,7 +22,7 @@ from biosem.io import write_text
 from biosem.release.card import FileChecksums, markdown_table, render_card
 from biosem.release.checksums import SUMS_NAME, format_sums, sha256_file
 from biosem.release.croissant import croissant_json, validate_croissant, write_croissant
-from biosem.release.licence import LicenceStatus, RestrictedLicenceError
+from biosem.release.licence import LicenceStatus, RestrictedLicenceError, hub_licence
 from biosem.release.provenance import Provenance, config_yaml
 from biosem.release.registry import ReleaseDataset
 from biosem.release.shards import ShardInfo, composition, write_shard
@@ -77,11 +77,13 @@ def build_dataset(
 
     Raises:
         RestrictedLicenceError: the dataset is restricted and ``provenance.visibility`` is public.
+        AttributionError: a source's licence requires attribution and its config gives none.
         CroissantValidationError: mlcroissant rejects the generated metadata.
         ValueError: two splits of a config differ in schema.
     """
     if status.restricted and provenance.visibility == "public":
         raise RestrictedLicenceError([(dataset.id, "; ".join(status.reasons))])
+    dataset.credits()  # fail before writing anything when a source cannot be credited
     root = Path(out_dir)
     written = []
     for config, split, source, rel in dataset.shards():
@@ -133,6 +135,11 @@ def dataset_rows(dataset: ReleaseDataset, folder: str | os.PathLike[str]) -> dic
     }
 
 
+def _licence_name(status: LicenceStatus) -> str:
+    meta = hub_licence(status)
+    return meta.get("license_name", meta["license"])
+
+
 def render_release(
     datasets: Sequence[tuple[ReleaseDataset, LicenceStatus, Mapping[tuple[str, str], int]]],
     withheld: Sequence[tuple[ReleaseDataset, LicenceStatus]],
@@ -161,7 +168,7 @@ def render_release(
                 "rows per split": ", ".join(f"{s} {n:,}" for s, n in splits.items()),
                 "rows": f"{sum(counts.values()):,}",
                 "empty files": empty,
-                "licence": "restricted" if status.restricted else "open",
+                "licence": "restricted" if status.restricted else f"open ({_licence_name(status)})",
                 "follows": dataset.paper.short,
             }
         )

@@ -22,7 +22,13 @@ from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCardData
 
-from biosem.release.licence import LicenceStatus, hub_licence, restricted_notice
+from biosem.release.licence import (
+    LicenceStatus,
+    dataset_licence,
+    hub_licence,
+    identify_licence,
+    restricted_notice,
+)
 from biosem.release.provenance import Provenance
 from biosem.release.registry import ReleaseDataset
 from biosem.release.shards import ShardInfo
@@ -36,6 +42,9 @@ SIZE_CATEGORIES = (
     (100_000_000, "10M<n<100M"),
     (1_000_000_000, "100M<n<1B"),
 )
+
+CREDITS_HEADING = "## Licence and attribution"
+"""The card section with the dataset's licence and its sources' credits (checked by ``biosem.release.check``)."""
 
 FileChecksums = Mapping[str, Sequence[tuple[str, int, str]]]
 """``{source name: [(file, bytes, sha256), ...]}`` for licensed release folders and local files."""
@@ -237,6 +246,37 @@ def _sources_section(dataset: ReleaseDataset, checksums: FileChecksums) -> str:
     return "\n".join(out)
 
 
+def licence_section(dataset: ReleaseDataset, status: LicenceStatus) -> str:
+    """The card's "Licence and attribution" section: the dataset's licence, then one credit per source group.
+
+    Raises:
+        AttributionError: a source's licence requires attribution and its config gives none.
+    """
+    meta = ", ".join(f"`{k}: {v}`" for k, v in hub_licence(status).items())
+    licence = dataset_licence(status)
+    if status.restricted:
+        head = "**Restricted**: see the notice at the top."
+    elif licence is not None:
+        name = f"[{licence.name}]({licence.url})" if licence.url else licence.name
+        head = f"**Licence: {name}**, the terms of the sources this dataset adapts"
+        free = sorted({k.name for k in map(identify_licence, status.source_licences) if k and not k.conditions})
+        if licence.conditions and free:
+            head += f" (no condition from the sources under: {', '.join(free)})"
+        head += "."
+    else:
+        listed = "; ".join(status.source_licences)
+        head = f"**Licence: the terms of each source apply** ({listed}); check them before redistributing."
+    credits = dataset.credits()
+    bullets = "\n".join(f"* {', '.join(f'`{n}`' for n in c.sources)}: {c.text}" for c in credits)
+    scope = "" if status.restricted else "Open sources only: no UMLS or SNOMED CT content. "
+    return (
+        f"{head} Hugging Face metadata: {meta}.\n\n"
+        "Credits, as the sources' licences ask:\n\n"
+        f"{bullets}\n\n"
+        f"{scope}biosem's code is Apache-2.0; that licence does not cover the data.\n"
+    )
+
+
 def _usage(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> str:
     loadable = loadable_splits(dataset, shards)
     if not loadable:
@@ -276,16 +316,6 @@ def render_card(
     )
     parameters = yaml.safe_dump(dict(dataset.parameters), sort_keys=True, allow_unicode=True, width=100)
     limitations = "\n".join(f"* {item}" for item in dataset.limitations) or "* None recorded."
-    licences = ", ".join(status.source_licences)
-    licence_text = (
-        "Restricted: see the notice at the top. "
-        if status.restricted
-        else "Open sources only (no UMLS or SNOMED CT content). "
-    ) + (
-        f"The rows derive from sources under: {licences}. Their terms apply to this derived dataset; "
-        "attribute every source listed above. biosem's code is Apache-2.0; that licence does not "
-        "cover the data."
-    )
     body = [
         "---",
         card_metadata(dataset, shards, status).rstrip("\n"),
@@ -301,6 +331,9 @@ def render_card(
             f"built by biosem {provenance.biosem_version} (git commit {commit}) following {dataset.paper.citation}"
         ),
         "",
+        CREDITS_HEADING,
+        "",
+        licence_section(dataset, status),
         "## Dataset structure",
         "",
         _features_table(dataset, shards),
@@ -342,7 +375,10 @@ def render_card(
         "",
         "### Licence",
         "",
-        licence_text,
+        (
+            "See [Licence and attribution](#licence-and-attribution) at the top: the licence, and the credit "
+            "each source's licence asks for when this dataset or a work built on it is shared."
+        ),
         "",
         "### Citation",
         "",

@@ -2,8 +2,9 @@
 
 Checks every ``SHA256SUMS`` (the release's and each dataset's), validates every ``croissant.json``
 with mlcroissant (reading a few records of each record set, offline), parses every card's YAML
-header, and, for a public release, that no card is marked restricted. Prints one line per problem
-and exits 1 if there is any.
+header and checks its licence metadata (a ``license``; ``license_name`` with ``other``) and its
+"Licence and attribution" section, and, for a public release, that no card is marked restricted.
+Prints one line per problem and exits 1 if there is any.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from biosem.release.card import CREDITS_HEADING
 from biosem.release.checksums import SUMS_NAME, verify_sha256sums
 from biosem.release.croissant import CroissantValidationError, validate_croissant
 from biosem.workflow import paths
@@ -45,6 +47,12 @@ def check_release(root: str | Path, records: int = 3) -> list[str]:
             problems.append(f"{name}/README.md: YAML header does not parse ({exc})")
         if not isinstance(meta, dict) or "pretty_name" not in meta:
             problems.append(f"{name}/README.md: no YAML header")
+        elif not meta.get("license"):
+            problems.append(f"{name}/README.md: no `license` in the YAML header")
+        elif meta["license"] == "other" and not meta.get("license_name"):
+            problems.append(f"{name}/README.md: `license: other` without `license_name`")
+        if f"\n{CREDITS_HEADING}\n" not in text:
+            problems.append(f"{name}/README.md: no '{CREDITS_HEADING}' section (source credits)")
         if public and RESTRICTED_MARK in text:
             problems.append(f"{name}: restricted dataset in a public release")
         try:

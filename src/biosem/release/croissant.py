@@ -20,7 +20,7 @@ import mlcroissant as mlc
 import pyarrow as pa
 
 from biosem.io import write_text
-from biosem.release.licence import LicenceStatus, croissant_licences
+from biosem.release.licence import LicenceStatus, croissant_licences, plain_text
 from biosem.release.provenance import Provenance
 from biosem.release.registry import ReleaseDataset
 from biosem.release.shards import ShardInfo
@@ -132,14 +132,20 @@ def build_metadata(
         ),
         data_collection_type=["Derived from existing resources"],
         data_collection_raw_data="; ".join(raw),
-        data_preprocessing_protocol=[f"Construction parameters (JSON): {parameters}"],
+        data_preprocessing_protocol=[
+            *([f"Changes to the sources: {dataset.changes}."] if dataset.changes else []),
+            f"Construction parameters (JSON): {parameters}",
+        ],
         data_limitations=list(dataset.limitations) or None,
         data_use_cases=[dataset.motivation],
     )
 
 
 def provenance_jsonld(dataset: ReleaseDataset, provenance: Provenance) -> dict[str, Any]:
-    """W3C PROV properties: the sources (with version, licence, checksum) and the generating run."""
+    """W3C PROV properties: the sources (with version, licence, checksum, credit) and the generating run,
+    and ``creditText`` (schema.org): every source's credit, as the card's "Licence and attribution" gives it."""
+    credits = dataset.credits()
+    credit_of = {name: plain_text(c.text) for c in credits for name in c.sources}
     derived = []
     for s in dataset.sources:
         entry: dict[str, Any] = {
@@ -155,13 +161,19 @@ def provenance_jsonld(dataset: ReleaseDataset, provenance: Provenance) -> dict[s
             entry["license"] = s.licence
         if s.sha256:
             entry["sha256"] = s.sha256
+        if s.name in credit_of:
+            entry["creditText"] = credit_of[s.name]
         derived.append(entry)
     generated = {
         "@type": "prov:Activity",
         "name": f"biosem {provenance.biosem_version} release {provenance.release_version} ({provenance.visibility})",
         "description": f"git commit {provenance.git_commit} ({provenance.git_state}); command: {provenance.command}",
     }
-    return {"prov:wasDerivedFrom": derived, "prov:wasGeneratedBy": generated}
+    return {
+        "creditText": " ".join(plain_text(c.text) for c in credits),
+        "prov:wasDerivedFrom": derived,
+        "prov:wasGeneratedBy": generated,
+    }
 
 
 def croissant_json(

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.corpora.schemas import SPLITS
+from biosem.release.licence import Attribution
 from biosem.release.registry import (
     DEFAULT_CONFIG,
     Paper,
@@ -116,10 +117,19 @@ TERMPAIR_COLUMNS = {
     "term1": "First term: the head term (FSN without its semantic tag, or preferred name) or a synonym.",
     "term2": "Second term: a synonym or association target of term1 (label 1), or a sampled negative (label 0).",
     "label": "1 = similar (same concept, or the association of the dataset's kind), 0 = dissimilar.",
-    "concept_id1": "Concept of term1 (SNOMED CT id, UMLS CUI or OBO id).",
+    "concept_id1": "Concept of term1 (SNOMED CT id, UMLS CUI, MeSH concept UI or OBO id).",
     "concept_id2": "Concept of term2 (null where the construction does not record it).",
     "levenshtein": "Levenshtein distance between the lowercased terms (edit operations).",
 }
+
+
+TERMPAIR_CHANGES = (
+    "terms regrouped into pairs (a concept's preferred name with each of its synonyms, its synonyms with "
+    "each other and, where the terminology has them, inactive concepts with their association targets), "
+    "case-insensitive duplicates dropped, pairs split into easy and hard by Levenshtein distance, and one "
+    "negative pair (label 0) per positive sampled by biosem: the negatives are not statements of the source"
+)
+"""What a term-pair dataset changes in its terminology (the credit's "Modified by biosem: ...")."""
 
 
 @provider("termpairs")
@@ -170,6 +180,7 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "Negatives are sampled: a few may still be near-synonyms the terminology does not link.",
                     _SMALL_DEFAULT,
                 ),
+                changes=TERMPAIR_CHANGES,
                 task_categories=("sentence-similarity",),
             )
         )
@@ -191,6 +202,15 @@ ANALOGY_COLUMNS = {
     "d_ids": "Concepts of the valid answers d.",
     "d_terms": "Terms of the valid answers d.",
 }
+
+
+ANALOGY_CHANGES = (
+    "the terminology's relations filtered (concepts with a term frequent enough in the corpora, relations "
+    "with enough one-to-one instances), subjects sampled by biosem and combined pairwise into a:b::c:?d "
+    "analogies, one term chosen per concept by corpus frequency; the corpora are only counted, no corpus "
+    "text is released"
+)
+"""What an analogy dataset changes in its terminology and corpora."""
 
 
 @provider("analogies")
@@ -239,6 +259,7 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "Term frequencies come from the configured corpus, not the 2016 PubMed baseline.",
                     _SMALL_DEFAULT,
                 ),
+                changes=ANALOGY_CHANGES,
                 task_categories=("question-answering",),
             )
         )
@@ -310,6 +331,11 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 "Quotas are scaled to what the configured corpora can fill (see `quota_policy`).",
                 "Labels come from the corpora's normalisations, not from a new expert annotation.",
             ),
+            changes=(
+                "sentences split from the corpora's abstracts, each with one annotated mention, paired into "
+                "same-concept / different-concept instances by blocking groups, sampled into train, dev and "
+                "test by biosem; labels come from the corpora's concept normalisations"
+            ),
             task_categories=("text-classification",),
         )
     ]
@@ -340,6 +366,7 @@ WORDNET = Source(
     licence="WordNet 3.0 licence",
     version="WordNet 3.0 (NLTK corpus wordnet)",
     url="https://wordnet.princeton.edu/license-and-commercial-use",
+    attribution=Attribution(title="WordNet", creator="Princeton University", version="3.0"),
 )
 """WordNet, read through NLTK's data folder (not a pinned source: NLTK_DATA or the mirror)."""
 
@@ -397,6 +424,10 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 "On the open default the associated quarters stay short (marked `short` in the counts).",
                 "WordNet 3.0 (via NLTK) and wordfreq frequencies are used as tools, not as released content.",
             ),
+            changes=(
+                "words selected from the corpora (tagged, lemmatised, filtered by frequency) and paired in four "
+                "quarters from the resources' synonyms, siblings and association norms, or at random by biosem"
+            ),
             task_categories=("sentence-similarity",),
         )
     ]
@@ -450,6 +481,10 @@ def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                         "The licence of the ratings is that of their source; 'none stated' means the "
                         "publisher gave none: check before redistributing."
                     ),
+                ),
+                changes=(
+                    "individual ratings aggregated per pair (bias correction, rater exclusion, mean rescaled to "
+                    "0-10, standard deviation); the individual ratings are not released"
                 ),
                 task_categories=("sentence-similarity",),
             )

@@ -9,12 +9,30 @@ vocabularies may add terms, "license levels" 1–3). The public release therefor
 datasets (:func:`require_public`); the private release carries them with :func:`restricted_notice`
 at the top of the card.
 
+Open sources are credited as their licences ask. The knowledge is split by what it is about, each in
+one place: what a licence requires (its Hub id, its terms' URL, whether attribution is required and
+the wording of a credit under it) is a :class:`Licence` in :data:`LICENCES` here; what a source is
+(title, creator, version to name) is ``sources.<name>.attribution`` in the config
+(:class:`Attribution`); what biosem changed is the dataset's ``changes`` (one text per family in
+:mod:`biosem.release.families`). :func:`credits` combines them into a card's credit lines and refuses a
+source whose licence requires attribution when its config gives none. A config licence string names
+a :class:`Licence` by its head (:func:`identify_licence`).
+
+Wordings follow the licensors: NLM's Terms and Conditions for MeSH (acknowledge NLM as the source,
+no implied endorsement, name the MeSH version used or say the data are not the most current; NLM's
+older MeSH memorandum adds: state modifications), CC BY 4.0 § 3(a) (creator, licence link,
+indication of changes, the licensor's disclaimer), the HPO licence (the acknowledgement statement
+"... is using the Human Phenotype Ontology (version)", citation, files not altered) and a courtesy
+credit for CC0 and public-domain sources.
+
 Dataset-card licence identifiers follow the Hugging Face Hub (``cc-by-4.0``, ``cc0-1.0``, ``other``
-with ``license_name``/``license_link``); Croissant gets the SPDX URL where one exists.
+with ``license_name``/``license_link``); Croissant gets the SPDX URL where one exists, else the
+terms' URL.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,23 +45,181 @@ DEFAULT_RESTRICTED_LICENCES = ("SNOMED CT", "UMLS")
 
 
 @dataclass(frozen=True)
-class KnownLicence:
-    """A licence biosem can name precisely: Hub identifier, SPDX id (or None) and a link."""
+class Attribution:
+    """How a source is credited (``sources.<name>.attribution`` in config).
 
+    Attributes:
+        title: the work's title (``"Gene Ontology"``, ``"Medical Subject Headings (MeSH)"``).
+        creator: who made it, as it reads after "by" or "courtesy of" (``"the Gene Ontology
+            Consortium"``, ``"the U.S. National Library of Medicine (NLM)"``).
+        version: the version the credit names (``"MeSH 2024"``); ``None``: the source's ``version``.
+        url: the work's home page; ``None``: the source's ``url``.
+        citation: the publication the licensor asks users to cite, or ``None``.
+    """
+
+    title: str
+    creator: str
+    version: str | None = None
+    url: str | None = None
+    citation: str | None = None
+
+
+@dataclass(frozen=True)
+class Licence:
+    """A licence biosem knows: how the Hub and Croissant name it, and how a card credits a source under it.
+
+    Attributes:
+        key: biosem's id; the Hub ``license_name`` when ``hub_id`` is ``other``.
+        name: its name in a card (``"CC BY 4.0"``, ``"NLM Terms and Conditions for MeSH"``).
+        url: the licence text or terms (``None``: none to link).
+        hub_id: the Hub ``license`` id; ``other`` when the Hub has none.
+        spdx: SPDX id, or ``None``.
+        aliases: the config licence strings naming it, normalised (:func:`normalise_licence`).
+        conditions: ``False`` when it puts no condition on derived data (CC0, a public-domain
+            notice): a dataset's licence is then decided by its other sources (:func:`hub_licence`).
+        attribution_required: a source under it must have ``sources.<name>.attribution``
+            (:func:`credits` raises :class:`AttributionError` otherwise).
+        credit: Markdown template of the source's credit line, with the fields of :func:`credit_line`.
+    """
+
+    key: str
+    name: str
+    url: str | None
     hub_id: str
     spdx: str | None
-    url: str
+    aliases: tuple[str, ...]
+    conditions: bool
+    attribution_required: bool
+    credit: str
 
 
-# Keys are lowercased licence strings as written in config (`sources.<name>.licence`,
-# `terminologies.<name>.licence`, `corpora.specs.<name>.licence`).
-KNOWN_LICENCES: dict[str, KnownLicence] = {
-    "cc-by-4.0": KnownLicence("cc-by-4.0", "CC-BY-4.0", "https://creativecommons.org/licenses/by/4.0/"),
-    "cc0": KnownLicence("cc0-1.0", "CC0-1.0", "https://creativecommons.org/publicdomain/zero/1.0/"),
-    "cc0-1.0": KnownLicence("cc0-1.0", "CC0-1.0", "https://creativecommons.org/publicdomain/zero/1.0/"),
-    "apache-2.0": KnownLicence("apache-2.0", "Apache-2.0", "https://www.apache.org/licenses/LICENSE-2.0"),
-    "mit": KnownLicence("mit", "MIT", "https://opensource.org/licenses/MIT"),
-}
+# Credit templates. Fields: {title} (linked to the home page when known), {title_text} (plain),
+# {work} ("{title}, version <version>", or {title} without a version), {version}, {creator},
+# {by} (" by <creator>" or ""), {url}, {licence} (linked name), {changes}.
+_CC_BY_CREDIT = (
+    "{work}{by}, used under {licence}. Changes: {changes}. The licensor provides it "
+    "as is, without warranties, and does not endorse this dataset."
+)
+_CC0_CREDIT = (
+    "{work}{by}, dedicated to the public domain under {licence}; credited as a courtesy (CC0 asks for no attribution)."
+)
+_PUBLIC_DOMAIN_CREDIT = "{work}{by}: a U.S. Government work in the public domain ({licence}), credited as a courtesy."
+_NLM_MESH_CREDIT = (
+    "Courtesy of {creator}, {version} ({title}). Modified by biosem: {changes}. This dataset reflects "
+    "{version}, not the most current MeSH data available from NLM. NLM has not endorsed this dataset, is "
+    "not responsible for the derived data and provides MeSH without warranty ({licence})."
+)
+_HPO_CREDIT = (
+    "This dataset is using the {title_text} (version {version}){by}. Find out more at {url}. Changes: "
+    "{changes}; it does not redistribute HPO files, and the HPO's own content and logical relationships are "
+    "not altered. Used under the {licence}."
+)
+_SOFTWARE_CREDIT = "{work}{by}, under {licence}. Changes: {changes}."
+
+LICENCES: tuple[Licence, ...] = (
+    Licence(
+        "cc-by-4.0",
+        "CC BY 4.0",
+        "https://creativecommons.org/licenses/by/4.0/",
+        "cc-by-4.0",
+        "CC-BY-4.0",
+        ("cc-by-4.0", "cc-by-4.0-international"),
+        conditions=True,
+        attribution_required=True,
+        credit=_CC_BY_CREDIT,
+    ),
+    Licence(
+        "cc0-1.0",
+        "CC0 1.0",
+        "https://creativecommons.org/publicdomain/zero/1.0/",
+        "cc0-1.0",
+        "CC0-1.0",
+        ("cc0", "cc0-1.0", "cc0-1.0-universal"),
+        conditions=False,
+        attribution_required=False,
+        credit=_CC0_CREDIT,
+    ),
+    Licence(
+        "us-government-public-domain",
+        "NCBI/NLM public-domain notice",
+        None,
+        "other",
+        None,
+        ("ncbi-public-domain-notice", "nlm-public-domain-notice"),
+        conditions=False,
+        attribution_required=False,
+        credit=_PUBLIC_DOMAIN_CREDIT,
+    ),
+    Licence(
+        "nlm-mesh-terms",
+        "NLM Terms and Conditions for MeSH",
+        "https://www.nlm.nih.gov/databases/download/terms_and_conditions_mesh.html",
+        "other",
+        None,
+        ("nlm-terms-and-conditions-(mesh)", "nlm-terms-and-conditions-for-mesh"),
+        conditions=True,
+        attribution_required=True,
+        credit=_NLM_MESH_CREDIT,
+    ),
+    Licence(
+        "hpo-licence",
+        "HPO licence",
+        "https://hpo.jax.org/license",
+        "other",
+        None,
+        ("hpo-licence", "hpo-license"),
+        conditions=True,
+        attribution_required=True,
+        credit=_HPO_CREDIT,
+    ),
+    Licence(
+        "apache-2.0",
+        "Apache-2.0",
+        "https://www.apache.org/licenses/LICENSE-2.0",
+        "apache-2.0",
+        "Apache-2.0",
+        ("apache-2.0",),
+        conditions=True,
+        attribution_required=False,
+        credit=_SOFTWARE_CREDIT,
+    ),
+    Licence(
+        "mit",
+        "MIT",
+        "https://opensource.org/licenses/MIT",
+        "mit",
+        "MIT",
+        ("mit",),
+        conditions=True,
+        attribution_required=False,
+        credit=_SOFTWARE_CREDIT,
+    ),
+)
+"""Every licence biosem names precisely; anything else is reported as written (Hub ``other``)."""
+
+_BY_ALIAS = {alias: licence for licence in LICENCES for alias in licence.aliases}
+
+
+def normalise_licence(text: str) -> str:
+    """Lowercase, runs of spaces, underscores and hyphens as one hyphen (``"CC BY 4.0"`` -> ``"cc-by-4.0"``)."""
+    return re.sub(r"[\s_-]+", "-", text.strip().lower())
+
+
+def identify_licence(text: str | None) -> Licence | None:
+    """The :data:`LICENCES` entry a config licence string names, or ``None``.
+
+    The string is tried whole, then up to its first ``;`` and then up to its first ``(``: what follows
+    is commentary (``"NLM Terms and Conditions (MeSH); credit NLM, ..."`` names ``nlm-mesh-terms``;
+    ``"HPO licence (https://hpo.jax.org/license)"`` names ``hpo-licence``).
+    """
+    if not text:
+        return None
+    for candidate in (text, text.split(";", 1)[0], text.split("(", 1)[0]):
+        found = _BY_ALIAS.get(normalise_licence(candidate))
+        if found is not None:
+            return found
+    return None
+
 
 RESTRICTED_NOTICES: dict[str, tuple[str, str, str]] = {
     # key (lowercase match) -> (Hub license_name, link, notice)
@@ -171,13 +347,39 @@ def restricted_notice(status: LicenceStatus) -> str:
     )
 
 
+def _hub_entry(licence: Licence) -> dict[str, str]:
+    if licence.hub_id != "other":
+        return {"license": licence.hub_id}
+    entry = {"license": "other", "license_name": licence.key}
+    if licence.url:
+        entry["license_link"] = licence.url
+    return entry
+
+
+def dataset_licence(status: LicenceStatus) -> Licence | None:
+    """The one licence an open dataset is shared under, or ``None`` (restricted, unknown or mixed).
+
+    Sources under licences without conditions (CC0, a public-domain notice) leave the choice to the
+    others: CC BY 4.0 + CC0 is CC BY 4.0, NLM's MeSH terms + a public-domain corpus are NLM's terms.
+    """
+    if status.restricted or any(lic.lower() in UNSTATED for lic in status.source_licences):
+        return None
+    found = [identify_licence(lic) for lic in status.source_licences]
+    if any(f is None for f in found):
+        return None
+    known = {f.key: f for f in found if f is not None}
+    binding = {k: f for k, f in known.items() if f.conditions} or known
+    return next(iter(binding.values())) if len(binding) == 1 else None
+
+
 def hub_licence(status: LicenceStatus) -> dict[str, str]:
-    """The card's licence metadata: ``{"license": id}`` or ``other`` with name and link.
+    """The card's licence metadata: ``{"license": id}``, or ``other`` with ``license_name``/``license_link``.
 
     A restricted dataset gets the licence of its restricted source (SNOMED CT before UMLS). An open
-    dataset with a source that states no licence is ``unknown``; one whose sources share one known
-    licence gets that licence's Hub id; any other mix is ``other`` named ``biosem-derived-mixed``,
-    with the per-source licences listed in the card.
+    dataset with a source that states no licence is ``unknown``; one with a single licence that
+    binds it (:func:`dataset_licence`) gets that licence's Hub id, or ``other`` named by its key and
+    linked to its terms (NLM's MeSH terms, the HPO licence); any other mix is ``other`` named
+    ``biosem-derived-mixed``, with the per-source licences in the card.
     """
     if status.restricted:
         keys = _restricted_keys(status)
@@ -187,18 +389,149 @@ def hub_licence(status: LicenceStatus) -> dict[str, str]:
         return {"license": "other", "license_name": name, "license_link": link}
     if any(lic.lower() in UNSTATED for lic in status.source_licences):
         return {"license": "unknown"}
-    known = {KNOWN_LICENCES.get(lic.lower()) for lic in status.source_licences}
-    if len(known) == 1 and None not in known:
-        (only,) = known
-        assert only is not None
-        return {"license": only.hub_id}
-    return {"license": "other", "license_name": "biosem-derived-mixed"}
+    licence = dataset_licence(status)
+    if licence is None:
+        return {"license": "other", "license_name": "biosem-derived-mixed"}
+    return _hub_entry(licence)
 
 
 def croissant_licences(status: LicenceStatus) -> list[str]:
-    """Licence entries for Croissant: the SPDX URL of each known source licence, else its name."""
+    """Licence entries for Croissant: per source licence its SPDX URL, else its terms' URL, else its name."""
     out = []
     for lic in status.source_licences:
-        known = KNOWN_LICENCES.get(lic.lower())
-        out.append(f"https://spdx.org/licenses/{known.spdx}.html" if known and known.spdx else lic)
+        known = identify_licence(lic)
+        if known and known.spdx:
+            out.append(f"https://spdx.org/licenses/{known.spdx}.html")
+        else:
+            out.append(known.url if known and known.url else lic)
     return sorted(set(out))
+
+
+# --- credits --------------------------------------------------------------------------------------
+
+
+class AttributionError(ValueError):
+    """A source's licence requires attribution and its config gives none.
+
+    Attributes:
+        sources: the source names without ``attribution``.
+    """
+
+    def __init__(self, dataset: str, sources: Sequence[tuple[str, str]]) -> None:
+        self.sources = [name for name, _ in sources]
+        lines = "\n".join(f"  - {name} ({licence})" for name, licence in sources)
+        super().__init__(
+            f"{dataset}: the licences of these sources require attribution, and their config has none:\n"
+            f"{lines}\nAdd `sources.<name>.attribution` (title, creator; see config/README.md § sources)."
+        )
+
+
+@dataclass(frozen=True)
+class Credit:
+    """One credit line of a card: the sources it covers, their licence and the Markdown text.
+
+    Attributes:
+        sources: source names, in the dataset's order.
+        licence: the :data:`LICENCES` entry, or ``None`` (a licence biosem does not know, or none).
+        text: Markdown.
+    """
+
+    sources: tuple[str, ...]
+    licence: Licence | None
+    text: str
+
+
+def _link(text: str, url: str | None) -> str:
+    return f"[{text}]({url})" if url else text
+
+
+def credit_line(
+    licence: Licence | None,
+    attribution: Attribution,
+    version: str | None,
+    url: str | None,
+    changes: str,
+    stated: str | None = None,
+) -> str:
+    """The Markdown credit of a work under ``licence`` (``None``: ``stated`` is an unknown licence text).
+
+    Args:
+        attribution: title, creator and, when set, the version, home page and citation to credit.
+        version, url: the source's own, used when ``attribution`` gives none.
+        changes: what biosem did to the content (:attr:`biosem.release.registry.ReleaseDataset.changes`),
+            without a final full stop.
+    """
+    version = attribution.version or version
+    url = attribution.url or url
+    title = _link(attribution.title, url)
+    fields = {
+        "title": title,
+        "title_text": attribution.title,
+        "work": f"{title}, version {version}" if version else title,
+        "version": version or "an unstated version",
+        "creator": attribution.creator,
+        "by": f" by {attribution.creator}" if attribution.creator else "",
+        "url": url or "its publisher",
+        "changes": changes.rstrip("."),
+    }
+    if licence is None:
+        fields["stated"] = f"licence as stated: {stated}" if stated else "the publisher states no licence"
+        text = "{work}{by}; {stated}. Changes: {changes}. Check its terms before redistributing."
+    else:
+        fields["licence"] = _link(licence.name, licence.url)
+        text = licence.credit
+    out = text.format(**fields)
+    if attribution.citation:
+        out += f" Please cite: {attribution.citation}"
+    return out
+
+
+def _source_credit(source: Source, licence: Licence | None, changes: str) -> str:
+    if source.kind == "licensed":
+        return (
+            f"Licensed release `{source.release or source.name}` (licence: {source.licence or 'none stated'}): "
+            "its licence decides who may receive this dataset."
+        )
+    credited = source.attribution or Attribution(title=f"`{source.name}`", creator="")
+    return credit_line(licence, credited, source.version, source.url, changes, source.licence)
+
+
+def credits(sources: Iterable[Source], changes: str, dataset: str = "dataset") -> list[Credit]:
+    """One credit per group of sources with the same licence and attribution (the files of one work).
+
+    Credits under licences that require attribution come first, then the others, each in the
+    sources' order.
+
+    A licensed source (a UMLS or SNOMED CT release folder) is named with its licence, whose terms
+    decide who may receive the dataset (the card's restricted-licence notice says so). A source
+    without ``attribution`` is credited by its name, version and URL, which only licences without an
+    attribution requirement accept.
+
+    Raises:
+        AttributionError: a source's licence requires attribution and it has none.
+    """
+    missing = []
+    groups: dict[tuple[object, ...], tuple[list[str], Licence | None, str]] = {}
+    for source in sources:
+        licence = identify_licence(source.licence)
+        if source.kind == "licensed":
+            key: tuple[object, ...] = ("licensed", source.name)
+        elif source.attribution is None:
+            if licence is not None and licence.attribution_required:
+                missing.append((source.name, source.licence or ""))
+                continue
+            key = ("unattributed", source.name)
+        else:  # the files of one work (same licence and attribution) share one credit
+            key = (source.licence, source.attribution, source.attribution.version or source.version)
+        if key not in groups:
+            groups[key] = ([], licence, _source_credit(source, licence, changes))
+        groups[key][0].append(source.name)
+    if missing:
+        raise AttributionError(dataset, missing)
+    out = [Credit(tuple(names), licence, text) for names, licence, text in groups.values()]
+    return sorted(out, key=lambda c: not (c.licence and c.licence.attribution_required))
+
+
+def plain_text(markdown: str) -> str:
+    """``markdown`` with links as ``text (url)`` and without backticks (for Croissant ``creditText``)."""
+    return re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"\1 (\2)", markdown).replace("`", "")

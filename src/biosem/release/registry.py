@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from biosem.release.licence import LicenceStatus, classify
+from biosem.release.licence import Attribution, Credit, LicenceStatus, classify, credits
 
 DEFAULT_CONFIG = "default"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -46,6 +46,7 @@ class Source:
         format: terminology format (``rf2``, ``rrf``, ``obo``) when the source is a terminology.
         release: name of a licensed release folder (its last path component), never the full path.
         path: the configured path of a licensed folder or local file (used to find it, not shown).
+        attribution: how the source is credited (``sources.<name>.attribution``), or ``None``.
     """
 
     name: str
@@ -58,6 +59,11 @@ class Source:
     format: str | None = None
     release: str | None = None
     path: str | None = None
+    attribution: Attribution | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.attribution, Mapping):  # from params (to_params writes it as a dict)
+            object.__setattr__(self, "attribution", Attribution(**self.attribution))
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,8 @@ class ReleaseDataset:
         group_columns: columns whose values the composition tables count (e.g. ``("cat",)``).
         label_column: the label column counted in the composition tables, if any.
         limitations: known limitations (datasheet), one sentence each.
+        changes: what biosem did to the sources' content, for the credits their licences ask for
+            (NLM: "Modified by biosem: ..."; CC BY: "Changes: ..."); one clause, no final full stop.
         task_categories: Hub task categories (``sentence-similarity``...).
         languages: ISO 639-1 codes of the text.
     """
@@ -106,6 +114,7 @@ class ReleaseDataset:
     group_columns: tuple[str, ...] = ()
     label_column: str | None = None
     limitations: tuple[str, ...] = ()
+    changes: str = ""
     task_categories: tuple[str, ...] = ()
     languages: tuple[str, ...] = ("en",)
 
@@ -171,6 +180,15 @@ class ReleaseDataset:
         if "restricted_licences" in release:
             kwargs["restricted_licences"] = release["restricted_licences"]
         return classify(self.sources, **kwargs)
+
+    def credits(self) -> list[Credit]:
+        """The card's credit lines (:func:`biosem.release.licence.credits` with :attr:`changes`).
+
+        Raises:
+            AttributionError: a source's licence requires attribution and its config gives none.
+        """
+        changes = self.changes or "rows derived by biosem as described under Collection process"
+        return credits(self.sources, changes, self.id)
 
     def to_params(self) -> dict[str, Any]:
         """A plain, JSON-able dict (for Snakemake ``params``); :meth:`from_params` inverts it."""
@@ -280,6 +298,7 @@ def public_source(config: Mapping[str, Any], key: str, role: str) -> Source:
         version=spec.get("version"),
         url=spec.get("url"),
         sha256=spec.get("sha256"),
+        attribution=Attribution(**spec["attribution"]) if spec.get("attribution") else None,
     )
 
 

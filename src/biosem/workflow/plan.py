@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from biosem.sources import fetch_spec
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 from biosem.workflow import paths
 from biosem.workflow.agreement import Agreement
@@ -95,6 +96,10 @@ class Plan:
             *self.terminologies.targets(read),
             *(path for targets in stage_targets.values() for path in targets),
         ]
+
+    def fetch_spec(self, wildcards: Any) -> dict[str, Any]:
+        """Params of ``fetch_source``: the keys of ``sources.<source>`` that decide the file."""
+        return fetch_spec(self.config["sources"][wildcards.source])
 
     def targets(self) -> list[str]:
         """What ``rule all`` builds: the intermediates of every terminology a stage reads and every

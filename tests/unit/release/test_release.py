@@ -27,6 +27,7 @@ from biosem.release.checksums import (
 )
 from biosem.release.croissant import validate_croissant
 from biosem.release.licence import (
+    Attribution,
     RestrictedLicenceError,
     classify,
     croissant_licences,
@@ -59,6 +60,7 @@ HPO = Source(
     "https://example.org/hp.obo",
     "ab" * 32,
     "obo",
+    attribution=Attribution("Example Phenotype Ontology", "the Example Consortium"),
 )
 SNOMED = Source(
     "snomed",
@@ -138,7 +140,10 @@ def test_notices_and_hub_licences() -> None:
     cc0 = Source("mm", "public", "corpus", "CC0")
     cc0b = Source("mm2", "public", "corpus", "CC0-1.0")
     assert hub_licence(classify([cc0, cc0b])) == {"license": "cc0-1.0"}
-    assert hub_licence(classify([HPO, cc0])) == {
+    # CC0 adds no condition: the CC BY source decides; two licences with conditions are a mix.
+    assert hub_licence(classify([HPO, cc0])) == {"license": "cc-by-4.0"}
+    apache = Source("sheet", "local", "review", "Apache-2.0")
+    assert hub_licence(classify([HPO, apache])) == {
         "license": "other",
         "license_name": "biosem-derived-mixed",
     }
@@ -534,7 +539,7 @@ def test_write_release_manifest(tmp_path: Path, two_configs: ReleaseDataset) -> 
     assert paths == sorted(listed, key=str.encode)
     text = (root / "RELEASE.md").read_text()
     assert "# biosem release 1.2.3 (public)" in text
-    assert "[`termpairs/hpo`](termpairs/hpo/README.md) | 2 | test 4 | 4 | 1 | open |" in text
+    assert "[`termpairs/hpo`](termpairs/hpo/README.md) | 2 | test 4 | 4 | 1 | open (cc-by-4.0) |" in text
     assert "* `termpairs/snomed`: snomed: format rf2, licence SNOMED CT" in text
     assert "git commit unknown" in text
     assert "snakemake --cores N release_public" in text
