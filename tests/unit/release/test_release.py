@@ -289,7 +289,7 @@ def test_providers_follow_the_config(tmp_path: Path) -> None:
         *(f"termpairs/{t}" for t in sorted(config["termpairs"]["terminologies"])),
         "wic/biowic",
     ]
-    hpo = offered[0]
+    hpo = next(d for d in offered if d.name == "hpo")
     assert len(hpo.configs) == 20 and hpo.configs["fsn_syn_easy_random"] == {
         "test": "results/datasets/termpairs/hpo/fsn_syn_easy_random.parquet"
     }
@@ -648,31 +648,33 @@ def test_release_plan_membership_guard_and_provenance(tmp_path: Path) -> None:
     assert stages == ["termpairs", "wic"]
     plan = ReleasePlan(config, stages, str(tmp_path), ["config/config.yaml"])
     public, private = SimpleNamespace(visibility="public"), SimpleNamespace(visibility="private")
-    assert [d.id for d in plan.members("public")] == ["termpairs/hpo", "wic/biowic"]
+    open_terms = ["cl", "doid", "go", "hpo", "mesh"]
+    assert [d.id for d in plan.members("public")] == [*(f"termpairs/{t}" for t in open_terms), "wic/biowic"]
     assert [d.id for d in plan.withheld("public")] == [
         "termpairs/snomed_sample",
         "termpairs/umls_sample",
     ]
-    assert len(plan.members("private")) == 4 and plan.withheld("private") == []
+    assert len(plan.members("private")) == 8 and plan.withheld("private") == []
     assert plan.manifest_inputs(public) == [
-        "results/release/0.1.0/public/termpairs/hpo/SHA256SUMS",
+        *(f"results/release/0.1.0/public/termpairs/{t}/SHA256SUMS" for t in open_terms),
         "results/release/0.1.0/public/wic/biowic/SHA256SUMS",
     ]
     assert plan.public_target(public) == "results/release/0.1.0/public/SHA256SUMS"
     assert plan.guard("termpairs/snomed_sample")(private) == []
     with pytest.raises(RestrictedLicenceError, match="termpairs/snomed_sample"):
         plan.guard("termpairs/snomed_sample")(public)
-    outputs = plan.dataset_outputs(plan.datasets[0])
+    by_id = {d.id: d for d in plan.datasets}
+    outputs = plan.dataset_outputs(by_id["termpairs/hpo"])
     assert outputs["card"] == "results/release/0.1.0/{visibility}/termpairs/hpo/README.md"
     assert len(outputs["data"]) == 20
-    assert plan.licensed_checksums(plan.datasets[1]) == ["results/release/checksums/snomed_sample.tsv"]
+    assert plan.licensed_checksums(by_id["termpairs/snomed_sample"]) == ["results/release/checksums/snomed_sample.tsv"]
     prov = plan.provenance(private)
     assert prov["git_commit"] == "unknown" and prov["visibility"] == "private"
     assert prov["command"] == "snakemake --cores N --configfile config/config.yaml release_private"
     # An explicit selection naming restricted datasets makes the public release fail, not the private.
     explicit = {**config, "release": {**config["release"], "datasets": ["termpairs"]}}
     plan = ReleasePlan(explicit, stages, str(tmp_path), ["config/config.yaml"])
-    assert len(plan.manifest_inputs(private)) == 3
+    assert len(plan.manifest_inputs(private)) == 7
     with pytest.raises(RestrictedLicenceError, match="refuses 2 dataset"):
         plan.manifest_inputs(public)
     with pytest.raises(RestrictedLicenceError):
