@@ -155,7 +155,9 @@ def test_analogy_params() -> None:
 
 
 def test_wic_params() -> None:
-    assert candidates.params_from_config(DEFAULTS["wic"]) == candidates.CandidateParams()
+    # prune_relations is configured per terminology; the plan passes the entry of wic.terminology
+    resolved = {**DEFAULTS["wic"], "prune_relations": ["SY", "RB", "PAR"]}
+    assert candidates.params_from_config(resolved) == candidates.CandidateParams()
     assert splits.split_params_from_config(DEFAULTS["wic"]) == splits.SplitParams()
 
 

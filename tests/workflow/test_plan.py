@@ -93,12 +93,26 @@ def test_params_hold_only_the_keys_a_rule_reads(plan: Plan) -> None:
     assert "joint_search" not in plan.termpairs.construction
     assert "quotas" not in plan.wic.candidate_params and "quotas" in plan.wic.split_params
     assert "label_similarity_threshold" not in plan.wic.split_params
+    # per-terminology keys reach the rules resolved for wic.terminology (MeSH by default)
+    assert plan.wic.select_params["code_systems"] == {"MESH": "MESH"}
+    assert plan.wic.select_params["own_namespace"] is None
+    assert plan.wic.candidate_params["prune_relations"] == ["SY", "RB", "PAR"]
+    assert plan.wic.candidate_params["abbreviation_ttys"] == ["ABB", "ACR"]
+    assert "quotas" not in plan.wic.select_params and "code_systems" not in plan.wic.candidate_params
 
 
 def test_unknown_names_stop_with_the_key_to_set() -> None:
     cfg = config()
     cfg["wic"]["corpora"] = ["nope"]
     with pytest.raises(ValueError, match="wic.corpora"):
+        Plan(cfg)
+    cfg = config()
+    cfg["wic"]["terminology"] = "nope"
+    with pytest.raises(ValueError, match="wic.terminology"):
+        Plan(cfg)
+    cfg = config()
+    cfg["wic"]["terminology"] = "hpo"  # configured, but wic has no code systems for it
+    with pytest.raises(ValueError, match="wic.code_systems.hpo"):
         Plan(cfg)
     cfg = config()
     cfg["analogies"]["terminologies"] = ["nope"]

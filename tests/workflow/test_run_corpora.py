@@ -25,6 +25,11 @@ EXPECTED = {
         "sentences": (5836, 998, 1018),
         "mentions": (5134, 787, 960),
     },
+    "biored": {
+        "documents": (400, 100, 100),
+        "sentences": (4352, 1121, 1094),
+        "mentions": (13351, 3533, 3535),
+    },
     "medmentions_sample": {
         "documents": (2, 0, 1),
         "sentences": (20, 0, 13),
@@ -91,7 +96,12 @@ def test_offsets_and_ids(workflow_runs: dict[int, Path], corpus: str) -> None:
         for t, s, e, x in zip(s_text, ments["sentence_start"], ments["sentence_end"], ments["text"], strict=True)
     )
     ids = ments["concept_ids"].explode().dropna()
-    prefix = {"bc5cdr": {"MESH"}, "ncbi_disease": {"MESH", "OMIM"}, "medmentions_sample": {"UMLS"}}[corpus]
+    prefix = {
+        "bc5cdr": {"MESH"},
+        "ncbi_disease": {"MESH", "OMIM"},
+        "biored": {"MESH", "OMIM", "NCBIGene", "NCBITaxon", "Cellosaurus", "tmVar"},
+        "medmentions_sample": {"UMLS"},
+    }[corpus]
     assert set(ids.str.split(":").str[0]) == prefix
 
 

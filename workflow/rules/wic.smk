@@ -24,8 +24,7 @@ rule select_wic_mentions:
         mem_mb=4000,
     params:
         seed=config["seed"],
-        terminology=plan.wic.terminology,
-        code_systems=config["wic"]["code_systems"],
+        wic=plan.wic.select_params,
         nltk_data=plan.wic.nltk_folders(),
     script:
         "../scripts/select_wic_mentions.py"

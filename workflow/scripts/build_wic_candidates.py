@@ -1,8 +1,8 @@
 """Candidate sentence pairs of the selected mentions, by blocking, in four groups (BioWiC step 2).
 
-Reads the selected mentions and the synonym term sets (the UMLS terminology's terms, or the corpus
-term sets), plus the terminology's relations and mappings for pruning; writes the candidates and
-their counts per group and label before and after pruning. Parameters: DESIGN.md § wic.
+Reads the selected mentions and the synonym term sets (the terminology's terms, with its abbreviation
+term types, or the corpus term sets), plus the terminology's relations and mappings for pruning; writes
+the candidates and their counts per group and label before and after pruning. Parameters: DESIGN.md § wic.
 """
 
 import logging
@@ -25,7 +25,9 @@ def main(snakemake) -> None:
     concepts = sorted(selected["concept_id"].unique())
     relations = mappings = None
     if hasattr(snakemake.input, "terms"):
-        term_sets = read_term_sets(snakemake.input.terms, selected["term_lower"].unique().tolist())
+        term_sets = read_term_sets(
+            snakemake.input.terms, selected["term_lower"].unique().tolist(), wic["abbreviation_ttys"]
+        )
         relations = read_where(
             snakemake.input.relations,
             [("rel", "in", list(params.prune_relations)), ("subject_id", "in", concepts)],
@@ -33,9 +35,12 @@ def main(snakemake) -> None:
         )
         mappings = read_where(snakemake.input.mappings, [("concept_id", "in", concepts)])
         log.info(
-            "terminology %s: %d term-set entries for corpus terms, %d %s relations, %d mappings of the %d concepts",
+            "terminology %s: %d term-set entries for corpus terms (%d abbreviations: tty %s), %d %s relations, "
+            "%d mappings of the %d concepts",
             wic["terminology"],
             len(term_sets),
+            int(term_sets["abbreviation"].sum()),
+            wic["abbreviation_ttys"],
             len(relations),
             list(params.prune_relations),
             len(mappings),

@@ -29,18 +29,27 @@ def main(snakemake) -> None:
         files = {s: inputs[s] for s in SPLITS if s in inputs}
         split_lists = None
     log.info(
-        "%s: PubTator files %s; split lists %s; namespace of bare ids %s",
+        "%s: PubTator files %s; split lists %s; namespace of bare ids %s (per mention type: %s)",
         corpus,
         files,
         split_lists,
         spec["namespace"],
+        spec.get("type_namespaces") or "none",
     )
     segmenter = Segmenter(
         language=options["language"],
         mask_mention_periods=options["mask_mention_periods"],
         split_title=options["split_title"],
     )
-    tables = ingest_corpus(corpus, files, spec["namespace"], segmenter, split_lists, processes=snakemake.threads)
+    tables = ingest_corpus(
+        corpus,
+        files,
+        spec["namespace"],
+        segmenter,
+        split_lists,
+        processes=snakemake.threads,
+        type_namespaces=spec.get("type_namespaces"),
+    )
     log_counts(tables.counts, log)
     for table, spec_, path in (
         (tables.documents, DOCUMENTS, snakemake.output.documents),

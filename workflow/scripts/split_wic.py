@@ -44,9 +44,20 @@ def main(snakemake) -> None:
             n,
             len(set(frame["sentence1"]) | set(frame["sentence2"])),
         )
-    counts = counts_table(splits, result.quotas)
+    counts = counts_table(splits, result.quotas, result.stats)
     for row in counts.itertuples(index=False):
-        log.info("%s %s label %d = %d", row.split, row.cat, row.label, row.n)
+        log.info(
+            "%s %s label %d = %d (quota %s, paper %s; candidate term pairs %s, candidates left %s%s)",
+            row.split,
+            row.cat,
+            row.label,
+            row.n,
+            row.quota,
+            row.paper_quota,
+            row.candidate_term_pairs,
+            row.candidates_left,
+            f"; short of the paper's quota, bound: {row.bound}" if row.bound else "",
+        )
     quotas = {
         **result.quotas,
         "quota_policy": params.quota_policy,

@@ -47,7 +47,20 @@ NAMESPACE_PATTERNS: dict[str, re.Pattern[str]] = {
     "MESH": re.compile(r"[CD][0-9]+"),
     "OMIM": re.compile(r"[0-9]+"),
     "UMLS": re.compile(r"C[0-9]{7}"),
+    "NCBIGene": re.compile(r"[0-9]+"),
+    "NCBITaxon": re.compile(r"[0-9]+"),
+    "Cellosaurus": re.compile(r"CVCL_[A-Z0-9]+"),
+    "tmVar": re.compile(r"\S(.*\S)?"),
 }
+"""Id pattern of each namespace. BioRED (Luo et al. 2022) adds genes (NCBI Gene ids), species (NCBI
+Taxonomy ids), cell lines (Cellosaurus accessions) and sequence variants (dbSNP ``rs`` ids or tmVar
+descriptions such as ``p|SUB|E|75|D``, kept whole as ``tmVar`` ids)."""
+
+ID_SEPARATORS: dict[str, re.Pattern[str] | None] = {
+    "tmVar": None,  # tmVar descriptions contain '|' and '+' (c|DEL|1181_1186+20|26): never split
+}
+"""Separators of composite id columns per namespace of bare ids; default :data:`_SEPARATORS`."""
+_SEPARATORS = re.compile(r"[|+,]")  # '|' alternatives, '+' conjunctions (NCBI Disease), ',' lists (BioRED)
 _NAMESPACE_ALIASES = {
     "MESH": "MESH",
     "MSH": "MESH",
@@ -105,8 +118,9 @@ def normalise_concept_ids(raw: str, namespace: str, stats: CorpusStats | None = 
 
     Args:
         raw: the id column (``"D014262"``, ``"-1"``, ``"D001943|D010051"``, ``"OMIM:300322+OMIM:102600"``,
-            ``"UMLS:C0010674"``).
-        namespace: namespace of bare ids (``MESH``, ``OMIM`` or ``UMLS``).
+            ``"UMLS:C0010674"``, BioRED ``"C080122,D019335"``).
+        namespace: namespace of bare ids (a key of :data:`NAMESPACE_PATTERNS`). Composite columns are
+            split at ``|``, ``+`` and ``,``, except for ``tmVar`` (a variant description is one id).
 
     Returns:
         ids like ``["MESH:D001943", "MESH:D010051"]``; ``[]`` for ``-1`` or an empty column.
@@ -115,7 +129,8 @@ def normalise_concept_ids(raw: str, namespace: str, stats: CorpusStats | None = 
         ValueError: a component that does not match its namespace's id pattern (the caller turns it
             into a :class:`SourceFormatError` with the line).
     """
-    parts = re.split(r"[|+]", raw)
+    separators = ID_SEPARATORS.get(namespace, _SEPARATORS)
+    parts = separators.split(raw) if separators is not None else [raw]
     if stats is not None and len(parts) > 1:
         stats.composite_ids += 1
     out: list[str] = []
@@ -127,7 +142,7 @@ def normalise_concept_ids(raw: str, namespace: str, stats: CorpusStats | None = 
             if stats is not None and len(parts) > 1 and value:
                 stats.null_components += 1
             continue
-        match = _PREFIXED.fullmatch(value)
+        match = _PREFIXED.fullmatch(value) if separators is not None else None
         if match:
             ns = _NAMESPACE_ALIASES.get(match.group(1).upper(), match.group(1))
             local = match.group(2)
@@ -290,6 +305,7 @@ def ingest_corpus(
     segmenter: Segmenter,
     split_lists: Mapping[str, str | Path] | None = None,
     processes: int = 1,
+    type_namespaces: Mapping[str, str] | None = None,
 ) -> CorpusTables:
     """Read, check and segment one PubTator corpus (DESIGN.md § Intermediates, corpora; § wic).
 
@@ -300,6 +316,8 @@ def ingest_corpus(
         segmenter: the sentence segmenter (:class:`biosem.corpora.sentences.Segmenter`).
         split_lists: PMID list per split when ``files`` is a single file.
         processes: worker processes for sentence segmentation (output does not depend on it).
+        type_namespaces: namespace of bare ids per mention type, where it is not ``namespace``
+            (BioRED: ``{"GeneOrGeneProduct": "NCBIGene", "SequenceVariant": "tmVar", ...}``).
 
     Returns:
         :class:`CorpusTables` with the columns of ``biosem.corpora.schemas`` DOCUMENTS, SENTENCES and
@@ -309,17 +327,19 @@ def ingest_corpus(
     Raises:
         SourceFormatError: malformed PubTator, wrong offsets, conflicting duplicates, bad ids.
     """
-    if namespace not in NAMESPACE_PATTERNS:
-        raise ValueError(f"namespace {namespace!r}: expected one of {sorted(NAMESPACE_PATTERNS)}")
+    type_namespaces = dict(type_namespaces or {})
+    for ns in (namespace, *type_namespaces.values()):
+        if ns not in NAMESPACE_PATTERNS:
+            raise ValueError(f"namespace {ns!r}: expected one of {sorted(NAMESPACE_PATTERNS)}")
     docs, stats = read_corpus_documents(name, files, split_lists)
     checked = []
     for split, doc in docs:
         st = stats[split]
         mentions = check_mentions(doc, st)
         ids = []
-        for ms, me, _, _, raw_id, order in mentions:
+        for ms, me, _, mtype, raw_id, order in mentions:
             try:
-                ids.append(normalise_concept_ids(raw_id, namespace, st))
+                ids.append(normalise_concept_ids(raw_id, type_namespaces.get(mtype, namespace), st))
             except ValueError as exc:
                 raise SourceFormatError(doc.path, doc.annotation_lines[order], str(exc), raw_id) from None
         checked.append((split, doc, mentions, ids))

@@ -11,7 +11,8 @@ through :func:`biosem.io.write_table`:
 * ``MENTIONS``: one row per annotated mention; ``start``/``end`` index the document ``text``;
   ``sentence_start``/``sentence_end`` index the sentence ``text`` (``sentence.text[sentence_start:
   sentence_end] == mention.text``); ``mention_id`` is 0-based in document order (by start, end, then
-  file order). ``concept_ids`` are namespaced (``MESH:D014262``, ``OMIM:608089``, ``UMLS:C0011849``),
+  file order). ``concept_ids`` are namespaced (``MESH:D014262``, ``OMIM:608089``, ``UMLS:C0011849``, BioRED's
+  ``NCBIGene:3175``, ``NCBITaxon:9606``, ``Cellosaurus:CVCL_0030``, ``tmVar:p|SUB|E|75|D``),
   in the order the corpus gives them, without duplicates; empty when the corpus gives ``-1`` or nothing.
 
 Offsets are counted in Unicode code points (Python ``str`` indices), as the corpora define them.
@@ -24,7 +25,7 @@ import pyarrow as pa
 from biosem.io import TableSpec
 
 SPLITS = ("train", "dev", "test")
-NAMESPACES = ("MESH", "OMIM", "UMLS")
+NAMESPACES = ("MESH", "OMIM", "UMLS", "NCBIGene", "NCBITaxon", "Cellosaurus", "tmVar")
 TABLES = ("documents", "sentences", "mentions")
 
 

@@ -279,7 +279,7 @@ WIC_COLUMNS = {
     "end2": "End offset of term2 in sentence2 (exclusive).",
     "cat": "Group: term_identity, abbreviations, synonyms or label_similarity.",
     "label": "1 = both mentions denote the same concept, 0 = different concepts.",
-    "concept_id1": "Concept of the first mention (CUI, or the corpus' namespaced id).",
+    "concept_id1": "Concept of the first mention (the terminology's MeSH concept or CUI, or a corpus id).",
     "concept_id2": "Concept of the second mention.",
     "corpus1": "Corpus of sentence1.",
     "document_id1": "PMID of sentence1.",
@@ -325,10 +325,14 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             label_column="label",
             limitations=(
                 (
-                    "Without a UMLS release, concepts are the corpora's own MeSH/OMIM/UMLS ids and no "
-                    "MRREL pruning applies, so some negatives are hierarchy neighbours."
+                    "Concepts are those of `wic.terminology` (MeSH concepts in the open default; ids it "
+                    "does not unify keep their corpus namespace and are never negatives of its concepts); "
+                    "without a terminology, the corpora's own ids and no hierarchy pruning."
                 ),
-                "Quotas are scaled to what the configured corpora can fill (see `quota_policy`).",
+                (
+                    "Strata the corpora cannot fill are smaller than the paper's quotas, and a group may "
+                    "then be unbalanced (see `quota_policy` and the `bound` column of counts.tsv)."
+                ),
                 "Labels come from the corpora's normalisations, not from a new expert annotation.",
             ),
             changes=(

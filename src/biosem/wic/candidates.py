@@ -13,7 +13,10 @@ Groups, for two mentions with lowercased terms ``a``, ``b`` (the first that matc
 2. ``abbreviations``: the initials of one term's whitespace/hyphen tokens equal the other term
    (case-insensitive: ``CF`` / ``cystic fibrosis``); the long form needs at least
    ``abbreviation_min_tokens`` tokens (default 2: one-letter "abbreviations" of every word are noise
-   the reference lets in). Blocking key: the initials.
+   the reference lets in). Blocking key: the initials. With a terminology, also a concept's
+   abbreviation term (term types ``wic.abbreviation_ttys``, MeSH LexicalTag ABB / ACR) and another of
+   its terms (:func:`terminology_abbreviation_term_pairs`; ``AD`` / ``Alzheimer disease``, whose
+   initials would not match).
 3. ``synonyms``: both terms are in the term set of one concept: the terminology's terms (lowercased)
    when a terminology is configured, else the terms the corpora annotate with that concept.
    Blocking key: the concept of the term set.
@@ -145,6 +148,27 @@ def abbreviation_term_pairs(terms: np.ndarray, min_tokens: int = 2) -> pd.DataFr
     return _canonical_term_pairs(long_ids[hit], short_ids[hit])
 
 
+def terminology_abbreviation_term_pairs(terms: np.ndarray, term_sets: pd.DataFrame) -> pd.DataFrame:
+    """Term pairs (t1 < t2) of a concept's abbreviation and another of its terms, both corpus terms.
+
+    ``term_sets``: ``concept_id, term_lower, abbreviation`` (see :func:`biosem.wic.io.read_term_sets`;
+    ``abbreviation`` from the terminology's term types, e.g. MeSH LexicalTag ABB / ACR). The
+    abbreviation must be one token (no whitespace) and shorter than the long form, which must not be an
+    abbreviation of the concept itself: MeSH tags some multi-word entry terms ABB or ACR ("RNAi
+    Therapeutics", "Carbohydrate Loading Diet"), and those are not short forms.
+    """
+    if "abbreviation" not in term_sets or not len(term_sets):
+        return _canonical_term_pairs(np.zeros(0, np.int64), np.zeros(0, np.int64))
+    ts = term_sets[["concept_id", "term_lower", "abbreviation"]].drop_duplicates()
+    ids = _term_ids(terms, ts["term_lower"].to_numpy(dtype=object))
+    ts = ts.assign(t=ids)[ids >= 0]
+    short = ts[ts["abbreviation"] & ~ts["term_lower"].str.contains(r"\s", regex=True)]
+    long = ts[~ts["abbreviation"]]
+    j = short.merge(long, on="concept_id", suffixes=("_s", "_l"))
+    j = j[j["term_lower_s"].str.len() < j["term_lower_l"].str.len()]
+    return _canonical_term_pairs(j["t_s"].to_numpy(), j["t_l"].to_numpy())
+
+
 def synonym_term_pairs(terms: np.ndarray, term_sets: pd.DataFrame) -> pd.DataFrame:
     """Term pairs (t1 < t2) that are both in the term set of one concept.
 
@@ -257,13 +281,22 @@ def group_unit_pairs(
     """
     terms = units.terms
     parts = [identity_unit_pairs(units).assign(group=IDENTITY)]
-    abbr = abbreviation_term_pairs(terms, params.abbreviation_min_tokens)
+    abbr_initials = abbreviation_term_pairs(terms, params.abbreviation_min_tokens)
+    abbr_terminology = terminology_abbreviation_term_pairs(terms, term_sets)
+    abbr = (
+        pd.concat([abbr_initials, abbr_terminology], ignore_index=True)
+        .drop_duplicates()
+        .sort_values(["t1", "t2"], kind="stable")
+        .reset_index(drop=True)
+    )
     syn = synonym_term_pairs(terms, term_sets)
     sim = label_similarity_term_pairs(terms, params.label_similarity_threshold, params.workers, params.block_rows)
     stats = {
         "unique_terms": len(terms),
         "units": len(units.table),
         "abbreviation_term_pairs": len(abbr),
+        "abbreviation_term_pairs_initials": len(abbr_initials),
+        "abbreviation_term_pairs_term_types": len(abbr_terminology),
         "synonym_term_pairs": len(syn),
         "label_similarity_term_pairs": len(sim),
     }

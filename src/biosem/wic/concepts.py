@@ -5,25 +5,42 @@ links every mention to a UMLS CUI: MedMentions mentions carry CUIs, BC5CDR and N
 carry MeSH (and OMIM) codes that are mapped to CUIs only where the code belongs to exactly one CUI.
 Each sentence with at least one linked mention then contributes one mention, chosen at random.
 
-biosem does this with or without a UMLS terminology (config ``wic.terminology``):
+biosem does this with any ingested terminology whose ``mappings`` cover the corpus namespaces, or
+without one (config ``wic.terminology``):
 
-* **with UMLS** (an ``rrf`` terminology): ``MESH:<code>`` and ``OMIM:<code>`` are looked up in the
-  terminology's ``mappings`` (code systems MSH / OMIM, configurable) and replaced by the CUI if exactly
-  one CUI has that code; ``UMLS:<CUI>`` is kept if the CUI is a concept of the terminology. Otherwise
-  the mention is dropped and counted (``unmapped_code``, ``ambiguous_code``, ``not_in_terminology``,
-  ``unknown_namespace``).
-* **without UMLS**: the corpus' own namespaced id (``MESH:D014262``, ``OMIM:608089``,
-  ``UMLS:C0011849``) is the concept id.
+* **with a terminology**: a corpus id ``<NS>:<code>`` whose namespace has a code system
+  (``wic.code_systems.<terminology>``: ``{MESH: MSH, OMIM: OMIM}`` for UMLS, ``{MESH: MESH}`` for
+  MeSH) is looked up in the terminology's ``mappings`` and replaced by the concept if exactly one
+  concept has that code (``unmapped_code``, ``ambiguous_code`` otherwise). With MeSH a descriptor
+  ``MESH:D…`` maps to its preferred concept and a supplementary record ``MESH:C…`` (read with
+  ``terminologies.<mesh>.supplementary``) to its own concept, or, with ``supplementary_records:
+  heading``, to the concept of the one heading it is mapped to (relation ``mapped_to``; an SCR mapped
+  to several headings is ``ambiguous_heading``). ``UMLS:<CUI>`` ids are kept if the CUI is a concept
+  of the terminology (``own_namespace`` = ``UMLS`` for an RRF terminology; ``not_in_terminology``).
+  A mention the terminology cannot unify (another namespace: ``unknown_namespace``, or an unmapped
+  code) is dropped, unless its namespace is listed in ``keep_unmapped``: then its namespaced corpus
+  id (``OMIM:608089``, a retired ``MESH:C…``) is its concept, and it is never paired as a negative
+  with a terminology concept (:mod:`biosem.wic.prune`, ``cross_namespace``). Either way it is counted
+  (``unified`` = ``terminology``, ``heading`` or ``kept_unmapped``).
+* **without a terminology**: the corpus' own namespaced id (``MESH:D014262``, ``OMIM:608089``,
+  ``UMLS:C0011849``) is the concept id (``unified`` = ``corpus``).
 
 Either way a mention without an id (BC5CDR ``-1``; ``no_concept``) or with several ids (NCBI Disease
-composite mentions ``D001|D002`` / ``D001+D002``, BC5CDR ``|`` lists; ``composite``) names no single
-concept and is dropped, as the reference does (it skips ``|`` lists and its ``+`` strings never map).
+composite mentions ``D001|D002`` / ``D001+D002``, BC5CDR ``|`` lists, BioRED ``,`` lists;
+``composite``) names no single concept and is dropped, as the reference does (it skips ``|`` lists and
+its ``+`` strings never map). Mentions of types a corpus is not used for (``wic.mention_types``: BioRED's
+genes, species, cell lines and variants, whose ids no MeSH-based terminology covers) are dropped first
+(``mention_type``).
+
+A PMID found in several corpora (BioRED re-annotates ~200 BC5CDR and NCBI Disease abstracts) is kept
+in the first corpus of ``wic.corpora`` that has it (:func:`deduplicate_documents`), so one abstract
+never contributes sentences twice, with two annotations, to different splits.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -34,17 +51,62 @@ from biosem.wic.lexical import lemmas
 log = logging.getLogger(__name__)
 
 DEFAULT_CODE_SYSTEMS: dict[str, str] = {"MESH": "MSH", "OMIM": "OMIM"}
-"""Corpus id namespace -> code system (UMLS SAB) of the terminology's ``mappings``."""
+"""Corpus id namespace -> code system (UMLS SAB) of a UMLS terminology's ``mappings``."""
 CUI_NAMESPACE = "UMLS"
 NOCODE = "NOCODE"
+MAPPED_TO = "mapped_to"
+"""RELA of a MeSH supplementary concept record's link to the heading it is mapped to (MeSH and UMLS)."""
+SUPPLEMENTARY_POLICIES = ("record", "heading")
 DROP_REASONS = (
+    "mention_type",
     "no_concept",
     "composite",
     "unknown_namespace",
     "unmapped_code",
     "ambiguous_code",
+    "ambiguous_heading",
     "not_in_terminology",
 )
+UNIFIED = ("corpus", "terminology", "heading", "kept_unmapped")
+"""How a kept mention got its concept id (column ``unified``)."""
+
+
+def deduplicate_documents(
+    sentences: pd.DataFrame, mentions: pd.DataFrame, corpora: Sequence[str]
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Keep each PMID in one corpus only: the first of ``corpora`` (config ``wic.corpora`` order) that has it.
+
+    BioRED re-annotates abstracts of BC5CDR and NCBI Disease; their texts and annotations differ in
+    detail, so sentence-text deduplication alone could leave one abstract's sentences, annotated
+    twice, in test and in train.
+
+    Returns:
+        ``(sentences, mentions, counts)`` without the later copies; counts (corpus, step, n) with
+        ``documents`` and ``documents_dropped_in_<earlier corpus>`` per corpus.
+
+    Raises:
+        ValueError: a corpus of the tables is not in ``corpora``.
+    """
+    rank = {c: i for i, c in enumerate(corpora)}
+    unknown = sorted(set(sentences["corpus"]) - set(rank))
+    if unknown:
+        raise ValueError(f"deduplicate_documents: corpora {unknown} are not in the priority list {list(corpora)}")
+    docs = sentences[["corpus", "document_id"]].drop_duplicates()
+    docs = docs.assign(rank=docs["corpus"].map(rank)).sort_values(["document_id", "rank"], kind="stable")
+    owner = docs.drop_duplicates("document_id", keep="first").set_index("document_id")["corpus"]
+    docs["owner"] = docs["document_id"].map(owner)
+    counts: list[tuple[str, str, int]] = []
+    for corpus in corpora:
+        mine = docs[docs["corpus"] == corpus]
+        if mine.empty:
+            continue
+        counts.append((corpus, "documents", len(mine)))
+        for other, n in mine[mine["owner"] != corpus].groupby("owner", sort=True).size().items():
+            counts.append((corpus, f"documents_dropped_in_{other}", int(n)))
+    keep = docs.loc[docs["owner"] == docs["corpus"], ["corpus", "document_id"]]
+    sentences = sentences.merge(keep, on=["corpus", "document_id"], how="inner")
+    mentions = mentions.merge(keep, on=["corpus", "document_id"], how="inner")
+    return sentences, mentions, pd.DataFrame(counts, columns=["corpus", "step", "n"])
 
 
 def unify_concepts(
@@ -52,20 +114,35 @@ def unify_concepts(
     mappings: pd.DataFrame | None = None,
     concepts: pd.DataFrame | None = None,
     code_systems: Mapping[str, str] = DEFAULT_CODE_SYSTEMS,
+    *,
+    own_namespace: str | None = CUI_NAMESPACE,
+    keep_unmapped: Sequence[str] = (),
+    headings: pd.DataFrame | None = None,
+    mention_types: Mapping[str, Sequence[str]] | None = None,
 ) -> pd.DataFrame:
-    """Give each mention one concept id or a drop reason.
+    """Give each mention one concept id or a drop reason (rules: module docstring).
 
     Args:
-        mentions: the corpora ``mentions`` intermediate (``concept_ids``: list of namespaced ids).
-        mappings: the UMLS terminology's ``mappings`` (concept_id = CUI, code_system = SAB, code), or
-            ``None`` to use the corpus ids as they are. Codes ``""`` and ``NOCODE`` are ignored.
-        concepts: the terminology's ``concepts`` (needed with ``mappings``; CUIs given directly by a
-            corpus must be among them).
+        mentions: the corpora ``mentions`` intermediate (``corpus``, ``type``, ``concept_ids``: list of
+            namespaced ids).
+        mappings: the terminology's ``mappings`` (concept_id, code_system, code), or ``None`` to use
+            the corpus ids as they are. Codes ``""`` and ``NOCODE`` are ignored.
+        concepts: the terminology's ``concepts`` (needed with ``mappings``; ids of ``own_namespace``
+            given directly by a corpus must be among them).
         code_systems: corpus namespace -> code system, e.g. ``{"MESH": "MSH", "OMIM": "OMIM"}``.
+        own_namespace: the corpus namespace whose ids are the terminology's concept ids (``UMLS`` for
+            an RRF terminology; ``None`` for MeSH, whose concept ids no corpus uses).
+        keep_unmapped: corpus namespaces whose ids the terminology does not unify (unmapped code,
+            or no code system) are kept as their own namespaced concept ids instead of dropped.
+        headings: ``concept_id, heading_id`` (a MeSH SCR's concept -> the concept of a heading it is
+            mapped to): ``MESH:C…`` codes are followed to their heading when it is exactly one.
+            ``None``: an SCR is its own concept.
+        mention_types: corpus -> the mention types used; corpora not listed use every type.
 
     Returns:
-        A copy of ``mentions`` with ``concept_id`` (str or None) and ``drop_reason`` (None where kept,
-        else one of :data:`DROP_REASONS`).
+        A copy of ``mentions`` with ``concept_id`` (str or None), ``drop_reason`` (None where kept,
+        else one of :data:`DROP_REASONS`) and ``unified`` (None where dropped, else one of
+        :data:`UNIFIED`).
 
     Raises:
         ValueError: ``mappings`` given without ``concepts``.
@@ -79,36 +156,60 @@ def unify_concepts(
         index=out.index,
         dtype=object,
     )
+    if mention_types:
+        allowed = pd.Series(True, index=out.index)
+        for corpus, types in mention_types.items():
+            in_corpus = out["corpus"] == corpus
+            allowed &= ~in_corpus | out["type"].isin(list(types))
+        reason[~allowed] = "mention_type"
     if mappings is None:
         out["concept_id"] = single.where(reason.isna(), None)
         out["drop_reason"] = reason
+        out["unified"] = pd.Series("corpus", index=out.index, dtype=object).where(reason.isna(), None)
         return out
     if concepts is None:
         raise ValueError("unify_concepts: mappings given without the terminology's concepts")
     parts = single.fillna("").str.partition(":")
     namespace, local = parts[0].str.upper(), parts[2]
     concept = pd.Series(None, index=out.index, dtype=object)
+    how = pd.Series(None, index=out.index, dtype=object)
 
-    cuis = set(concepts["concept_id"])
-    direct = reason.isna() & (namespace == CUI_NAMESPACE)
-    known = direct & local.isin(cuis)
-    concept[known] = local[known]
-    reason[direct & ~known] = "not_in_terminology"
+    direct = reason.isna() & (namespace == own_namespace) if own_namespace else pd.Series(False, index=out.index)
+    if direct.any():
+        known = direct & local.isin(set(concepts["concept_id"]))
+        concept[known] = local[known]
+        how[known] = "terminology"
+        reason[direct & ~known] = "not_in_terminology"
 
     usable = mappings[~mappings["code"].isin(["", NOCODE])]
     per_code = usable.groupby(["code_system", "code"], sort=True)["concept_id"].agg(["nunique", "first"])
-    coded = reason.isna() & namespace.isin(list(code_systems))
+    coded = reason.isna() & ~direct & namespace.isin(list(code_systems))
     if coded.any():
-        keys = pd.MultiIndex.from_arrays([namespace[coded].map(code_systems), local[coded]])
+        keys = pd.MultiIndex.from_arrays([namespace[coded].map(dict(code_systems)), local[coded]])
         found = per_code.reindex(keys)
-        n_cui = found["nunique"].fillna(0).to_numpy()
+        n_concepts = found["nunique"].fillna(0).to_numpy()
         idx = coded[coded].index
-        reason[idx[n_cui == 0]] = "unmapped_code"
-        reason[idx[n_cui > 1]] = "ambiguous_code"
-        concept[idx[n_cui == 1]] = found["first"].to_numpy()[n_cui == 1]
-    reason[reason.isna() & ~direct & ~coded] = "unknown_namespace"
+        reason[idx[n_concepts == 0]] = "unmapped_code"
+        reason[idx[n_concepts > 1]] = "ambiguous_code"
+        one = idx[n_concepts == 1]
+        concept[one] = found["first"].to_numpy()[n_concepts == 1]
+        how[one] = "terminology"
+        if headings is not None and len(one):
+            scr = pd.Index(one[(namespace[one] == "MESH").to_numpy() & local[one].str.startswith("C").to_numpy()])
+            per_scr = headings.groupby("concept_id", sort=True)["heading_id"].agg(["nunique", "first"])
+            got = per_scr.reindex(concept[scr].to_numpy())
+            n_head = got["nunique"].fillna(0).to_numpy()
+            reason[scr[n_head > 1]] = "ambiguous_heading"
+            concept[scr[n_head == 1]] = got["first"].to_numpy()[n_head == 1]
+            how[scr[n_head == 1]] = "heading"
+    reason[reason.isna() & how.isna() & ~coded & ~direct] = "unknown_namespace"
+    keep = reason.isin(["unmapped_code", "unknown_namespace"]) & namespace.isin([ns.upper() for ns in keep_unmapped])
+    concept[keep] = single[keep]
+    how[keep] = "kept_unmapped"
+    reason[keep] = None
     out["concept_id"] = concept.where(reason.isna(), None)
     out["drop_reason"] = reason
+    out["unified"] = how.where(reason.isna(), None)
     return out
 
 
@@ -191,6 +292,20 @@ def select_mentions(
         counts.append((corpus, "mentions_dropped_blank", int(n)))
     for corpus, n in eligible.groupby("corpus", sort=True).size().items():
         counts.append((corpus, "mentions_eligible", int(n)))
+    if "unified" in eligible:
+        for (corpus, how), n in eligible.groupby(["corpus", "unified"], sort=True).size().items():
+            counts.append((corpus, f"mentions_unified_{how}", int(n)))
+        kept = eligible[eligible["unified"] == "kept_unmapped"]
+        by_ns = kept["concept_id"].str.partition(":")[0] if len(kept) else pd.Series(dtype=object)
+        for (corpus, ns), n in kept.groupby([kept["corpus"], by_ns], sort=True).size().items():
+            counts.append((corpus, f"mentions_kept_unmapped_{ns}", int(n)))
+    lost = merged[merged["drop_reason"].isin(["unmapped_code", "unknown_namespace"])]
+    if len(lost):
+        ns = lost["concept_ids"].map(lambda x: x[0].partition(":")[0])
+        for (corpus, why, space), n in (
+            lost.groupby([lost["corpus"], lost["drop_reason"], ns], sort=True).size().items()
+        ):
+            counts.append((corpus, f"mentions_dropped_{why}_{space}", int(n)))
 
     with_mention = eligible[sent_keys + ["sentence"]].drop_duplicates(sent_keys)
     for corpus, n in with_mention.groupby("corpus", sort=True).size().items():

@@ -37,18 +37,30 @@ def read_where(
     return table.to_pandas()
 
 
-def read_term_sets(path: str | os.PathLike[str], wanted: Sequence[str]) -> pd.DataFrame:
+def read_term_sets(
+    path: str | os.PathLike[str], wanted: Sequence[str], abbreviation_ttys: Sequence[str] = ()
+) -> pd.DataFrame:
     """Term sets of a terminology restricted to the ``wanted`` lowercase strings.
 
     Reads the ``terms`` intermediate (active terms only), lowercases with Arrow and keeps the rows whose
-    lowercase term is wanted (the synonym group only ever asks whether *two corpus terms* share a
-    concept, so this loses nothing). Returns ``concept_id, term_lower``, distinct, sorted.
+    lowercase term is wanted (the synonym and abbreviation groups only ever ask whether *two corpus
+    terms* share a concept, so this loses nothing). Returns ``concept_id, term_lower, abbreviation``
+    (true where one of the concept's terms with that string has a ``tty`` in ``abbreviation_ttys``, e.g.
+    MeSH LexicalTag ABB / ACR), distinct, sorted.
     """
-    table = pq.read_table(path, columns=["concept_id", "term", "active"], filters=[("active", "==", True)])
+    table = pq.read_table(path, columns=["concept_id", "term", "tty", "active"], filters=[("active", "==", True)])
     lower = pc.utf8_lower(table.column("term"))
     keep = pc.is_in(lower, value_set=pa.array(sorted(set(wanted)), type=pa.string()))
-    out = pa.table({"concept_id": table.column("concept_id"), "term_lower": lower}).filter(keep).to_pandas()
-    return out.drop_duplicates().sort_values(["concept_id", "term_lower"], kind="stable").reset_index(drop=True)
+    abbreviation = pc.fill_null(
+        pc.is_in(table.column("tty"), value_set=pa.array(list(abbreviation_ttys), pa.string())), False
+    )
+    out = (
+        pa.table({"concept_id": table.column("concept_id"), "term_lower": lower, "abbreviation": abbreviation})
+        .filter(keep)
+        .to_pandas()
+    )
+    out = out.groupby(["concept_id", "term_lower"], sort=True, as_index=False)["abbreviation"].any()
+    return out.reset_index(drop=True)
 
 
 def write_released_json(split: pd.DataFrame, path: str | os.PathLike[str]) -> int:

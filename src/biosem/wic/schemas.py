@@ -62,8 +62,8 @@ SPLIT = TableSpec(
             _s("sentence1"),
             _s("sentence2"),
             _i("start1"),
-            _i("end1"),
             _i("start2"),
+            _i("end1"),
             _i("end2"),
             _s("cat"),
             _i("label"),
@@ -85,10 +85,11 @@ RELEASED_COLUMNS = (
     "sentence1",
     "sentence2",
     "start1",
-    "end1",
     "start2",
+    "end1",
     "end2",
     "cat",
     "label",
 )
-"""Keys of a released BioWiC JSON record, in the order biosem writes them."""
+"""Keys of a released BioWiC JSON record, in the order of the published files (Rouhizadeh et al. 2024,
+github.com/hrouhizadeh/BioWiC data/*.json): both starts, then both ends."""

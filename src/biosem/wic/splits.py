@@ -21,7 +21,12 @@ quota and what was available; with ``scale`` (for corpora much smaller than the 
 test and dev quotas are first scaled by one factor per group so that test + dev take at most
 ``heldout_share`` of the group's scarcer label's distinct term pairs (leaving term pairs for train),
 then lowered to what the greedy selection could fill, keeping each group balanced. Scaled quotas are
-returned and logged.
+returned and logged. With ``fill``, each group × label stratum keeps the paper's quota where the data
+allow and takes what it can where they do not, independently of the other label (so a group can be
+unbalanced): a stratum whose candidates hold fewer distinct term pairs than its test + dev quotas gives
+test + dev ``heldout_share`` of them (the rest stays for train), shared in the quotas' ratio (2:1 in
+the paper; test at least one), then test and dev take what the selection fills. ``counts_table`` names
+what bounds each short stratum.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from biosem.wic import GROUPS, PAPER_QUOTAS, SPLITS, TRAIN_SENTENCE_CAP
 log = logging.getLogger(__name__)
 
 LABELS = (1, 0)
+QUOTA_POLICIES = ("error", "scale", "fill")
 
 
 class QuotaError(ValueError):
@@ -74,7 +80,9 @@ class SplitResult:
     """Row indices into the candidates (in output order) per split, the quotas used, and counts."""
 
     indices: dict[str, np.ndarray]
-    quotas: dict[str, dict[str, int]]
+    quotas: dict[str, dict[str, int | dict[str, int]]]
+    """Per split and group: the total (half per label) or, where the labels differ (``fill``),
+    ``{"1": n, "0": n}``."""
     stats: dict[str, int]
 
 
@@ -89,8 +97,23 @@ def _per_label(quotas: dict[str, int]) -> np.ndarray:
     return out
 
 
-def _per_group(per_stratum: np.ndarray) -> dict[str, int]:
-    return {name: int(per_stratum[2 * g] + per_stratum[2 * g + 1]) for g, name in enumerate(GROUPS)}
+def _per_group(per_stratum: np.ndarray) -> dict[str, int | dict[str, int]]:
+    """Quotas per group: the group total where both labels have the same quota, else ``{"1": n, "0": n}``."""
+    out: dict[str, int | dict[str, int]] = {}
+    for g, name in enumerate(GROUPS):
+        zero, one = int(per_stratum[2 * g]), int(per_stratum[2 * g + 1])
+        out[name] = zero + one if zero == one else {"1": one, "0": zero}
+    return out
+
+
+def label_quota(quotas: dict, group: str, label: int) -> int | None:
+    """The quota of one group × label in a quotas mapping (group total or ``{"1": n, "0": n}``), or None."""
+    q = quotas.get(group)
+    if q is None:
+        return None
+    if isinstance(q, dict):
+        return int(q[str(label)])
+    return int(q) // 2
 
 
 def _stratum_name(s: int) -> tuple[str, int]:
@@ -226,8 +249,8 @@ def split_candidates(
         QuotaError: a quota cannot be filled and ``quota_policy`` is ``error``.
         ValueError: an unknown policy or an odd quota.
     """
-    if params.quota_policy not in ("error", "scale"):
-        raise ValueError(f"quota_policy must be 'error' or 'scale', got {params.quota_policy!r}")
+    if params.quota_policy not in QUOTA_POLICIES:
+        raise ValueError(f"quota_policy must be one of {QUOTA_POLICIES}, got {params.quota_policy!r}")
     cand = candidates.sort_values(["group", "sentence1", "sentence2"], kind="stable").reset_index(drop=True)
     group_index = {g: i for i, g in enumerate(GROUPS)}
     stratum = cand["group"].map(group_index).to_numpy(dtype=np.int64) * 2 + cand["label"].to_numpy(dtype=np.int64)
@@ -260,6 +283,35 @@ def split_candidates(
                     avail[1],
                 )
 
+    term_pairs = np.array([np.unique(tp[stratum == s]).size for s in range(n_strata)], dtype=np.int64)
+    if params.quota_policy == "fill":
+        # A stratum with fewer distinct term pairs than test + dev need gives test + dev heldout_share of
+        # them (the rest stays for train), shared in the quotas' ratio (the paper's 2:1, test at least
+        # one); the other strata keep their quotas.
+        need = test_q + dev_q
+        short = term_pairs < need
+        held = np.floor(params.heldout_share * term_pairs).astype(np.int64)
+        share = np.where(need > 0, test_q / np.maximum(need, 1), 0.0)
+        test_short = np.minimum(test_q, np.maximum(np.ceil(held * share).astype(np.int64), term_pairs > 0))
+        dev_short = np.minimum(dev_q, np.maximum(held - test_short, 0))
+        for s in np.nonzero(short)[0]:
+            group, label = _stratum_name(int(s))
+            log.info(
+                "fill: %s label %d has %d distinct term pairs for test %d + dev %d: quotas test %d, dev %d "
+                "(heldout_share %.2f)",
+                group,
+                label,
+                term_pairs[s],
+                test_q[s],
+                dev_q[s],
+                test_short[s],
+                dev_short[s],
+                params.heldout_share,
+            )
+        test_q = np.where(short, test_short, test_q)
+        dev_q = np.where(short, dev_short, dev_q)
+    stats.update({f"term_pairs_{GROUPS[s // 2]}_{s % 2}": int(term_pairs[s]) for s in range(n_strata)})
+
     while True:
         test = greedy_unique(order, stratum, s1, s2, tp, test_q)
         filled = np.bincount(stratum[test], minlength=n_strata) if test.size else np.zeros(n_strata, np.int64)
@@ -267,6 +319,11 @@ def split_candidates(
             break
         if params.quota_policy == "error":
             raise QuotaError(_describe_unfilled("test", test_q, filled, stratum, tp))
+        if params.quota_policy == "fill":
+            for s in np.nonzero(filled < test_q)[0]:
+                log.info("fill: test %s label %d quota %d -> %d (filled)", *_stratum_name(int(s)), test_q[s], filled[s])
+            test_q = np.minimum(test_q, filled)
+            continue
         for g in range(len(GROUPS)):
             low = int(min(filled[2 * g], filled[2 * g + 1]))
             if low < test_q[2 * g]:
@@ -292,6 +349,11 @@ def split_candidates(
             break
         if params.quota_policy == "error":
             raise QuotaError(_describe_unfilled("dev", dev_q, filled, stratum, tp))
+        if params.quota_policy == "fill":
+            for s in np.nonzero(filled < dev_q)[0]:
+                log.info("fill: dev %s label %d quota %d -> %d (filled)", *_stratum_name(int(s)), dev_q[s], filled[s])
+            dev_q = np.minimum(dev_q, filled)
+            continue
         for g in range(len(GROUPS)):
             low = int(min(filled[2 * g], filled[2 * g + 1]))
             if low < dev_q[2 * g]:
@@ -306,6 +368,8 @@ def split_candidates(
         quota = np.repeat(np.minimum(per[0::2], per[1::2]), 2)
         train = train[_first_per_stratum(train, stratum, quota)]
     stats["train"] = int(train.size)
+    pool_strata = np.bincount(stratum[kept], minlength=n_strata) if kept.size else np.zeros(n_strata, np.int64)
+    stats.update({f"pool_{GROUPS[s // 2]}_{s % 2}": int(pool_strata[s]) for s in range(n_strata)})
     return SplitResult(
         indices={"train": train, "dev": dev, "test": test},
         quotas={"test": _per_group(test_q), "dev": _per_group(dev_q)},
@@ -331,8 +395,8 @@ def split_records(candidates: pd.DataFrame, selected: pd.DataFrame, indices: np.
             "sentence1": a["sentence"].to_numpy(),
             "sentence2": b["sentence"].to_numpy(),
             "start1": a["start"].to_numpy(dtype=np.int64),
-            "end1": a["end"].to_numpy(dtype=np.int64),
             "start2": b["start"].to_numpy(dtype=np.int64),
+            "end1": a["end"].to_numpy(dtype=np.int64),
             "end2": b["end"].to_numpy(dtype=np.int64),
             "cat": rows["group"].to_numpy(),
             "label": rows["label"].to_numpy(dtype=np.int64),
@@ -346,30 +410,65 @@ def split_records(candidates: pd.DataFrame, selected: pd.DataFrame, indices: np.
     )
 
 
-def counts_table(splits: dict[str, pd.DataFrame], quotas: dict[str, dict[str, int]]) -> pd.DataFrame:
-    """Instances per split × group × label, with the quota used and the paper's quota (per label).
+def counts_table(
+    splits: dict[str, pd.DataFrame],
+    quotas: dict[str, dict],
+    stats: dict[str, int] | None = None,
+) -> pd.DataFrame:
+    """Instances per split × group × label, with the quota used, the paper's quota (per label) and,
+    for test and dev, what bounds a stratum short of the paper's quota.
 
-    Columns ``split, cat, label, n, quota, paper_quota`` (quota columns empty for train).
+    Columns ``split, cat, label, n, quota, paper_quota, candidate_term_pairs, candidates_left, bound``:
+    ``candidate_term_pairs`` = distinct term pairs among the stratum's candidates (test takes each at
+    most once, so it bounds test); ``candidates_left`` = the stratum's candidates left for dev and train
+    after test and the sentence cap (it bounds dev); ``bound`` says what limits a stratum short of the
+    paper's quota: ``term_pairs`` (fewer distinct term pairs than the paper's test + dev quotas),
+    ``candidates_left`` (dev: fewer candidates left than its quota), ``sentences`` (test: term pairs
+    left, but their sentences are in test already), ``scaled`` (``quota_policy: scale`` lowered the
+    quota); empty where the quota is met and for train.
+    ``stats`` are :attr:`SplitResult.stats` (without them the candidate columns are empty).
     """
     rows = []
+    stats = stats or {}
     for split in SPLITS:
         frame = splits[split]
         got = frame.groupby(["cat", "label"]).size() if len(frame) else pd.Series(dtype=np.int64)
         for name in GROUPS:
             for label in LABELS:
-                q = quotas.get(split, {}).get(name)
-                paper = PAPER_QUOTAS.get(split, {}).get(name)
+                q = label_quota(quotas.get(split, {}), name, label)
+                paper = label_quota(PAPER_QUOTAS.get(split, {}), name, label)
+                n = int(got.get((name, label), 0))
+                term_pairs = stats.get(f"term_pairs_{name}_{label}")
+                left = stats.get(f"pool_{name}_{label}")
+                bound = ""
+                if paper is not None and n < paper and split == "test":
+                    both = paper + (label_quota(PAPER_QUOTAS["dev"], name, label) or 0)
+                    if term_pairs is not None and term_pairs < both:
+                        bound = "term_pairs"  # fewer than test + dev need (fill: heldout_share of them)
+                    else:
+                        bound = "scaled" if q is not None and n == q < paper else "sentences"
+                elif paper is not None and n < paper and split == "dev":
+                    both = paper + (label_quota(PAPER_QUOTAS["test"], name, label) or 0)
+                    if left is not None and left < paper:
+                        bound = "candidates_left"
+                    elif term_pairs is not None and term_pairs < both:
+                        bound = "term_pairs"
+                    else:
+                        bound = "scaled"
                 rows.append(
                     {
                         "split": split,
                         "cat": name,
                         "label": label,
-                        "n": int(got.get((name, label), 0)),
-                        "quota": pd.NA if q is None else q // 2,
-                        "paper_quota": pd.NA if paper is None else paper // 2,
+                        "n": n,
+                        "quota": pd.NA if q is None else q,
+                        "paper_quota": pd.NA if paper is None else paper,
+                        "candidate_term_pairs": pd.NA if term_pairs is None else term_pairs,
+                        "candidates_left": pd.NA if left is None else left,
+                        "bound": bound,
                     }
                 )
     out = pd.DataFrame(rows)
-    out["quota"] = out["quota"].astype("Int64")
-    out["paper_quota"] = out["paper_quota"].astype("Int64")
+    for column in ("quota", "paper_quota", "candidate_term_pairs", "candidates_left"):
+        out[column] = out[column].astype("Int64")
     return out

@@ -1,16 +1,20 @@
 """Check a BioWiC-format split set: ``python -m biosem.wic.validate DIR [--quotas FILE] [--train-cap N]``.
 
-``DIR`` holds ``train.json``, ``dev.json`` and ``test.json`` (lists of records with ``term1, term2,
-sentence1, sentence2, start1, end1, start2, end2, cat, label``), as released by Rouhizadeh et al. (2024)
-or built by biosem. Checks (each violation is listed, the command exits 1 if there is any):
+``DIR`` holds any of ``train.json``, ``dev.json`` and ``test.json`` (lists of records with ``term1,
+term2, sentence1, sentence2, start1, start2, end1, end2, cat, label``), as released by Rouhizadeh et
+al. (2024) or built by biosem; the checks of a missing split, and the cross-split checks that need it,
+are skipped and listed as not run. Checks (each violation is listed, the command exits 1 if there is
+any):
 
 * ``schema``: every record has the ten keys with the right types; ``cat`` is one of the four groups;
   ``label`` is 0 or 1;
 * ``offsets``: ``sentence1[start1:end1] == term1`` and ``sentence2[start2:end2] == term2``;
 * ``quota``: test and dev have the quota of each group, half per label (the paper's 800/200/800/200
   and 400/100/400/100, or ``quotas.json`` in ``DIR`` / ``--quotas``: ``{"test": {cat: n}, "dev":
-  {...}}``, as biosem writes it);
-* ``balance``: in every split, each group has as many label-1 as label-0 instances;
+  {...}}``, as biosem writes it; a group may give ``{"1": n, "0": n}`` per label instead, as
+  ``quota_policy: fill`` writes for a stratum the data cannot fill);
+* ``balance``: in every split, each group has as many label-1 as label-0 instances (not checked for a
+  test or dev group whose quota is given per label);
 * ``test_duplicate_sentence`` / ``test_duplicate_term_pair``: no sentence and no term pair
   (unordered, lowercased) twice in test;
 * ``shared_sentence`` / ``shared_term_pair``: no test sentence or test term pair in train or dev;
@@ -93,7 +97,7 @@ def validate_splits(
     """
     quotas = PAPER_QUOTAS if quotas is None else quotas
     out: list[Violation] = []
-    good: dict[str, list[tuple[int, dict]]] = {}
+    good: dict[str, list[tuple[int, dict]]] = {split: [] for split in SPLITS}
     for split in SPLITS:
         good[split] = []
         for i, rec in enumerate(splits.get(split, [])):
@@ -121,12 +125,23 @@ def validate_splits(
 
     for split in SPLITS:
         per = Counter((rec["cat"], rec["label"]) for _, rec in good[split])
+        if split not in splits:
+            continue
         for cat in GROUPS:
             pos, neg = per[(cat, 1)], per[(cat, 0)]
-            if pos != neg:
+            want = quotas.get(split, {}).get(cat)
+            if pos != neg and not isinstance(want, dict):
                 out.append(Violation("balance", split, None, f"{cat}: {pos} label 1 vs {neg} label 0"))
-            if split in quotas and cat in quotas[split]:
-                want = int(quotas[split][cat])
+            if isinstance(want, dict):
+                want1, want0 = int(want["1"]), int(want["0"])
+                if (pos, neg) != (want1, want0):
+                    out.append(
+                        Violation(
+                            "quota", split, None, f"{cat}: {pos} label 1 / {neg} label 0, quota {want1} / {want0}"
+                        )
+                    )
+            elif want is not None:
+                want = int(want)
                 if pos + neg != want or pos != want // 2:
                     out.append(
                         Violation(
@@ -208,17 +223,38 @@ def validate_splits(
     return out
 
 
-def load_splits(folder: str | Path) -> dict[str, list[dict]]:
-    """Read ``train.json``, ``dev.json``, ``test.json`` from ``folder``.
+CROSS_SPLIT_CHECKS = {
+    "shared_sentence / shared_term_pair (test vs train)": ("test", "train"),
+    "shared_sentence / shared_term_pair (test vs dev)": ("test", "dev"),
+    "train_sentence_cap": ("train",),
+}
+"""Checks that need more than one split (or train), with the splits each needs."""
+
+
+def checks_not_run(splits: dict[str, list[dict]]) -> list[str]:
+    """The checks of :func:`validate_splits` that could not run because a split is missing."""
+    out = [f"all checks of {split} (no {split}.json)" for split in SPLITS if split not in splits]
+    out += [name for name, needs in CROSS_SPLIT_CHECKS.items() if any(s not in splits for s in needs)]
+    return out
+
+
+def load_splits(folder: str | Path, required: tuple[str, ...] = SPLITS) -> dict[str, list[dict]]:
+    """Read whichever of ``train.json``, ``dev.json``, ``test.json`` ``folder`` holds.
 
     Raises:
-        FileNotFoundError: a split file is missing.
+        FileNotFoundError: a split of ``required`` is missing, or the folder holds none of them.
         TypeError: a file is not a JSON list.
         ValueError: a file is not JSON.
     """
     out = {}
-    for split in SPLITS:
-        path = Path(folder) / f"{split}.json"
+    folder = Path(folder)
+    present = [split for split in SPLITS if (folder / f"{split}.json").is_file()]
+    missing = [split for split in required if split not in present]
+    if missing or not present:
+        names = ", ".join(f"{split}.json" for split in (missing or SPLITS))
+        raise FileNotFoundError(f"{folder}: no {names}")
+    for split in present:
+        path = folder / f"{split}.json"
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, list):
             raise TypeError(f"{path}: expected a JSON list of records, found {type(data).__name__}")
@@ -226,15 +262,21 @@ def load_splits(folder: str | Path) -> dict[str, list[dict]]:
     return out
 
 
-def load_quotas(path: str | Path) -> dict[str, dict[str, int]]:
-    """Read a quotas file (``{"test": {cat: n}, "dev": {cat: n}, ...}``); other keys are ignored."""
+def load_quotas(path: str | Path) -> dict[str, dict[str, int | dict[str, int]]]:
+    """Read a quotas file (``{"test": {cat: n | {"1": n, "0": n}}, "dev": {...}, ...}``); other keys are
+    ignored."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return {split: {k: int(v) for k, v in data[split].items()} for split in ("test", "dev") if split in data}
+
+    def one(v: object) -> int | dict[str, int]:
+        return {str(k): int(n) for k, n in v.items()} if isinstance(v, dict) else int(v)  # type: ignore[arg-type]
+
+    return {split: {k: one(v) for k, v in data[split].items()} for split in ("test", "dev") if split in data}
 
 
 def report(violations: list[Violation], splits: dict[str, list[dict]]) -> str:
     """Human-readable report: sizes, then one line per violation (or ``OK``)."""
-    lines = [f"{split}: {len(splits.get(split, []))} instances" for split in SPLITS]
+    lines = [f"{split}: {len(splits[split])} instances" for split in SPLITS if split in splits]
+    lines += [f"not run: {check}" for check in checks_not_run(splits)]
     if violations:
         kinds = Counter(v.kind for v in violations)
         lines.append(
@@ -249,12 +291,12 @@ def report(violations: list[Violation], splits: dict[str, list[dict]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command line: print the report; exit 0 if valid, 1 if there are violations, 2 on unreadable input."""
     ap = argparse.ArgumentParser(prog="python -m biosem.wic.validate", description=__doc__.split("\n\n")[0])
-    ap.add_argument("folder", help="folder with train.json, dev.json, test.json")
+    ap.add_argument("folder", help="folder with any of train.json, dev.json, test.json")
     ap.add_argument("--quotas", help="quotas JSON (default: FOLDER/quotas.json if present, else the paper's)")
     ap.add_argument("--train-cap", type=int, default=TRAIN_SENTENCE_CAP, help="max uses of a sentence in train")
     args = ap.parse_args(argv)
     try:
-        splits = load_splits(args.folder)
+        splits = load_splits(args.folder, required=())
         quotas_path = Path(args.quotas) if args.quotas else Path(args.folder) / "quotas.json"
         quotas = load_quotas(quotas_path) if (args.quotas or quotas_path.is_file()) else None
     except (OSError, ValueError, TypeError, KeyError) as exc:

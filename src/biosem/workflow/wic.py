@@ -14,17 +14,24 @@ from biosem.corpora.schemas import SPLITS
 from biosem.workflow import paths
 from biosem.workflow.terminologies import restrict
 
-# The keys of ``wic`` each rule reads (its params), so that editing another key reruns nothing.
+OWN_NAMESPACE = {"rrf": "UMLS"}
+"""Corpus id namespace whose ids are the concept ids of a terminology format (UMLS CUIs in MedMentions)."""
+
+# The keys of ``wic`` each rule reads (its params), so that editing another key reruns nothing. Keys
+# configured per terminology (code_systems, prune_relations, abbreviation_ttys) are passed resolved: the
+# entry of ``wic.terminology`` only.
+SELECT_KEYS = ("corpora", "terminology", "keep_unmapped", "supplementary_records")
 CANDIDATE_KEYS = (
     "terminology",
     "corpus_synonym_min_documents",
     "abbreviation_min_tokens",
     "label_similarity_threshold",
     "max_pairs_per_block",
-    "prune_relations",
     "prune_shared_codes",
 )
 SPLIT_KEYS = ("quotas", "quota_policy", "heldout_share", "train_sentence_cap", "balance_train")
+PER_TERMINOLOGY_KEYS = ("code_systems", "prune_relations")
+"""Keys that need an entry for ``wic.terminology`` (``abbreviation_ttys`` defaults to none)."""
 
 
 class Wic:
@@ -32,7 +39,8 @@ class Wic:
 
     Raises:
         ValueError: on construction, when ``wic.corpora`` names a corpus without a
-            ``corpora.specs`` entry, or ``wic.terminology`` is not a terminology of format rrf.
+            ``corpora.specs`` entry, or ``wic.terminology`` a terminology that is not configured or has no entry in
+            ``wic.code_systems`` / ``wic.prune_relations``.
     """
 
     def __init__(self, config: Mapping[str, Any]) -> None:
@@ -46,26 +54,54 @@ class Wic:
                 f"config wic.corpora lists {', '.join(unknown)}, which have no entry in corpora.specs "
                 f"(configured: {', '.join(sorted(specs))})."
             )
+        # entries for corpora not in wic.corpora are ignored (a preset with other corpora keeps the default's)
+        mention_types = {c: list(t) for c, t in self.section["mention_types"].items() if c in self.corpora}
         name = self.section["terminology"]
-        if name is not None and config["terminologies"].get(name, {}).get("format") != "rrf":
-            raise ValueError(
-                f"config wic.terminology: {name!r} must name a terminology of format rrf (UMLS), or be null"
-            )
         self.terminology: str | None = name
-        self.candidate_params = restrict(self.section, CANDIDATE_KEYS)
+        self.terminology_format: str | None = None
+        resolved: dict[str, Any] = {"code_systems": {}, "prune_relations": [], "abbreviation_ttys": []}
+        if name is not None:
+            if name not in config["terminologies"]:
+                raise ValueError(
+                    f"config wic.terminology: {name!r} is not a configured terminology "
+                    f"(configured: {', '.join(sorted(config['terminologies']))}), or set it to null"
+                )
+            self.terminology_format = config["terminologies"][name]["format"]
+            for key in PER_TERMINOLOGY_KEYS:
+                if name not in self.section[key]:
+                    raise ValueError(
+                        f"config wic.{key} has no entry for the terminology {name!r} (wic.terminology); "
+                        f"add wic.{key}.{name} (config/README.md § wic)"
+                    )
+                resolved[key] = self.section[key][name]
+            resolved["abbreviation_ttys"] = list(self.section["abbreviation_ttys"].get(name, []))
+        self.select_params = {
+            **restrict(self.section, SELECT_KEYS),
+            "mention_types": mention_types,
+            "code_systems": dict(resolved["code_systems"]),
+            "own_namespace": OWN_NAMESPACE.get(self.terminology_format),
+        }
+        self.candidate_params = {
+            **restrict(self.section, CANDIDATE_KEYS),
+            "prune_relations": list(resolved["prune_relations"]),
+            "abbreviation_ttys": resolved["abbreviation_ttys"],
+        }
         self.split_params = restrict(self.section, SPLIT_KEYS)
 
     def _terminology_tables(self, *tables: str) -> dict[str, str]:
-        """The UMLS terminology's intermediates by table name (none without a terminology)."""
+        """The terminology's intermediates by table name (none without a terminology)."""
         if self.terminology is None:
             return {}
         return {table: paths.intermediate(table, self.terminology) for table in tables}
 
     def select_inputs(self, wildcards: Any) -> dict[str, Any]:
+        tables = ["concepts", "mappings"]
+        if self.section["supplementary_records"] == "heading":
+            tables.append("relations")
         return {
             "sentences": [paths.intermediate("sentences", c) for c in self.corpora],
             "mentions": [paths.intermediate("mentions", c) for c in self.corpora],
-            **self._terminology_tables("concepts", "mappings"),
+            **self._terminology_tables(*tables),
         }
 
     def candidate_inputs(self, wildcards: Any) -> dict[str, Any]:

@@ -73,6 +73,13 @@ def _doc(
         ("D002971|D002971", "MESH", ["MESH:D002971"]),  # duplicates removed, order kept
         ("UMLS:C0854135", "UMLS", ["UMLS:C0854135"]),  # MedMentions (scispacy copy)
         ("C4308010", "UMLS", ["UMLS:C4308010"]),  # MedMentions (original release)
+        ("C080122,C090663,D019335", "MESH", ["MESH:C080122", "MESH:C090663", "MESH:D019335"]),  # BioRED lists
+        ("3172,3651,6927", "NCBIGene", ["NCBIGene:3172", "NCBIGene:3651", "NCBIGene:6927"]),  # BioRED genes
+        ("9606", "NCBITaxon", ["NCBITaxon:9606"]),
+        (" CVCL_1452", "Cellosaurus", ["Cellosaurus:CVCL_1452"]),
+        ("c|DEL|1181_1186+20|26", "tmVar", ["tmVar:c|DEL|1181_1186+20|26"]),  # a variant is one id
+        ("rs74805019", "tmVar", ["tmVar:rs74805019"]),
+        ("-", "tmVar", []),
     ],
 )
 def test_normalise_concept_ids(raw: str, namespace: str, expected: list[str]) -> None:
@@ -419,6 +426,41 @@ def test_tables_match_schemas(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
+# BioRED: namespaces per mention type, ','-separated ids, tmVar variants, 5-column relation lines
+# ------------------------------------------------------------------------------------------------
+BIORED_TYPES = {"GeneOrGeneProduct": "NCBIGene", "OrganismTaxon": "NCBITaxon", "SequenceVariant": "tmVar"}
+
+
+def test_biored_quirks(tmp_path: Path) -> None:
+    lines = _doc(
+        "10491763",
+        "HNF-6 and type II diabetes in patients.",
+        "The Pro75Ala variant and glucose.",
+        [
+            ("HNF-6", "GeneOrGeneProduct", "3175"),
+            ("type II diabetes", "DiseaseOrPhenotypicFeature", "D003924,D003920"),
+            ("patients", "OrganismTaxon", "9606"),
+            ("Pro75Ala", "SequenceVariant", "p|SUB|P|75|A"),
+            ("glucose", "ChemicalEntity", "D005947"),
+        ],
+        ["10491763\tAssociation\t3175\tD003924\tNo"],
+    )
+    tables = ingest_corpus(
+        "biored", {"test": _write(tmp_path, "t.txt", lines)}, "MESH", Segmenter(), type_namespaces=BIORED_TYPES
+    )
+    assert tables.mentions["concept_ids"].tolist() == [
+        ["NCBIGene:3175"],
+        ["MESH:D003924", "MESH:D003920"],
+        ["NCBITaxon:9606"],
+        ["tmVar:p|SUB|P|75|A"],
+        ["MESH:D005947"],
+    ]
+    assert tables.counts.set_index("split").loc["all", "relations"] == 1
+    with pytest.raises(ValueError, match="namespace"):
+        ingest_corpus("biored", {"test": tmp_path / "t.txt"}, "MESH", Segmenter(), type_namespaces={"Gene": "HGNC"})
+
+
+# ------------------------------------------------------------------------------------------------
 # workflow wiring (biosem.workflow.corpora) on the shipped config
 # ------------------------------------------------------------------------------------------------
 def test_config_wiring() -> None:
@@ -432,6 +474,11 @@ def test_config_wiring() -> None:
     validate(config["corpora"], str(REPO / "workflow" / "schemas" / "corpora.schema.yaml"))
     corpora = Corpora(config)
     assert corpora.corpus_sources("bc5cdr") == {"train": "bc5cdr_train", "dev": "bc5cdr_dev", "test": "bc5cdr_test"}
+    assert corpora.corpus_sources("biored") == {"train": "biored_train", "dev": "biored_dev", "test": "biored_test"}
+    for split in ("train", "dev", "test"):
+        source = config["sources"][f"biored_{split}"]
+        assert source["licence"] == "NCBI public domain notice (US government work)" and len(source["sha256"]) == 64
+        assert source["url"].startswith("https://raw.githubusercontent.com/ndlongvn/BioRED-NER-RE/637e02c9746d")
     assert corpora.corpus_sources("medmentions_sample") == {
         "corpus": "medmentions_sample",
         "train_pmids": "medmentions_pmids_train",
@@ -444,6 +491,7 @@ def test_config_wiring() -> None:
 
     assert corpora.inputs(Wildcards)["dev"] == "resources/ncbi_disease_dev/NCBIdevelopset_corpus.txt"
     assert "results/intermediate/sentences/medmentions_sample.parquet" in corpora.targets()
+    assert "results/intermediate/mentions/biored.parquet" in corpora.targets()
     # the full MedMentions corpus is configured but its source must be added with its checksum
     with pytest.raises(ValueError, match="medmentions_st21pv"):
         corpora.check("medmentions")

@@ -13,6 +13,7 @@ import pytest
 from biosem.seeds import generator
 from biosem.wic import GROUPS
 from biosem.wic.io import write_released_json
+from biosem.wic.schemas import RELEASED_COLUMNS
 from biosem.wic.splits import (
     QuotaError,
     SplitParams,
@@ -246,12 +247,13 @@ def test_json_output_is_the_released_schema(tmp_path: Path) -> None:
         "sentence1",
         "sentence2",
         "start1",
-        "end1",
         "start2",
+        "end1",
         "end2",
         "cat",
         "label",
-    ]
+    ]  # the published files' order
+    assert list(test[0]) == list(RELEASED_COLUMNS)
     assert {r["cat"] for r in test} == set(GROUPS) and {r["label"] for r in test} == {0, 1}
     assert validate_main([str(tmp_path), "--train-cap", "5"]) == 0
 
@@ -372,3 +374,72 @@ def test_validator_catches_train_sentence_cap(tmp_path: Path) -> None:
     assert validate_main([str(tmp_path), "--train-cap", "3"]) == 1
     assert validate_main([str(tmp_path), "--train-cap", "4"]) == 0
     assert validate_main([str(tmp_path / "missing")]) == 2
+
+
+def test_validator_on_a_folder_without_train(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The published BioWiC dev and test files alone: checked, and the checks needing train listed as not run."""
+    splits, _ = _valid_set()
+    paper_like = {"test": {g: 2 for g in GROUPS}, "dev": {g: 2 for g in GROUPS}}
+    for split in ("dev", "test"):
+        (tmp_path / f"{split}.json").write_text(json.dumps(splits[split]))
+    (tmp_path / "quotas.json").write_text(json.dumps(paper_like))
+    assert validate_main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "train:" not in out and "test: 8 instances" in out and "dev: 8 instances" in out
+    assert "not run: all checks of train (no train.json)" in out
+    assert "not run: shared_sentence / shared_term_pair (test vs train)" in out
+    assert "not run: train_sentence_cap" in out
+    assert "(test vs dev)" not in out and out.splitlines()[-1] == "OK: no violations"
+    # a dev sentence shared with test is still caught without train
+    bad = [
+        dict(
+            splits["dev"][0],
+            sentence1=splits["test"][0]["sentence1"],
+            start1=splits["test"][0]["start1"],
+            end1=splits["test"][0]["end1"],
+            term1=splits["test"][0]["term1"],
+        )
+    ] + splits["dev"][1:]
+    (tmp_path / "dev.json").write_text(json.dumps(bad))
+    assert validate_main([str(tmp_path)]) == 1
+    assert "shared_sentence: dev[0]" in capsys.readouterr().out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert validate_main([str(empty)]) == 2
+
+
+def test_validator_reads_per_label_quotas() -> None:
+    splits, quotas = _valid_set()
+    unbalanced = {k: dict(v) for k, v in quotas.items()}
+    unbalanced["test"]["synonyms"] = {"1": 1, "0": 0}
+    test = [r for r in splits["test"] if not (r["cat"] == "synonyms" and r["label"] == 0)]
+    got = validate_splits({**splits, "test": test}, unbalanced)
+    assert got == []  # no balance violation for a group given per label
+    got = validate_splits({**splits, "test": test}, quotas)
+    assert sorted({v.kind for v in got}) == ["balance", "quota"]
+
+
+def test_fill_policy_keeps_full_strata_and_bounds_the_short_ones() -> None:
+    """fill: the paper's quota where the data allow; a short stratum shares its term pairs 2:1 between test
+    and dev and the counts table names the candidate count that bounds it."""
+    selected, cand = _data()
+    scarce = (cand["group"] == "synonyms") & (cand["label"] == 0)
+    cand = pd.concat([cand[~scarce], cand[scarce].head(6)], ignore_index=True)
+    params = _params(quota_policy="fill")
+    result, splits = _splits(selected, cand, params)
+    stats = result.stats
+    table = counts_table(splits, result.quotas, stats).set_index(["split", "cat", "label"])
+    for group in GROUPS:
+        for label in (1, 0):
+            row = table.loc[("test", group, label)]
+            want = params.test_quotas[group] // 2
+            assert row["candidate_term_pairs"] == stats[f"term_pairs_{group}_{label}"]
+            if row["candidate_term_pairs"] >= want + params.dev_quotas[group] // 2:
+                assert row["n"] == want  # filled without scaling
+            else:
+                assert row["n"] <= -(-row["candidate_term_pairs"] * 2 // 3) and row["bound"] == "term_pairs"
+    assert table.loc[("test", "synonyms", 0), "bound"] == "term_pairs"
+    assert 0 < table.loc[("test", "synonyms", 0), "n"] < table.loc[("test", "synonyms", 1), "n"] == 10
+    assert result.quotas["test"]["term_identity"] == 20 and isinstance(result.quotas["test"]["synonyms"], dict)
+    recs = {name: _records(frame) for name, frame in splits.items()}
+    assert validate_splits(recs, result.quotas, train_cap=5) == []
