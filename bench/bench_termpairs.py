@@ -6,7 +6,7 @@
    terminology, builds the positives and the 20 datasets exactly as the workflow does (the
    ``termpairs`` parameters of the default config, the joint first search of ``termpairs.joint_search``,
    ``biosem.termpairs.search.search_neighbours``, then ``biosem.termpairs.negatives.build_dataset`` with
-   the workflow's seeds), and reports wall time per step, the counts (positives per kind and difficulty,
+   the workflow's seeds), and reports wall and CPU time per step, the counts (positives per kind and difficulty,
    dataset rows) and the peak RSS.
 2. Each (input, kernel) pair runs in a fresh subprocess, so that its peak RSS is its own and the kernel
    is chosen at import (``BIOSEM_KERNEL=numba`` forces the numba kernels; see
@@ -133,8 +133,9 @@ def positive_counts(positives: pd.DataFrame) -> dict[str, int]:
     return {f"{k}_{d}": int(size.get((k, d), 0)) for k in POSITIVE_KINDS for d in DIFFICULTIES}
 
 
-def step_times(report: Mapping[str, object], joint_kinds: Sequence[str]) -> dict[str, float]:
-    """Wall seconds of one run grouped into the steps of docs/benchmarks.md.
+def step_times(report: Mapping[str, object], joint_kinds: Sequence[str], cpu: bool = False) -> dict[str, float]:
+    """Wall seconds (``cpu``: CPU seconds, the ``*_cpu_s`` and ``cpu_seconds`` fields) of one run grouped
+    into the steps of docs/benchmarks.md.
 
     ``report`` is a run's report (:func:`run_input`): ``ingest_s``, ``positives_s``, ``joint_search``
     (difficulty -> {"seconds": ...}) and ``datasets`` (name -> stats with ``kind``, ``difficulty``,
@@ -145,24 +146,25 @@ def step_times(report: Mapping[str, object], joint_kinds: Sequence[str]) -> dict
     their sum (warm-up and the brute-force subset excluded). Steps with nothing measured are absent.
     """
     steps: dict[str, float] = {}
+    field, suffix = ("cpu_seconds", "_cpu_s") if cpu else ("seconds", "_s")
 
     def add(key: str, seconds: float) -> None:
         steps[key] = steps.get(key, 0.0) + float(seconds)
 
     for key in ("ingest", "positives"):
-        if f"{key}_s" in report:
-            add(key, report[f"{key}_s"])  # type: ignore[arg-type]
+        if f"{key}{suffix}" in report:
+            add(key, report[f"{key}{suffix}"])  # type: ignore[arg-type]
     datasets: Mapping[str, Mapping[str, object]] = report.get("datasets", {})  # type: ignore[assignment]
     for stats in datasets.values():
         if stats["strategy"] == "random":
-            add("random", stats["seconds"])  # type: ignore[arg-type]
+            add("random", stats[field])  # type: ignore[arg-type]
         elif stats["kind"] in joint_kinds:
-            add(f"{stats['difficulty']}_levenshtein", stats["seconds"])  # type: ignore[arg-type]
+            add(f"{stats['difficulty']}_levenshtein", stats[field])  # type: ignore[arg-type]
         else:
-            add("association_levenshtein", stats["seconds"])  # type: ignore[arg-type]
+            add("association_levenshtein", stats[field])  # type: ignore[arg-type]
     joint: Mapping[str, Mapping[str, object]] = report.get("joint_search", {})  # type: ignore[assignment]
     for difficulty, counts in joint.items():
-        add(f"{difficulty}_search", counts["seconds"])  # type: ignore[arg-type]
+        add(f"{difficulty}_search", counts[field])  # type: ignore[arg-type]
     steps["total"] = sum(steps.values())
     return {key: round(seconds, 1) for key, seconds in steps.items()}
 
@@ -188,6 +190,17 @@ def kernels_disagree(runs: Sequence[Mapping[str, object]]) -> list[str]:
 
 
 # --- one input, in this process ------------------------------------------------------------------------
+
+
+class Clock:
+    """Wall and CPU seconds (of this process, every thread) since the clock was made."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def read(self) -> tuple[float, float]:
+        """(wall seconds, CPU seconds), to 0.1 s."""
+        return round(time.perf_counter() - self.wall, 1), round(time.process_time() - self.cpu, 1)
 
 
 def peak_rss_mb() -> float:
@@ -285,20 +298,20 @@ def run_input(inp: Input, kernel: str, args: argparse.Namespace, config: Mapping
     def save() -> None:
         report["peak_rss_mb"] = round(peak_rss_mb(), 0)
         report["steps"] = step_times(report, joint_kinds)
+        report["steps_cpu"] = step_times(report, joint_kinds, cpu=True)
         out.write_text(json.dumps(report, indent=1) + "\n")
 
     report["warm_up_s"] = warm_up(args.workers)
-    t_all = time.perf_counter()
-    t0 = time.perf_counter()
+    whole = clock = Clock()
     tables = READERS[inp.reader](inp, config)
     concepts, terms, assoc = (tables[k].to_pandas() for k in ("concepts", "terms", "associations"))
     del tables
-    report["ingest_s"] = round(time.perf_counter() - t0, 1)
+    report["ingest_s"], report["ingest_cpu_s"] = clock.read()
     report["concepts"], report["terms"], report["associations"] = len(concepts), len(terms), len(assoc)
-    t0 = time.perf_counter()
+    clock = Clock()
     positives, counts = build_positive_pairs(concepts, terms, assoc, params_from_config(termpairs))  # type: ignore[arg-type]
     components = similarity_components(positives)
-    report["positives_s"] = round(time.perf_counter() - t0, 1)
+    report["positives_s"], report["positives_cpu_s"] = clock.read()
     report["positive_counts"] = {k: int(v) for k, v in counts.items()}
     report["positives"] = positive_counts(positives)
     report["similarity_terms"] = len(components)
@@ -323,19 +336,21 @@ def run_input(inp: Input, kernel: str, args: argparse.Namespace, config: Mapping
         nb = None
         if strategy == "levenshtein" and kind in joint_kinds:
             if difficulty not in neighbours:
-                t0 = time.perf_counter()
+                clock = Clock()
                 neighbours[difficulty], counts = search_neighbours(
                     positives, components, joint_kinds, difficulty, workers=args.workers
                 )
+                wall, cpu = clock.read()
                 joint[difficulty] = {
                     **counts,
-                    "seconds": round(time.perf_counter() - t0, 1),
+                    "seconds": wall,
+                    "cpu_seconds": cpu,
                     "peak_rss_mb_so_far": round(peak_rss_mb(), 0),
                 }
                 print(inp.name, kernel, "joint search", difficulty, json.dumps(joint[difficulty]), flush=True)
                 save()
             nb = neighbours[difficulty]
-        t0 = time.perf_counter()
+        clock = Clock()
         # The workflow's generator of this dataset (rule sample_termpair_negatives), by the input's name.
         rng = generator(seed, "termpairs", inp.name, kind, difficulty, strategy)
         dataset, stats = build_dataset(
@@ -349,7 +364,7 @@ def run_input(inp: Input, kernel: str, args: argparse.Namespace, config: Mapping
             random_rounds=int(termpairs["random_rounds"]),  # type: ignore[index]
             neighbours=nb,
         )
-        stats["seconds"] = round(time.perf_counter() - t0, 1)
+        stats["seconds"], stats["cpu_seconds"] = clock.read()
         stats["rows"] = len(dataset)
         stats["peak_rss_mb_so_far"] = round(peak_rss_mb(), 0)
         datasets[name] = stats
@@ -358,7 +373,7 @@ def run_input(inp: Input, kernel: str, args: argparse.Namespace, config: Mapping
     report["dataset_rows"] = int(sum(int(s["rows"]) for s in datasets.values()))  # type: ignore[call-overload]
     report["joint_search_total_s"] = round(sum(float(j["seconds"]) for j in joint.values()), 1)  # type: ignore[arg-type]
     report["datasets_total_s"] = round(sum(float(s["seconds"]) for s in datasets.values()), 1)  # type: ignore[arg-type]
-    report["total_s"] = round(time.perf_counter() - t_all, 1)
+    report["total_s"], report["total_cpu_s"] = whole.read()
     report["complete"] = True
     save()
     return report

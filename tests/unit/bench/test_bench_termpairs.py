@@ -104,6 +104,21 @@ def test_step_times_group_the_datasets(bench: ModuleType) -> None:
     assert bench.step_times({"ingest_s": 1.5}, ["fsn_syn"]) == {"ingest": 1.5, "total": 1.5}
 
 
+def test_step_times_of_cpu_seconds(bench: ModuleType) -> None:
+    report = {
+        "ingest_s": 1.0,
+        "ingest_cpu_s": 0.5,
+        "datasets": {"a": _stats("fsn_syn", "easy", "random", 9.0, cpu_seconds=1.5)},
+        "joint_search": {"easy": {"seconds": 10.0, "cpu_seconds": 18.0}},
+    }
+    assert bench.step_times(report, ["fsn_syn"], cpu=True) == {
+        "ingest": 0.5,
+        "random": 1.5,
+        "easy_search": 18.0,
+        "total": 20.0,
+    }
+
+
 def test_kernels_disagree(bench: ModuleType) -> None:
     same = _stats("fsn_syn", "hard", "levenshtein", 1.0, positives=3, negatives=3, rows=6)
     other = {**same, "mean_levenshtein_negative": 7.5, "seconds": 9.0}
