@@ -396,6 +396,8 @@ def child_argv(args: argparse.Namespace, inp: Input, kernel: str) -> list[str]:
         argv += ["--release", args.release]
     if args.mesh_dir:
         argv += ["--mesh-dir", args.mesh_dir]
+    if args.mesh_supplementary:
+        argv.append("--mesh-supplementary")
     if args.skip_subset:
         argv.append("--skip-subset")
     if args.joint_search is not None:
@@ -441,9 +443,8 @@ def inputs_from_args(args: argparse.Namespace) -> list[Input]:
     return inputs
 
 
-def main(argv: list[str] | None = None) -> int:
-    from biosem.levenshtein.kernels import KERNEL, _lev512
-
+def build_parser(default_kernel: str) -> argparse.ArgumentParser:
+    """The command line (``default_kernel``: the kernel of ``--kernels`` when none is given)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--release", help="folder of an RF2 release (e.g. the generated one)")
     ap.add_argument("--mesh-dir", help="folder of the MeSH source files (the mirror's mesh/)")
@@ -454,9 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--kernels",
-        default=KERNEL,
+        default=default_kernel,
         help=f"comma-separated Levenshtein kernels to run each input on, of {','.join(KERNELS)} "
-        f"(default: this machine's, {KERNEL})",
+        f"(default: this machine's, {default_kernel})",
     )
     ap.add_argument("--config", default=str(DEFAULT_CONFIG), help="config whose termpairs section is used")
     ap.add_argument("--workers", type=int, default=2)
@@ -479,6 +480,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--run-timeout", type=float, help="stop a run (one input, one kernel) after this many seconds")
     ap.add_argument("--run", metavar="INPUT:KERNEL", help="benchmark one input in this process (what each run does)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    from biosem.levenshtein.kernels import KERNEL, _lev512
+
+    ap = build_parser(KERNEL)
     args = ap.parse_args(argv)
     try:
         kernels = parse_kernels(args.kernels)

@@ -156,6 +156,11 @@ def test_inputs_and_child_command_line(bench: ModuleType) -> None:
     assert "--skip-subset" in argv and "--joint-search" not in argv
     assert argv[-2:] == ["--datasets", "fsn_syn_easy_random"]
     assert bench.run_path(Path("o/t.json"), inputs[2], "numba") == Path("o/t.mesh_supplementary.numba.json")
+    # Each run's process is given every input it may be asked for.
+    for inp in inputs:
+        child = bench.build_parser("avx512").parse_args(bench.child_argv(args, inp, "avx512")[2:])
+        assert bench.inputs_from_args(child) == inputs
+        assert (child.workers, child.out, child.datasets) == (2, "o/t.json", ["fsn_syn_easy_random"])
 
 
 def test_command_line_errors(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
