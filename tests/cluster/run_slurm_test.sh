@@ -10,7 +10,7 @@
 #    machine's real CPUs and memory (slurmd -C).
 # 3. Runs the embedded default workflow twice, each in a fresh copy of the repository
 #    (tests/conftest.py copy_workflow), at the same time: locally with --cores 2, and through
-#    `--profile workflow/profiles/slurm`.
+#    `--profile profiles/slurm`.
 # 4. Compares the sha256 of every file under results/ (tests/cluster/compare_results.py).
 # On exit, success or not, SLURM jobs are cancelled and every daemon started here is stopped by PID.
 # The whole test is bounded by BIOSEM_CLUSTER_TIMEOUT seconds (default 1500); each step gets what
@@ -340,10 +340,10 @@ finish_local() {
 
 run_slurm() {
     copy_repo "$WORK/slurm"
-    log "SLURM run: snakemake --profile workflow/profiles/slurm"
+    log "SLURM run: snakemake --profile profiles/slurm"
     # Site settings of this test cluster: no accounts, node size, quick status polling. The memory
     # cap (--resources) is the node's memory, so no request exceeds it.
-    (cd "$WORK/slurm" && bounded 0 "$PYTHON" -m snakemake --profile workflow/profiles/slurm \
+    (cd "$WORK/slurm" && bounded 0 "$PYTHON" -m snakemake --profile profiles/slurm \
         --cores "$NODE_CPUS" --resources mem_mb="$NODE_MEM_MB" --slurm-no-account \
         --seconds-between-status-checks 5 --slurm-init-seconds-before-status-checks 2 \
         "${SNAKEMAKE_ARGS[@]}") >"$WORK/log/snakemake-slurm.log" 2>&1 || {
