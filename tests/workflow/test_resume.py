@@ -1,0 +1,64 @@
+"""A run killed with SIGKILL mid-rule resumes: after ``snakemake --unlock`` (the lock a killed snakemake
+leaves), the README's command picks up the default workflow profile (``profiles/default/profile.yaml``,
+loaded without being asked), whose ``rerun-incomplete`` rebuilds what the killed jobs left behind, and the
+run ends with the same bytes as an uninterrupted one."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import CONFIG_FILES, REPO, SHARED_DATA, copy_workflow, run_workflow
+
+from biosem.termpairs import DATASETS
+from biosem.workflow import paths
+
+
+def _digests(root: Path, names: list[str]) -> dict[str, str]:
+    return {name: hashlib.sha256((root / name).read_bytes()).hexdigest() for name in names}
+
+
+def test_the_default_profile_sits_where_snakemake_loads_it() -> None:
+    profile = yaml.safe_load((REPO / "profiles" / "default" / "profile.yaml").read_text())
+    assert profile["rerun-incomplete"] is True and profile["latency-wait"] >= 5
+    assert not (REPO / "workflow" / "profiles").exists()
+
+
+@pytest.mark.workflow
+def test_kill_9_mid_rule_then_the_readme_command_resumes_to_identical_bytes(
+    tmp_path: Path, workflow_runs: dict[int, Path]
+) -> None:
+    workdir = copy_workflow(tmp_path / "killed")
+    target = paths.termpairs("cl", "counts", "tsv")
+    outputs = [target, *(paths.termpairs("cl", name) for name in DATASETS)]
+    env = dict(os.environ, NLTK_DATA=str(SHARED_DATA / "nltk_data"))
+    cmd = [sys.executable, "-m", "snakemake", target, "--cores", "2", "--configfile", *CONFIG_FILES]
+    proc = subprocess.Popen(
+        cmd, cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    started = time.monotonic()
+    # Kill once the term-pair stage is writing its datasets (some written, the summary not yet).
+    while proc.poll() is None and time.monotonic() - started < 900:
+        if sum((workdir / name).exists() for name in outputs[1:]) >= 2:
+            break
+        time.sleep(0.1)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (workdir / target).exists()
+
+    # A killed snakemake leaves its lock: README § Troubleshooting, `snakemake --unlock`, then the README's
+    # command (run_workflow: snakemake --cores N with the tests' config files), nothing else.
+    assert run_workflow(workdir, 1, "--unlock").returncode == 0
+    resumed = run_workflow(workdir, 2, target)
+    assert resumed.returncode == 0, resumed.stderr[-5000:]
+    assert "Using workflow specific profile profiles/default" in resumed.stderr
+    assert "IncompleteFilesException" not in resumed.stderr
+    assert _digests(workdir, outputs) == _digests(workflow_runs[2], outputs)
