@@ -140,6 +140,14 @@ def _licence_name(status: LicenceStatus) -> str:
     return meta.get("license_name", meta["license"])
 
 
+def _licence_cell(status: LicenceStatus) -> str:
+    if status.restricted:
+        return "no licence stated" if len(status.unstated) == len(status.reasons) else "restricted"
+    if status.asserted:
+        return f"licence asserted ({_licence_name(status)}; {', '.join(status.asserted)} state none)"
+    return f"open ({_licence_name(status)})"
+
+
 def render_release(
     datasets: Sequence[tuple[ReleaseDataset, LicenceStatus, Mapping[tuple[str, str], int]]],
     withheld: Sequence[tuple[ReleaseDataset, LicenceStatus]],
@@ -168,7 +176,7 @@ def render_release(
                 "rows per split": ", ".join(f"{s} {n:,}" for s, n in splits.items()),
                 "rows": f"{sum(counts.values()):,}",
                 "empty files": empty,
-                "licence": "restricted" if status.restricted else f"open ({_licence_name(status)})",
+                "licence": _licence_cell(status),
                 "follows": dataset.paper.short,
             }
         )

@@ -106,8 +106,8 @@ def test_licensed_formats_and_licences_are_restricted() -> None:
     # A restricted licence on an open format (e.g. SNOMED CT content converted to OBO) is caught.
     obo_snomed = Source("sct_obo", "public", "terminology", "SNOMED CT Affiliate Licence", format="obo")
     assert classify([obo_snomed]).reasons == ("sct_obo: licence SNOMED CT Affiliate Licence",)
-    # The rules are configurable.
-    assert not classify([SNOMED], restricted_formats=[], restricted_licences=[]).restricted
+    # The config lists only add restrictions: empty lists lift none.
+    assert classify([SNOMED], restricted_formats=[], restricted_licences=[]).restricted
     assert classify([HPO], restricted_licences=["cc-by"]).restricted
 
 
