@@ -4,17 +4,37 @@ sources that state no licence (and, with the build and check, symlinks and hidde
 from __future__ import annotations
 
 import copy
+import os
+from pathlib import Path
 from types import SimpleNamespace
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 import yaml
 from conftest import REPO
 
-from biosem.release.licence import RestrictedLicenceError, classify, hub_licence, restricted_notice
-from biosem.release.registry import Source, terminology_sources
+from biosem.release.build import SymlinkError, build_dataset, write_release
+from biosem.release.licence import Attribution, RestrictedLicenceError, classify, hub_licence, restricted_notice
+from biosem.release.provenance import Provenance
+from biosem.release.registry import Paper, ReleaseDataset, Source, terminology_sources
 from biosem.workflow.release import ReleasePlan
 
 PUBLIC = SimpleNamespace(visibility="public")
+HPO = Source(
+    "hpo",
+    "public",
+    "terminology hpo (OBO)",
+    "CC0",
+    "2025-01-16",
+    "https://example.org/hp.obo",
+    "ab" * 32,
+    "obo",
+    attribution=Attribution("Example Phenotype Ontology", "the Example Consortium"),
+)
+SNOMED = Source("snomed", "licensed", "terminology (RF2 release)", "SNOMED CT", format="rf2", release="MiniCT")
+HPO_ROWS = {"term1": ["fever", "pyrexia"], "term2": ["pyrexia", "fever"], "concept_id1": ["HP:0001945"] * 2}
+SNOMED_ROWS = {"term1": ["fever", "pyrexia"], "term2": ["pyrexia", "fever"], "concept_id1": ["386661006"] * 2}
 
 
 def default_config() -> dict:
@@ -107,3 +127,78 @@ def test_a_source_stating_no_licence_is_not_public_until_asserted(tmp_path) -> N
     config["release"]["assert_licences"] = ["simverb"]
     with pytest.raises(ValueError, match=r"assert_licences: simverb name no source .*one of: simverb3500_data"):
         plan(config, ("agreement",))
+
+
+# --- the build: symlinks and hidden files ------------------------------------------------------------
+
+
+def provenance(visibility: str) -> Provenance:
+    return Provenance("1.2.3", visibility, "0.1.0", "unknown", "unknown", f"snakemake release_{visibility}", ())
+
+
+def make_dataset(name: str, parquet: Path, source: Source) -> ReleaseDataset:
+    return ReleaseDataset(
+        family="termpairs",
+        name=name,
+        pretty_name=f"Term pairs {name}",
+        summary="Pairs of terms.",
+        motivation="Testing.",
+        configs={"default": {"test": str(parquet)}},
+        sources=(source,),
+        parameters={"seed": 1},
+        paper=Paper("Author 2020", "A. Author. 2020. A paper.", "@misc{a}", "https://example.org"),
+    )
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A workflow folder with the outputs of an open (HPO) and a SNOMED CT dataset, as the cwd."""
+    monkeypatch.chdir(tmp_path)
+    for name, rows in (("hpo", HPO_ROWS), ("snomed", SNOMED_ROWS)):
+        Path(f"results/termpairs/{name}").mkdir(parents=True)
+        pq.write_table(pa.table(rows), f"results/termpairs/{name}/test.parquet")
+    return tmp_path
+
+
+def release_files(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def test_a_symlinked_input_is_refused_naming_it(workdir: Path) -> None:
+    hpo = make_dataset("hpo", Path("results/termpairs/hpo/test.parquet"), HPO)
+    out = Path("results/release/1.2.3/public/termpairs/hpo")
+    os.remove("results/termpairs/hpo/test.parquet")
+    os.symlink(workdir / "results/termpairs/snomed/test.parquet", "results/termpairs/hpo/test.parquet")
+    with pytest.raises(SymlinkError) as err:
+        build_dataset(hpo, out, hpo.licence_status(), provenance("public"), {})
+    assert str(err.value).startswith(
+        "termpairs/hpo: input results/termpairs/hpo/test.parquet: expected a regular file or folder, found a "
+        f"symbolic link results/termpairs/hpo/test.parquet -> {workdir}/results/termpairs/snomed/test.parquet."
+    )
+    assert not out.exists()
+    # A symlinked folder on the way is refused as well.
+    os.remove("results/termpairs/hpo/test.parquet")
+    os.rmdir("results/termpairs/hpo")
+    os.symlink("snomed", "results/termpairs/hpo")
+    with pytest.raises(SymlinkError, match="found a symbolic link results/termpairs/hpo -> snomed"):
+        build_dataset(hpo, out, hpo.licence_status(), provenance("public"), {})
+    assert not out.exists()
+
+
+def test_the_release_removes_hidden_files_and_refuses_symlinks(workdir: Path) -> None:
+    hpo = make_dataset("hpo", Path("results/termpairs/hpo/test.parquet"), HPO)
+    root = Path("results/release/1.2.3/public")
+    out = root / "termpairs/hpo"
+    (out / ".snomed_data").mkdir(parents=True)
+    (out / ".snomed_data/test.parquet").write_bytes(Path("results/termpairs/snomed/test.parquet").read_bytes())
+    build_dataset(hpo, out, hpo.licence_status(), provenance("public"), {})
+    (root / ".cache").mkdir()
+    (root / ".cache/snomed.parquet").write_bytes(Path("results/termpairs/snomed/test.parquet").read_bytes())
+    write_release(root, [(hpo, hpo.licence_status())], [], provenance("public"), {}, {"seed": 1})
+    listed = sorted(line.split("  ", 1)[1] for line in (root / "SHA256SUMS").read_text().splitlines())
+    assert [f for f in release_files(root) if (root / f).is_file()] == sorted([*listed, "SHA256SUMS"])
+    assert not any("snomed" in f or f.startswith(".") or "/." in f for f in release_files(root))
+    # A symlink in the release folder stops the manifest (nothing is hashed through a link).
+    os.symlink(workdir / "results/termpairs/snomed", root / "termpairs/snomed")
+    with pytest.raises(SymlinkError, match=r"release .*public: .*found a symbolic link .*public/termpairs/snomed ->"):
+        write_release(root, [(hpo, hpo.licence_status())], [], provenance("public"), {}, {"seed": 1})

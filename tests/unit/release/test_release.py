@@ -529,6 +529,7 @@ def test_write_release_manifest(tmp_path: Path, two_configs: ReleaseDataset) -> 
     )
     listed = [rel for rel, _ in entries]
     assert "stale/file.txt" not in listed
+    assert not (root / "stale").exists()  # the folder holds what SHA256SUMS lists, nothing else
     assert {
         "RELEASE.md",
         "config.yaml",
