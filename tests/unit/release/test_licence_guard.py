@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -15,6 +16,9 @@ import yaml
 from conftest import REPO
 
 from biosem.release.build import SymlinkError, build_dataset, write_release
+from biosem.release.check import check_release
+from biosem.release.checksums import write_sha256sums
+from biosem.release.content import restricted_id_kind
 from biosem.release.licence import Attribution, RestrictedLicenceError, classify, hub_licence, restricted_notice
 from biosem.release.provenance import Provenance
 from biosem.release.registry import Paper, ReleaseDataset, Source, terminology_sources
@@ -202,3 +206,96 @@ def test_the_release_removes_hidden_files_and_refuses_symlinks(workdir: Path) ->
     os.symlink(workdir / "results/termpairs/snomed", root / "termpairs/snomed")
     with pytest.raises(SymlinkError, match=r"release .*public: .*found a symbolic link .*public/termpairs/snomed ->"):
         write_release(root, [(hpo, hpo.licence_status())], [], provenance("public"), {}, {"seed": 1})
+
+
+# --- python -m biosem.release.check against tampering -----------------------------------------------
+
+
+def public_release(workdir: Path, parquet: str = "results/termpairs/hpo/test.parquet") -> tuple[Path, ReleaseDataset]:
+    hpo = make_dataset("hpo", Path(parquet), HPO)
+    root = Path("results/release/1.2.3/public")
+    build_dataset(hpo, root / hpo.id, hpo.licence_status(), provenance("public"), {})
+    write_release(root, [(hpo, hpo.licence_status())], [], provenance("public"), {}, {"seed": 1})
+    return root, hpo
+
+
+def test_check_reports_files_in_hidden_folders(workdir: Path) -> None:
+    root, _ = public_release(workdir)
+    assert check_release(root, records=1) == []
+    snomed = Path("results/termpairs/snomed/test.parquet").read_bytes()
+    (root / ".cache").mkdir()
+    (root / ".cache/snomed.parquet").write_bytes(snomed)
+    (root / "termpairs/hpo/.snomed_data").mkdir()
+    (root / "termpairs/hpo/.snomed_data/test.parquet").write_bytes(snomed)
+    problems = check_release(root, records=1)
+    assert problems == [
+        "SHA256SUMS: not listed: .cache/snomed.parquet",
+        "SHA256SUMS: not listed: termpairs/hpo/.snomed_data/test.parquet",
+        "termpairs/hpo/SHA256SUMS: not listed: .snomed_data/test.parquet",
+        ".cache/snomed.parquet: column concept_id1: 2 value(s) look like SNOMED CT ids (e.g. 386661006); "
+        "expected none in a public release",
+        "termpairs/hpo/.snomed_data/test.parquet: column concept_id1: 2 value(s) look like SNOMED CT ids "
+        "(e.g. 386661006); expected none in a public release",
+    ]
+    (root / "termpairs/hpo/link.parquet").symlink_to(workdir / "results/termpairs/snomed/test.parquet")
+    assert any(p.startswith("symbolic link: termpairs/hpo/link.parquet -> ") for p in check_release(root, records=1))
+
+
+def test_check_decides_restricted_from_provenance_not_from_the_banner(workdir: Path) -> None:
+    root, _ = public_release(workdir)
+    snomed = make_dataset("snomed", Path("results/termpairs/snomed/test.parquet"), SNOMED)
+    folder = root / snomed.id
+    build_dataset(snomed, folder, snomed.licence_status(), provenance("private"), {})
+    card = (folder / "README.md").read_text()
+    assert "**Restricted licence — private release only.**" in card
+    # Tampering: banner and notice lines gone, licence metadata made open, every SHA256SUMS regenerated.
+    card = "\n".join(line for line in card.splitlines() if not line.startswith(">"))
+    card = card.replace("license: other\n", "license: cc0-1.0\n", 1)
+    card = re.sub(r"license_name: .*\nlicense_link: .*\n", "", card, count=1)
+    (folder / "README.md").write_text(card + "\n")
+    write_sha256sums(folder)
+    write_sha256sums(root)
+    problems = check_release(root, records=1)
+    assert problems == [
+        "termpairs/snomed: restricted dataset in a public release (from the sources croissant.json records: "
+        "snomed: format rf2, licence SNOMED CT)",
+        "termpairs/snomed/README.md: licence metadata {'license': 'cc0-1.0', 'license_name': None, 'license_link': "
+        "None} does not match its sources' provenance (expected {'license': 'other', 'license_name': "
+        "'snomed-ct-affiliate-licence', 'license_link': 'https://www.snomed.org/get-snomed'})",
+        "termpairs/snomed/data/test-00000-of-00001.parquet: column concept_id1: 2 value(s) look like SNOMED CT ids "
+        "(e.g. 386661006); expected none in a public release",
+    ]
+
+
+def test_check_scans_public_content_for_restricted_ids(workdir: Path) -> None:
+    # Provenance that lies (an "HPO" dataset whose rows carry UMLS CUIs) is caught by the content.
+    pq.write_table(pa.table({**HPO_ROWS, "concept_id1": ["C0015967", "HP:0001945"]}), "cuis.parquet")
+    root, _ = public_release(workdir, "cuis.parquet")
+    (root / "extra.tsv").write_text("a_id\tb_ids\tconcept_id2\n86044005\tx\tMESH:D014262\n")
+    problems = [p for p in check_release(root, records=1) if "look like" in p]
+    assert problems == [
+        "extra.tsv: column a_id: 1 value(s) look like SNOMED CT ids (e.g. 86044005); expected none in a public release",
+        "termpairs/hpo/data/test-00000-of-00001.parquet: column concept_id1: 1 value(s) look like UMLS CUIs "
+        "(e.g. C0015967); expected none in a public release",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ("C0015967", "UMLS CUI"),
+        ("386661006", "SNOMED CT id"),
+        ("900000000000509007", "SNOMED CT id"),  # long format (partition 10)
+        ("C000002", None),  # MeSH supplementary record UI: C + 6 digits
+        ("C000596789", None),  # ... or C + 9 digits
+        ("M0000001", None),
+        ("D014262", None),
+        ("HP:0001945", None),
+        ("MESH:D014262", None),
+        ("7157", None),  # an NCBI Gene id (namespaced in the corpora anyway)
+        ("386661007", None),  # wrong check digit
+        ("1234567", None),
+    ],
+)
+def test_restricted_id_patterns(value: str, kind: str | None) -> None:
+    assert restricted_id_kind(value) == kind

@@ -632,7 +632,10 @@ def test_check_release_folder(tmp_path: Path, two_configs: ReleaseDataset) -> No
     # A restricted card slipped into a public folder is reported.
     restricted = ReleaseDataset.from_params({**two_configs.to_params(), "name": "snomed", "sources": [vars(SNOMED)]})
     build_dataset(restricted, root / restricted.id, restricted.licence_status(), provenance("private"), {})
-    assert "termpairs/snomed: restricted dataset in a public release" in check_release(root)
+    assert (
+        "termpairs/snomed: restricted dataset in a public release (from the sources croissant.json records: "
+        "snomed: format rf2, licence SNOMED CT)"
+    ) in check_release(root)
 
 
 # --- rule functions (biosem.workflow.release) -----------------------------------------------------
