@@ -283,10 +283,12 @@ def render_release(
         f"# biosem release {provenance.release_version} ({provenance.visibility})",
         "",
         (
-            "Open-source-derived datasets only: nothing here derives from UMLS or SNOMED CT."
+            "Open-source-derived datasets only: nothing here derives from UMLS or SNOMED CT, or from a source "
+            "that states no licence unless the configuration asserts it (`release.assert_licences`)."
             if provenance.visibility == "public"
-            else "**Private release**: it contains datasets derived from UMLS and/or SNOMED CT "
-            "(marked restricted; their cards carry the licence notice). Share it only with licensees."
+            else "**Private release**: it contains datasets derived from UMLS and/or SNOMED CT, or from sources "
+            "that state no licence (marked restricted; their cards carry the licence notice). Share it only with "
+            "licensees."
         ),
         "",
         "## Datasets",
