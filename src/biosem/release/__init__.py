@@ -6,6 +6,8 @@
 * :mod:`~biosem.release.card`, :mod:`~biosem.release.croissant`, :mod:`~biosem.release.checksums`:
   the dataset card (Hugging Face YAML + datasheet), Croissant metadata, ``SHA256SUMS``.
 * :mod:`~biosem.release.build`: assembles a dataset folder and the release manifest.
+* :mod:`~biosem.release.check` (with :mod:`~biosem.release.content`): re-checks a built folder before
+  publishing (every file listed, restricted status from recorded provenance, restricted ids in content).
 """
 
 from biosem.release import families as _families  # noqa: F401 - registers the built-in providers

@@ -32,6 +32,91 @@ log = logging.getLogger(__name__)
 VISIBILITIES = ("public", "private")
 
 
+class SymlinkError(ValueError):
+    """A release input or output goes through a symbolic link: the release copies real bytes only.
+
+    Attributes:
+        path: the path given; link: the symbolic link on it; target: where the link points.
+    """
+
+    def __init__(self, what: str, path: str | os.PathLike[str], link: str | os.PathLike[str]) -> None:
+        self.path, self.link = str(path), str(link)
+        self.target = os.readlink(link)
+        super().__init__(
+            f"{what} {self.path}: expected a regular file or folder, found a symbolic link {self.link} -> "
+            f"{self.target}. The release follows no link (a link could put another dataset's rows here): "
+            "replace it by the real file (rebuild it) and run again."
+        )
+
+
+def symlink_on_path(path: str | os.PathLike[str]) -> Path | None:
+    """The first symbolic link among the components of ``path``, or ``None``.
+
+    A relative path is checked component by component from the working directory (the workflow
+    folder); an absolute one from the working directory when it lies below it, else only its last
+    component (the folders above a workflow are not the release's business).
+    """
+    given = Path(path)
+    current, rel = Path(), given
+    if given.is_absolute():
+        try:
+            rel = given.relative_to(Path.cwd())
+        except ValueError:
+            return given if given.is_symlink() else None
+        current = Path.cwd()
+    for part in rel.parts:
+        current = current / part
+        if current.is_symlink():
+            return current
+    return None
+
+
+def _refuse_symlink(what: str, path: str | os.PathLike[str]) -> None:
+    link = symlink_on_path(path)
+    if link is not None:
+        raise SymlinkError(what, path, link)
+
+
+def _entries(root: Path) -> tuple[list[Path], list[Path], list[Path]]:
+    """``(files, folders, symlinks)`` under ``root``, hidden ones included, links never followed."""
+    files, folders, links = [], [], []
+    for top, dirs, names in os.walk(root, followlinks=False):
+        for name in dirs + names:
+            path = Path(top) / name
+            if path.is_symlink():
+                links.append(path)
+            elif name in dirs:
+                folders.append(path)
+            else:
+                files.append(path)
+    return sorted(files), sorted(folders), sorted(links)
+
+
+def remove_unlisted(root: str | os.PathLike[str], keep: Sequence[str]) -> list[str]:
+    """Remove every file under ``root`` not in ``keep`` (relative POSIX paths), hidden ones included,
+    then the folders left empty; return the removed files' relative paths (each logged).
+
+    Raises:
+        SymlinkError: a symbolic link is under ``root`` (nothing is removed then).
+    """
+    base = Path(root)
+    files, folders, links = _entries(base)
+    if links:
+        raise SymlinkError("release folder", base, links[0])
+    wanted = set(keep)
+    removed = []
+    for path in files:
+        rel = path.relative_to(base).as_posix()
+        if rel not in wanted:
+            log.warning("removing %s: not a file of this release", path)
+            path.unlink()
+            removed.append(rel)
+    for folder in reversed(folders):  # deepest first
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    return removed
+
+
 def read_checksum_table(path: str | os.PathLike[str]) -> list[tuple[str, int, str]]:
     """Rows ``(file, bytes, sha256)`` of a table written by :func:`checksum_table`."""
     frame = pd.read_csv(
@@ -75,16 +160,27 @@ def build_dataset(
 ) -> BuiltDataset:
     """Write the dataset folder: shards, ``README.md``, ``croissant.json`` (validated), ``SHA256SUMS``.
 
+    Every other file in the folder (a stale shard, a hidden file or folder) is removed first: the
+    folder holds exactly the files its ``SHA256SUMS`` lists.
+
     Raises:
         RestrictedLicenceError: the dataset is restricted and ``provenance.visibility`` is public.
+        SymlinkError: an input Parquet file, the folder or anything in it is (or goes through) a
+            symbolic link: the release copies real bytes and publishes no link.
         AttributionError: a source's licence requires attribution and its config gives none.
         CroissantValidationError: mlcroissant rejects the generated metadata.
         ValueError: two splits of a config differ in schema.
     """
     if status.restricted and provenance.visibility == "public":
         raise RestrictedLicenceError([(dataset.id, "; ".join(status.reasons))])
+    for source in dataset.input_files():
+        _refuse_symlink(f"{dataset.id}: input", source)
+    _refuse_symlink(f"{dataset.id}: release folder", out_dir)
     dataset.credits()  # fail before writing anything when a source cannot be credited
     root = Path(out_dir)
+    expected = dataset_files(dataset)
+    if root.exists():
+        remove_unlisted(root, expected)
     written = []
     for config, split, source, rel in dataset.shards():
         info, table = write_shard(source, root / rel, config, split, rel)
@@ -106,11 +202,6 @@ def build_dataset(
     warnings = validate_croissant(root / "croissant.json")
     for warning in warnings:
         log.info("croissant warning: %s", warning)
-    expected = dataset_files(dataset)
-    for stale in sorted(p for p in (root / "data").rglob("*") if p.is_file()):
-        if stale.relative_to(root).as_posix() not in expected:
-            log.warning("removing %s: not a file of this dataset any more", stale)
-            stale.unlink()
     entries = [(rel, sha256_file(root / rel)) for rel in expected if rel != SUMS_NAME]
     write_text(format_sums(entries), root / SUMS_NAME)
     log.info(
@@ -138,6 +229,14 @@ def dataset_rows(dataset: ReleaseDataset, folder: str | os.PathLike[str]) -> dic
 def _licence_name(status: LicenceStatus) -> str:
     meta = hub_licence(status)
     return meta.get("license_name", meta["license"])
+
+
+def _licence_cell(status: LicenceStatus) -> str:
+    if status.restricted:
+        return "no licence stated" if len(status.unstated) == len(status.reasons) else "restricted"
+    if status.asserted:
+        return f"licence asserted ({_licence_name(status)}; {', '.join(status.asserted)} state none)"
+    return f"open ({_licence_name(status)})"
 
 
 def render_release(
@@ -168,7 +267,7 @@ def render_release(
                 "rows per split": ", ".join(f"{s} {n:,}" for s, n in splits.items()),
                 "rows": f"{sum(counts.values()):,}",
                 "empty files": empty,
-                "licence": "restricted" if status.restricted else f"open ({_licence_name(status)})",
+                "licence": _licence_cell(status),
                 "follows": dataset.paper.short,
             }
         )
@@ -184,10 +283,12 @@ def render_release(
         f"# biosem release {provenance.release_version} ({provenance.visibility})",
         "",
         (
-            "Open-source-derived datasets only: nothing here derives from UMLS or SNOMED CT."
+            "Open-source-derived datasets only: nothing here derives from UMLS or SNOMED CT, or from a source "
+            "that states no licence unless the configuration asserts it (`release.assert_licences`)."
             if provenance.visibility == "public"
-            else "**Private release**: it contains datasets derived from UMLS and/or SNOMED CT "
-            "(marked restricted; their cards carry the licence notice). Share it only with licensees."
+            else "**Private release**: it contains datasets derived from UMLS and/or SNOMED CT, or from sources "
+            "that state no licence (marked restricted; their cards carry the licence notice). Share it only with "
+            "licensees."
         ),
         "",
         "## Datasets",
@@ -249,22 +350,27 @@ def write_release(
 ) -> list[tuple[str, str]]:
     """Write ``config.yaml``, ``RELEASE.md`` and the top-level ``SHA256SUMS`` of a release folder.
 
-    The dataset folders must already be built below ``root``. Returns the checksum entries.
+    The dataset folders must already be built below ``root``. Every other file below ``root`` (the
+    folder of a dataset no longer released, a hidden file or folder) is removed, so the folder holds
+    exactly what its ``SHA256SUMS`` lists. Returns the checksum entries.
 
     Raises:
         RestrictedLicenceError: a public release lists a restricted dataset.
+        SymlinkError: ``root`` is, or holds, a symbolic link.
     """
     base = Path(root)
     if provenance.visibility == "public":
         refused = [(d.id, "; ".join(s.reasons)) for d, s in datasets if s.restricted]
         if refused:
             raise RestrictedLicenceError(refused)
+    _refuse_symlink("release", base)
+    keep = ["RELEASE.md", "config.yaml", SUMS_NAME]
+    keep += [f"{d.id}/{rel}" for d, _ in datasets for rel in dataset_files(d)]
+    remove_unlisted(base, keep)
     write_text(config_yaml(config), base / "config.yaml")
     built = [(d, s, dataset_rows(d, base / d.id)) for d, s in datasets]
     text = render_release(built, withheld, provenance, versions, sha256_file(base / "config.yaml"))
     write_text(text, base / "RELEASE.md")
-    # Only the released datasets, RELEASE.md and config.yaml: a stale folder of a dataset dropped
-    # from the config must not slip into the checksums.
     entries = [
         ("RELEASE.md", sha256_file(base / "RELEASE.md")),
         ("config.yaml", sha256_file(base / "config.yaml")),

@@ -117,7 +117,7 @@ def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: 
     extra: dict[str, Any] = dict(hub_licence(status))
     if status.restricted:
         extra["extra_gated_prompt"] = (
-            "This dataset is derived from a restricted terminology: "
+            "This dataset is derived from restricted sources: "
             + "; ".join(status.reasons)
             + ". Confirm that you hold the required licence."
         )
@@ -266,6 +266,12 @@ def licence_section(dataset: ReleaseDataset, status: LicenceStatus) -> str:
     else:
         listed = "; ".join(status.source_licences)
         head = f"**Licence: the terms of each source apply** ({listed}); check them before redistributing."
+    if status.asserted:
+        names = ", ".join(f"`{n}`" for n in status.asserted)
+        head += (
+            f" The publishers of {names} state no licence: the release's configuration asserts that it may be "
+            "published (`release.assert_licences`), on the responsibility of whoever cut the release."
+        )
     credits = dataset.credits()
     bullets = "\n".join(f"* {', '.join(f'`{n}`' for n in c.sources)}: {c.text}" for c in credits)
     scope = "" if status.restricted else "Open sources only: no UMLS or SNOMED CT content. "

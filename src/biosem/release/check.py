@@ -1,44 +1,157 @@
 """Check a built release folder before publishing it: ``python -m biosem.release.check <folder>``.
 
-Checks every ``SHA256SUMS`` (the release's and each dataset's), validates every ``croissant.json``
-with mlcroissant (reading a few records of each record set, offline), parses every card's YAML
-header and checks its licence metadata (a ``license``; ``license_name`` with ``other``) and its
-"Licence and attribution" section, and, for a public release, that no card is marked restricted.
+Walks every file below the folder, hidden ones included, and checks every ``SHA256SUMS`` (the
+release's and each dataset's): a file that is not listed, missing or altered, or a symbolic link, is
+a problem. Validates every ``croissant.json`` with mlcroissant (reading a few records of each record
+set, offline), parses every card's YAML header and checks its licence metadata (a ``license``;
+``license_name`` with ``other``) and its "Licence and attribution" section.
+
+Whether a dataset is restricted is decided from its provenance, never from the card's text: the
+sources ``croissant.json`` records (``prov:wasDerivedFrom``: licences, terminology format) are
+classified again (:func:`biosem.release.licence.classify`, with the ``release`` section of the
+release's ``config.yaml``), and the card's licence metadata must be the one they give. In a public
+release a restricted dataset is a problem, and so is any identifier of a restricted terminology in a
+concept column of a Parquet, TSV/CSV or JSON file (:mod:`biosem.release.content`).
 Prints one line per problem and exits 1 if there is any.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import yaml
 
 from biosem.release.card import CREDITS_HEADING
 from biosem.release.checksums import SUMS_NAME, verify_sha256sums
-from biosem.release.croissant import CroissantValidationError, validate_croissant
+from biosem.release.content import scan_table
+from biosem.release.croissant import CroissantValidationError, recorded_sources, validate_croissant
+from biosem.release.licence import LicenceStatus, classify, hub_licence
 from biosem.workflow import paths
 
-RESTRICTED_MARK = "**Restricted licence — private release only.**"
+TABLE_SUFFIXES = {".parquet": None, ".tsv": "\t", ".csv": ",", ".json": None, ".jsonl": None}
+"""Files whose concept columns the content check reads (public releases)."""
+
+
+def _walk(base: Path) -> tuple[list[Path], list[Path]]:
+    """``(files, symbolic links)`` below ``base``, hidden ones included, links never followed."""
+    files, links = [], []
+    for top, dirs, names in os.walk(base, followlinks=False):
+        for name in dirs + names:
+            path = Path(top) / name
+            if path.is_symlink():
+                links.append(path)
+            elif name in names:
+                files.append(path)
+    return sorted(files), sorted(links)
+
+
+def _read_table(path: Path) -> pa.Table | None:
+    """A table file as Arrow (``None``: a JSON file that is not a list of records)."""
+    if path.suffix == ".parquet":
+        return pq.read_table(path)
+    if path.suffix in (".tsv", ".csv"):
+        return pa.Table.from_pandas(
+            pd.read_csv(path, sep=TABLE_SUFFIXES[path.suffix], dtype=str, keep_default_na=False),
+            preserve_index=False,
+        )
+    text = path.read_text(encoding="utf-8")
+    records = (
+        [json.loads(line) for line in text.splitlines() if line.strip()]
+        if path.suffix == ".jsonl"
+        else json.loads(text)
+    )
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        return None
+    columns = sorted({k for r in records for k in r})
+    return pa.table({c: pa.array([_text(r.get(c)) for r in records]) for c in columns})
+
+
+def _text(value: object) -> object:
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return None if value is None else str(value)
+
+
+def scan_content(base: Path, files: Sequence[Path]) -> list[str]:
+    """Problems: restricted identifiers (:func:`biosem.release.content.scan_table`) in table files."""
+    problems = []
+    for path in files:
+        if path.suffix not in TABLE_SUFFIXES:
+            continue
+        rel = path.relative_to(base).as_posix()
+        try:
+            table = _read_table(path)
+        except (OSError, ValueError, pa.ArrowException) as exc:
+            problems.append(f"{rel}: cannot read it to check its concept ids ({exc})")
+            continue
+        for f in scan_table(table) if table is not None else []:
+            problems.append(
+                f"{rel}: column {f.column}: {f.count} value(s) look like {f.kind}s (e.g. {f.example}); "
+                "expected none in a public release"
+            )
+    return problems
+
+
+def _release_rules(base: Path) -> dict[str, Any]:
+    """The ``release`` section of the release's ``config.yaml`` (empty when there is none)."""
+    path = base / "config.yaml"
+    if not path.is_file():
+        return {}
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return dict(config.get("release") or {}) if isinstance(config, dict) else {}
+
+
+def _licence_status(folder: Path, rules: dict[str, Any]) -> LicenceStatus:
+    """The dataset's licence status from the sources its ``croissant.json`` records.
+
+    Raises:
+        ValueError: no readable source provenance.
+    """
+    try:
+        doc = json.loads((folder / "croissant.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"no source provenance: expected a readable croissant.json ({exc})") from exc
+    return classify(
+        recorded_sources(doc),
+        restricted_formats=rules.get("restricted_formats") or (),
+        restricted_licences=rules.get("restricted_licences") or (),
+        asserted=rules.get("assert_licences") or (),
+    )
 
 
 def check_release(root: str | Path, records: int = 3) -> list[str]:
     """Problems found in release folder ``root`` (``results/release/<version>/<visibility>``)."""
     base = Path(root)
-    problems = (
-        [f"{SUMS_NAME}: {p}" for p in verify_sha256sums(base)]
+    files, links = _walk(base)
+    problems = [
+        f"symbolic link: {p.relative_to(base).as_posix()} -> {os.readlink(p)} (expected real files only)" for p in links
+    ]
+    problems += (
+        [f"{SUMS_NAME}: {p}" for p in verify_sha256sums(base, hidden=True)]
         if (base / SUMS_NAME).is_file()
         else [f"no {SUMS_NAME} in {base}"]
     )
     public = base.name == "public"
+    rules = _release_rules(base)
     cards = sorted(base.glob("*/*/README.md"))
     if not cards:
         problems.append(f"no dataset folder (<family>/<name>/README.md) under {base}")
     for card in cards:
         folder = card.parent
         name = folder.relative_to(base).as_posix()
-        problems += [f"{name}/{SUMS_NAME}: {p}" for p in verify_sha256sums(folder)]
+        if (folder / SUMS_NAME).is_file():
+            problems += [f"{name}/{SUMS_NAME}: {p}" for p in verify_sha256sums(folder, hidden=True)]
+        else:
+            problems.append(f"{name}: no {SUMS_NAME}")
         text = card.read_text(encoding="utf-8")
         try:
             meta = yaml.safe_load(text.split("---\n")[1]) if text.startswith("---\n") else None
@@ -47,18 +160,36 @@ def check_release(root: str | Path, records: int = 3) -> list[str]:
             problems.append(f"{name}/README.md: YAML header does not parse ({exc})")
         if not isinstance(meta, dict) or "pretty_name" not in meta:
             problems.append(f"{name}/README.md: no YAML header")
+            meta = {}
         elif not meta.get("license"):
             problems.append(f"{name}/README.md: no `license` in the YAML header")
         elif meta["license"] == "other" and not meta.get("license_name"):
             problems.append(f"{name}/README.md: `license: other` without `license_name`")
         if f"\n{CREDITS_HEADING}\n" not in text:
             problems.append(f"{name}/README.md: no '{CREDITS_HEADING}' section (source credits)")
-        if public and RESTRICTED_MARK in text:
-            problems.append(f"{name}: restricted dataset in a public release")
+        try:
+            status = _licence_status(folder, rules)
+        except ValueError as exc:
+            problems.append(f"{name}/croissant.json: {exc}")
+        else:
+            if public and status.restricted:
+                problems.append(
+                    f"{name}: restricted dataset in a public release (from the sources croissant.json records: "
+                    f"{'; '.join(status.reasons)})"
+                )
+            expected = hub_licence(status)
+            found = {k: meta.get(k) for k in expected}
+            if meta and found != expected:
+                problems.append(
+                    f"{name}/README.md: licence metadata {found} does not match its sources' provenance "
+                    f"(expected {expected})"
+                )
         try:
             validate_croissant(folder / "croissant.json", check_records=records)
         except (CroissantValidationError, OSError) as exc:
             problems.append(f"{name}/croissant.json: {exc}")
+    if public:
+        problems += scan_content(base, files)
     return problems
 
 

@@ -27,18 +27,20 @@ def sha256_file(path: str | os.PathLike[str]) -> str:
     return digest.hexdigest()
 
 
-def list_files(root: str | os.PathLike[str], exclude: Iterable[str] = (SUMS_NAME,)) -> list[str]:
+def list_files(root: str | os.PathLike[str], exclude: Iterable[str] = (SUMS_NAME,), hidden: bool = False) -> list[str]:
     """Every regular file under ``root`` as a sorted relative POSIX path, minus ``exclude``.
 
     Hidden files (a path part starting with ``.``, e.g. a temporary file of an atomic write) are
-    left out.
+    left out unless ``hidden`` (as :mod:`biosem.release.check` asks: a hidden file is published too).
     """
     base = Path(root)
     skip = set(exclude)
     out = []
     for path in base.rglob("*"):
         rel = path.relative_to(base).as_posix()
-        if path.is_file() and rel not in skip and not any(p.startswith(".") for p in rel.split("/")):
+        if not path.is_file() or rel in skip:
+            continue
+        if hidden or not any(p.startswith(".") for p in rel.split("/")):
             out.append(rel)
     return sorted(out, key=lambda p: p.encode("utf-8"))
 
@@ -81,14 +83,15 @@ def parse_sha256sums(text: str) -> dict[str, str]:
     return out
 
 
-def verify_sha256sums(root: str | os.PathLike[str], name: str = SUMS_NAME) -> list[str]:
+def verify_sha256sums(root: str | os.PathLike[str], name: str = SUMS_NAME, hidden: bool = False) -> list[str]:
     """Check ``root/name`` against the files under ``root``; return one line per problem (empty: OK).
 
-    Problems: a listed file missing or with another digest, a file present but not listed.
+    Problems: a listed file missing or with another digest, a file present but not listed (hidden
+    files too with ``hidden``).
     """
     base = Path(root)
     listed = parse_sha256sums((base / name).read_text(encoding="utf-8"))
-    present = set(list_files(base, exclude=(name,)))
+    present = set(list_files(base, exclude=(name,), hidden=hidden))
     problems = [f"missing: {rel}" for rel in sorted(set(listed) - present)]
     problems += [f"not listed: {rel}" for rel in sorted(present - set(listed))]
     problems += [

@@ -20,9 +20,9 @@ import mlcroissant as mlc
 import pyarrow as pa
 
 from biosem.io import write_text
-from biosem.release.licence import LicenceStatus, croissant_licences, plain_text
+from biosem.release.licence import LicenceStatus, croissant_licences, is_unstated, plain_text
 from biosem.release.provenance import Provenance
-from biosem.release.registry import ReleaseDataset
+from biosem.release.registry import ReleaseDataset, Source
 from biosem.release.shards import ShardInfo
 
 CROISSANT_VERSION = "http://mlcommons.org/croissant/1.1"
@@ -157,8 +157,12 @@ def provenance_jsonld(dataset: ReleaseDataset, provenance: Provenance) -> dict[s
             entry["url"] = s.url
         if s.release or s.version:
             entry["version"] = s.release or s.version
-        if s.licence:
-            entry["license"] = s.licence
+        # Every licence config states for the source, its file's first ("none stated" when it states
+        # none), and its terminology format: what biosem.release.check decides "restricted" from.
+        licences = [s.licence or "none stated", *s.extra_licences]
+        entry["license"] = licences[0] if len(licences) == 1 else licences
+        if s.format:
+            entry["encodingFormat"] = s.format
         if s.sha256:
             entry["sha256"] = s.sha256
         if s.name in credit_of:
@@ -174,6 +178,34 @@ def provenance_jsonld(dataset: ReleaseDataset, provenance: Provenance) -> dict[s
         "prov:wasDerivedFrom": derived,
         "prov:wasGeneratedBy": generated,
     }
+
+
+def recorded_sources(doc: dict[str, Any]) -> list[Source]:
+    """The sources a ``croissant.json`` document records (``prov:wasDerivedFrom``): name, licences, format.
+
+    Raises:
+        ValueError: the document records no sources, or an entry has no name.
+    """
+    entries = doc.get("prov:wasDerivedFrom")
+    if not isinstance(entries, list) or not entries:
+        raise ValueError("no source provenance: expected a list of sources in prov:wasDerivedFrom, found none")
+    out = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not entry.get("name"):
+            raise ValueError(f"prov:wasDerivedFrom: expected a source with a name, found {entry!r}")
+        licences = entry.get("license", "none stated")
+        licences = [licences] if isinstance(licences, str) else [str(x) for x in licences] or ["none stated"]
+        out.append(
+            Source(
+                name=str(entry["name"]),
+                kind="public" if entry.get("@type") == "sc:Dataset" else "recorded",
+                role=str(entry.get("description", "")),
+                licence=None if is_unstated(licences[0]) else licences[0],
+                format=entry.get("encodingFormat"),
+                extra_licences=tuple(licences[1:]),
+            )
+        )
+    return out
 
 
 def croissant_json(

@@ -2,7 +2,10 @@
 
 A dataset records the licence of every source it derives from (:class:`biosem.release.registry.Source`).
 It is *restricted* when one of them is a terminology in a licensed distribution format (UMLS RRF,
-SNOMED CT RF2) or carries a restricted licence (SNOMED CT, UMLS). SNOMED International's Affiliate
+SNOMED CT RF2) or carries a restricted licence (SNOMED CT, UMLS): these rules are built in, the config
+can only add to them, and every licence the config states for a source counts (none replaces
+another). A source that states no licence keeps its dataset out of the public release as well, unless
+the release asserts its licence (``release.assert_licences``). SNOMED International's Affiliate
 Licence forbids publishing SNOMED CT-derived content to non-licensees, and UMLS Metathesaurus content
 may only go to people who hold a UMLS licence themselves (UMLS Metathesaurus License, § 12; source
 vocabularies may add terms, "license levels" 1–3). The public release therefore refuses restricted
@@ -40,8 +43,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from biosem.release.registry import Source
 
-DEFAULT_RESTRICTED_FORMATS = ("rf2", "rrf")
-DEFAULT_RESTRICTED_LICENCES = ("SNOMED CT", "UMLS")
+BUILT_IN_RESTRICTED_FORMATS = ("rf2", "rrf")
+"""Formats always restricted (SNOMED CT RF2, UMLS RRF): ``release.restricted_formats`` only adds to them."""
+BUILT_IN_RESTRICTED_LICENCES = ("SNOMED", "UMLS")
+"""Licence substrings always restricted: ``release.restricted_licences`` only adds to them."""
 
 
 @dataclass(frozen=True)
@@ -272,42 +277,80 @@ class LicenceStatus:
     """The licence verdict for one dataset.
 
     Attributes:
-        restricted: True when one source is restricted.
-        reasons: one line per restricted source (``"snomed_sample: format rf2, licence SNOMED CT"``).
-        source_licences: the distinct licence strings of all sources, sorted.
+        restricted: True when the dataset may not go to the public release: a source is restricted
+            (SNOMED CT, UMLS) or states no licence and the release does not assert it.
+        reasons: one line per such source (``"snomed_sample: format rf2, licence SNOMED CT"``,
+            ``"simverb3500_data: no licence stated ..."``).
+        source_licences: the distinct licence strings of all sources, sorted (every licence config
+            states for a source, e.g. a terminology's ``licence`` beside its file's).
+        unstated: sources without a stated licence that the release does not assert (their lines
+            are among ``reasons``).
+        asserted: sources without a stated licence whose licence ``release.assert_licences`` asserts.
     """
 
     restricted: bool
     reasons: tuple[str, ...]
     source_licences: tuple[str, ...]
+    unstated: tuple[str, ...] = ()
+    asserted: tuple[str, ...] = ()
+
+
+def is_unstated(licence: str | None) -> bool:
+    """True when ``licence`` states no licence (``None``, ``"none stated"``, ``"unknown"``, blank)."""
+    return licence is None or licence.strip().lower() in UNSTATED
 
 
 def classify(
     sources: Iterable[Source],
-    restricted_formats: Sequence[str] = DEFAULT_RESTRICTED_FORMATS,
-    restricted_licences: Sequence[str] = DEFAULT_RESTRICTED_LICENCES,
+    restricted_formats: Sequence[str] = (),
+    restricted_licences: Sequence[str] = (),
+    asserted: Sequence[str] = (),
 ) -> LicenceStatus:
-    """Decide whether a dataset built from ``sources`` is restricted.
+    """Decide whether a dataset built from ``sources`` may go to the public release.
 
-    A source is restricted when its ``format`` is in ``restricted_formats`` (compared exactly,
-    lowercase) or its ``licence`` contains one of ``restricted_licences`` (case-insensitive
-    substring, so ``"SNOMED CT Affiliate Licence"`` matches ``"SNOMED CT"``).
+    Every licence counts and none replaces another: a source is restricted when its ``format`` is
+    one of :data:`BUILT_IN_RESTRICTED_FORMATS` or ``restricted_formats`` (exact, lowercase), or any
+    of its licences (its file's ``licence`` and the ``extra_licences`` config gives the same content,
+    e.g. a terminology's ``licence``) contains one of :data:`BUILT_IN_RESTRICTED_LICENCES` or
+    ``restricted_licences`` (case-insensitive substring: ``"SNOMED CT Affiliate Licence"`` matches
+    ``"SNOMED"``). The config lists only add restrictions: an empty list lifts none.
+
+    A source whose own ``licence`` states none (:func:`is_unstated`) keeps the dataset out of the
+    public release too, unless its name is in ``asserted`` (``release.assert_licences``); a licence
+    given elsewhere (a terminology's) does not state the file's. Asserting never lifts a SNOMED CT or
+    UMLS restriction.
     """
-    formats = {f.lower() for f in restricted_formats}
-    needles = [s.lower() for s in restricted_licences]
-    reasons = []
-    licences = set()
+    formats = {f.lower() for f in (*BUILT_IN_RESTRICTED_FORMATS, *restricted_formats)}
+    needles = {n.lower() for n in (*BUILT_IN_RESTRICTED_LICENCES, *restricted_licences)}
+    chosen = set(asserted)
+    reasons, licences, unstated, vouched = [], set(), set(), set()
     for source in sources:
-        licence = source.licence or "none stated"
-        licences.add(licence)
+        stated = [lic for lic in (source.licence, *source.extra_licences) if not is_unstated(lic)]
+        licences.update(stated if stated else ["none stated"])
+        if is_unstated(source.licence) and stated:
+            licences.add("none stated")
         why = []
         if source.format and source.format.lower() in formats:
             why.append(f"format {source.format}")
-        if any(n in licence.lower() for n in needles):
-            why.append(f"licence {licence}")
+        why += [f"licence {lic}" for lic in stated if any(n in lic.lower() for n in needles)]
         if why:
             reasons.append(f"{source.name}: {', '.join(why)}")
-    return LicenceStatus(bool(reasons), tuple(sorted(set(reasons))), tuple(sorted(licences)))
+        elif is_unstated(source.licence):
+            if source.name in chosen:
+                vouched.add(source.name)
+            else:
+                unstated.add(source.name)
+                reasons.append(
+                    f"{source.name}: no licence stated (expected a licence in its config, or "
+                    f"{source.name!r} in release.assert_licences)"
+                )
+    return LicenceStatus(
+        bool(reasons),
+        tuple(sorted(set(reasons))),
+        tuple(sorted(licences)),
+        tuple(sorted(unstated)),
+        tuple(sorted(vouched)),
+    )
 
 
 def require_public(datasets: Iterable[tuple[str, LicenceStatus]]) -> None:
@@ -336,6 +379,11 @@ def restricted_notice(status: LicenceStatus) -> str:
     if not status.restricted:
         return ""
     parts = [RESTRICTED_NOTICES[k][2] for k in _restricted_keys(status)]
+    if status.unstated:
+        parts.append(
+            f"derived from sources that state no licence ({', '.join(status.unstated)}): biosem cannot tell "
+            "whether it may be published. Check their terms; `release.assert_licences` asserts a licence."
+        )
     if not parts:  # a restricted licence configured by the user that biosem has no text for
         parts = ["derived from a source under a restricted licence; check its terms before sharing."]
     body = "\n".join(f"> * This dataset is {p}" for p in parts)
@@ -384,7 +432,7 @@ def hub_licence(status: LicenceStatus) -> dict[str, str]:
     if status.restricted:
         keys = _restricted_keys(status)
         if not keys:
-            return {"license": "other", "license_name": "restricted"}
+            return {"license": "unknown"} if status.unstated else {"license": "other", "license_name": "restricted"}
         name, link, _ = RESTRICTED_NOTICES["snomed" if "snomed" in keys else keys[0]]
         return {"license": "other", "license_name": name, "license_link": link}
     if any(lic.lower() in UNSTATED for lic in status.source_licences):

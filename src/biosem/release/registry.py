@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from biosem.release.licence import Attribution, Credit, LicenceStatus, classify, credits
@@ -47,6 +47,9 @@ class Source:
         release: name of a licensed release folder (its last path component), never the full path.
         path: the configured path of a licensed folder or local file (used to find it, not shown).
         attribution: how the source is credited (``sources.<name>.attribution``), or ``None``.
+        extra_licences: further licences the config states for the same content (a terminology's or
+            a corpus's ``licence`` over its file's): every one counts (:func:`~biosem.release.licence.classify`),
+            none replaces ``licence``.
     """
 
     name: str
@@ -60,10 +63,19 @@ class Source:
     release: str | None = None
     path: str | None = None
     attribution: Attribution | None = None
+    extra_licences: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.attribution, Mapping):  # from params (to_params writes it as a dict)
             object.__setattr__(self, "attribution", Attribution(**self.attribution))
+        object.__setattr__(self, "extra_licences", tuple(self.extra_licences))
+
+    def with_licence(self, licence: str | None, **changes: Any) -> Source:
+        """A copy with ``licence`` added to :attr:`extra_licences` (unless it is already stated) and ``changes``."""
+        extra = self.extra_licences
+        if licence and licence != self.licence and licence not in extra:
+            extra = (*extra, licence)
+        return replace(self, extra_licences=extra, **changes)
 
 
 @dataclass(frozen=True)
@@ -172,14 +184,15 @@ class ReleaseDataset:
         return sorted({s.path for s in self.sources if s.kind == "local" and s.path})
 
     def licence_status(self, release: Mapping[str, Any] | None = None) -> LicenceStatus:
-        """:func:`biosem.release.licence.classify` with the config's restricted formats and licences."""
+        """:func:`biosem.release.licence.classify` with the ``release`` section's added restricted formats
+        and licences and its ``assert_licences``."""
         release = release or {}
-        kwargs = {}
-        if "restricted_formats" in release:
-            kwargs["restricted_formats"] = release["restricted_formats"]
-        if "restricted_licences" in release:
-            kwargs["restricted_licences"] = release["restricted_licences"]
-        return classify(self.sources, **kwargs)
+        return classify(
+            self.sources,
+            restricted_formats=release.get("restricted_formats", ()),
+            restricted_licences=release.get("restricted_licences", ()),
+            asserted=release.get("assert_licences", ()),
+        )
 
     def credits(self) -> list[Credit]:
         """The card's credit lines (:func:`biosem.release.licence.credits` with :attr:`changes`).
@@ -313,14 +326,14 @@ def terminology_sources(config: Mapping[str, Any], name: str, role: str = "termi
     fmt = spec["format"]
     if fmt == "obo":
         src = public_source(config, spec["source"], f"{role} {name} (OBO)")
-        return [Source(**{**asdict(src), "format": fmt, "licence": spec.get("licence", src.licence)})]
+        return [src.with_licence(spec.get("licence"), format=fmt)]
     if fmt == "mesh":
         roles = spec["sources"]
         used = ["descriptors"] if "descriptors" in roles else ["thesaurus", "trees", "pharmacological_actions"]
         used += ["supplementary_records"] if spec["supplementary"] else []
         return [
-            Source(**{**asdict(src), "format": fmt})
-            for src in (public_source(config, roles[r], f"{role} {name} (MeSH {r})") for r in used)
+            public_source(config, roles[r], f"{role} {name} (MeSH {r})").with_licence(spec.get("licence"), format=fmt)
+            for r in used
         ]
     return [
         Source(
@@ -355,8 +368,7 @@ def corpus_sources(config: Mapping[str, Any], corpus: str) -> list[Source]:
         keys.append((key, f"corpus {corpus} ({split} PMID list)"))
     out = []
     for key, role in keys:
-        src = public_source(config, key, role)
-        out.append(Source(**{**asdict(src), "licence": src.licence or spec.get("licence")}))
+        out.append(public_source(config, key, role).with_licence(spec.get("licence")))
     return out
 
 

@@ -42,7 +42,8 @@ class ReleasePlan:
         config_args: ``--config`` items (``key=value``).
 
     Raises:
-        ValueError: ``release.datasets`` / ``release.exclude`` name no dataset of the run.
+        ValueError: ``release.datasets`` / ``release.exclude`` name no dataset of the run, or
+            ``release.assert_licences`` names no source of the released datasets.
     """
 
     def __init__(
@@ -61,6 +62,13 @@ class ReleasePlan:
         self.config_args = list(config_args)
         offered = registry.registered_datasets(config, stages)
         self.datasets = registry.select(offered, self.release["datasets"], self.release["exclude"])
+        names = {s.name for d in self.datasets for s in d.sources}
+        unknown = sorted(set(self.release.get("assert_licences", ())) - names)
+        if unknown:
+            raise ValueError(
+                f"config release.assert_licences: {', '.join(unknown)} name no source of the released datasets "
+                f"(expected one of: {', '.join(sorted(names)) or 'none'})"
+            )
         self.status: dict[str, LicenceStatus] = {d.id: d.licence_status(self.release) for d in self.datasets}
 
     # --- membership -----------------------------------------------------------------------------

@@ -106,8 +106,8 @@ def test_licensed_formats_and_licences_are_restricted() -> None:
     # A restricted licence on an open format (e.g. SNOMED CT content converted to OBO) is caught.
     obo_snomed = Source("sct_obo", "public", "terminology", "SNOMED CT Affiliate Licence", format="obo")
     assert classify([obo_snomed]).reasons == ("sct_obo: licence SNOMED CT Affiliate Licence",)
-    # The rules are configurable.
-    assert not classify([SNOMED], restricted_formats=[], restricted_licences=[]).restricted
+    # The config lists only add restrictions: empty lists lift none.
+    assert classify([SNOMED], restricted_formats=[], restricted_licences=[]).restricted
     assert classify([HPO], restricted_licences=["cc-by"]).restricted
 
 
@@ -529,6 +529,7 @@ def test_write_release_manifest(tmp_path: Path, two_configs: ReleaseDataset) -> 
     )
     listed = [rel for rel, _ in entries]
     assert "stale/file.txt" not in listed
+    assert not (root / "stale").exists()  # the folder holds what SHA256SUMS lists, nothing else
     assert {
         "RELEASE.md",
         "config.yaml",
@@ -631,7 +632,10 @@ def test_check_release_folder(tmp_path: Path, two_configs: ReleaseDataset) -> No
     # A restricted card slipped into a public folder is reported.
     restricted = ReleaseDataset.from_params({**two_configs.to_params(), "name": "snomed", "sources": [vars(SNOMED)]})
     build_dataset(restricted, root / restricted.id, restricted.licence_status(), provenance("private"), {})
-    assert "termpairs/snomed: restricted dataset in a public release" in check_release(root)
+    assert (
+        "termpairs/snomed: restricted dataset in a public release (from the sources croissant.json records: "
+        "snomed: format rf2, licence SNOMED CT)"
+    ) in check_release(root)
 
 
 # --- rule functions (biosem.workflow.release) -----------------------------------------------------

@@ -1,0 +1,301 @@
+"""The licence guard against bypass attempts: a licence set in config, empty restriction lists,
+sources that state no licence (and, with the build and check, symlinks and hidden files)."""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import yaml
+from conftest import REPO
+
+from biosem.release.build import SymlinkError, build_dataset, write_release
+from biosem.release.check import check_release
+from biosem.release.checksums import write_sha256sums
+from biosem.release.content import restricted_id_kind
+from biosem.release.licence import Attribution, RestrictedLicenceError, classify, hub_licence, restricted_notice
+from biosem.release.provenance import Provenance
+from biosem.release.registry import Paper, ReleaseDataset, Source, terminology_sources
+from biosem.workflow.release import ReleasePlan
+
+PUBLIC = SimpleNamespace(visibility="public")
+HPO = Source(
+    "hpo",
+    "public",
+    "terminology hpo (OBO)",
+    "CC0",
+    "2025-01-16",
+    "https://example.org/hp.obo",
+    "ab" * 32,
+    "obo",
+    attribution=Attribution("Example Phenotype Ontology", "the Example Consortium"),
+)
+SNOMED = Source("snomed", "licensed", "terminology (RF2 release)", "SNOMED CT", format="rf2", release="MiniCT")
+HPO_ROWS = {"term1": ["fever", "pyrexia"], "term2": ["pyrexia", "fever"], "concept_id1": ["HP:0001945"] * 2}
+SNOMED_ROWS = {"term1": ["fever", "pyrexia"], "term2": ["pyrexia", "fever"], "concept_id1": ["386661006"] * 2}
+
+
+def default_config() -> dict:
+    return yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+
+
+def plan(config: dict, stages: tuple[str, ...] = ("termpairs",)) -> ReleasePlan:
+    return ReleasePlan(config, list(stages), str(REPO), ["config/config.yaml"])
+
+
+def public_ids(p: ReleasePlan) -> list[str]:
+    return [d.id for d in p.members("public")]
+
+
+def test_a_terminology_licence_never_replaces_its_source_licence() -> None:
+    config = default_config()
+    config["sources"]["sct_obo"] = {
+        **config["sources"]["hpo"],
+        "licence": "SNOMED CT Affiliate Licence",
+        "attribution": {"title": "SNOMED CT as OBO", "creator": "SNOMED International"},
+    }
+    config["terminologies"]["sct"] = {"format": "obo", "source": "sct_obo", "licence": "CC0"}
+    config["termpairs"]["terminologies"] = ["hpo", "sct"]
+    (source,) = terminology_sources(config, "sct")
+    assert (source.licence, source.extra_licences) == ("SNOMED CT Affiliate Licence", ("CC0",))
+    p = plan(config)
+    assert public_ids(p) == ["termpairs/hpo"]
+    assert p.status["termpairs/sct"].reasons == ("sct_obo: licence SNOMED CT Affiliate Licence",)
+    assert hub_licence(p.status["termpairs/sct"])["license_name"] == "snomed-ct-affiliate-licence"
+    # A restricted terminology licence over an open file restricts too.
+    config["terminologies"]["hpo"]["licence"] = "UMLS Metathesaurus License"
+    assert public_ids(plan(config)) == []
+
+
+def test_empty_restriction_lists_lift_nothing() -> None:
+    config = default_config()
+    config["release"]["restricted_formats"] = []
+    config["release"]["restricted_licences"] = []
+    config["terminologies"]["umls_sample"]["licence"] = "CC0"
+    config["terminologies"]["snomed_sample"]["licence"] = "CC0"
+    p = plan(config)
+    assert not {"termpairs/umls_sample", "termpairs/snomed_sample"} & set(public_ids(p))
+    assert p.status["termpairs/umls_sample"].reasons == ("umls_sample: format rrf",)
+    assert p.status["termpairs/snomed_sample"].reasons == ("snomed_sample: format rf2",)
+    # The lists add restrictions; a licence naming SNOMED or UMLS is restricted in any format.
+    config["release"]["restricted_formats"] = ["obo"]
+    assert all(d.id == "termpairs/mesh" for d in plan(config).members("public"))
+    unrelated = Source("x", "public", "terminology", "Licensed from SNOMED International", format="obo")
+    assert classify([unrelated]).reasons == ("x: licence Licensed from SNOMED International",)
+
+
+def test_a_source_stating_no_licence_is_not_public_until_asserted(tmp_path) -> None:
+    from biosem.release.build import render_release
+    from biosem.release.card import licence_section
+    from biosem.release.provenance import Provenance
+
+    config = default_config()
+    p = plan(config, ("agreement",))
+    assert public_ids(p) == []
+    (withheld,) = p.withheld("public")
+    status = p.status[withheld.id]
+    assert withheld.id == "simlex/rated_simverb3500"
+    assert status.reasons == (
+        "simverb3500_data: no licence stated (expected a licence in its config, or 'simverb3500_data' "
+        "in release.assert_licences)",
+    )
+    assert status.unstated == ("simverb3500_data",)
+    assert hub_licence(status) == {"license": "unknown"}
+    assert "state no licence (simverb3500_data)" in restricted_notice(status)
+    explicit = copy.deepcopy(config)
+    explicit["release"]["datasets"] = ["simlex"]
+    with pytest.raises(RestrictedLicenceError, match="simlex/rated_simverb3500: simverb3500_data: no licence"):
+        plan(explicit, ("agreement",)).public_target(PUBLIC)
+    # Asserting the licence releases it; the card and RELEASE.md say it is asserted, not open.
+    config["release"]["assert_licences"] = ["simverb3500_data"]
+    p = plan(config, ("agreement",))
+    assert public_ids(p) == ["simlex/rated_simverb3500"]
+    (dataset,) = p.members("public")
+    status = p.status[dataset.id]
+    assert not status.restricted and status.asserted == ("simverb3500_data",)
+    assert "state no licence: the release's configuration asserts that it may be published" in licence_section(
+        dataset, status
+    )
+    prov = Provenance("0.1.0", "public", "0.1.0", "unknown", "unknown", "snakemake", ())
+    text = render_release([(dataset, status, {("default", "test"): 3})], [], prov, {}, "0" * 64)
+    assert "licence asserted (unknown; simverb3500_data state none)" in text
+    assert "| open (" not in text
+    # An asserted licence never lifts SNOMED CT / UMLS, and a name of no source is an error.
+    assert classify([Source("umls", "licensed", "t", None, format="rrf")], asserted=["umls"]).restricted
+    config["release"]["assert_licences"] = ["simverb"]
+    with pytest.raises(ValueError, match=r"assert_licences: simverb name no source .*one of: simverb3500_data"):
+        plan(config, ("agreement",))
+
+
+# --- the build: symlinks and hidden files ------------------------------------------------------------
+
+
+def provenance(visibility: str) -> Provenance:
+    return Provenance("1.2.3", visibility, "0.1.0", "unknown", "unknown", f"snakemake release_{visibility}", ())
+
+
+def make_dataset(name: str, parquet: Path, source: Source) -> ReleaseDataset:
+    return ReleaseDataset(
+        family="termpairs",
+        name=name,
+        pretty_name=f"Term pairs {name}",
+        summary="Pairs of terms.",
+        motivation="Testing.",
+        configs={"default": {"test": str(parquet)}},
+        sources=(source,),
+        parameters={"seed": 1},
+        paper=Paper("Author 2020", "A. Author. 2020. A paper.", "@misc{a}", "https://example.org"),
+    )
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A workflow folder with the outputs of an open (HPO) and a SNOMED CT dataset, as the cwd."""
+    monkeypatch.chdir(tmp_path)
+    for name, rows in (("hpo", HPO_ROWS), ("snomed", SNOMED_ROWS)):
+        Path(f"results/termpairs/{name}").mkdir(parents=True)
+        pq.write_table(pa.table(rows), f"results/termpairs/{name}/test.parquet")
+    return tmp_path
+
+
+def release_files(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def test_a_symlinked_input_is_refused_naming_it(workdir: Path) -> None:
+    hpo = make_dataset("hpo", Path("results/termpairs/hpo/test.parquet"), HPO)
+    out = Path("results/release/1.2.3/public/termpairs/hpo")
+    os.remove("results/termpairs/hpo/test.parquet")
+    os.symlink(workdir / "results/termpairs/snomed/test.parquet", "results/termpairs/hpo/test.parquet")
+    with pytest.raises(SymlinkError) as err:
+        build_dataset(hpo, out, hpo.licence_status(), provenance("public"), {})
+    assert str(err.value).startswith(
+        "termpairs/hpo: input results/termpairs/hpo/test.parquet: expected a regular file or folder, found a "
+        f"symbolic link results/termpairs/hpo/test.parquet -> {workdir}/results/termpairs/snomed/test.parquet."
+    )
+    assert not out.exists()
+    # A symlinked folder on the way is refused as well.
+    os.remove("results/termpairs/hpo/test.parquet")
+    os.rmdir("results/termpairs/hpo")
+    os.symlink("snomed", "results/termpairs/hpo")
+    with pytest.raises(SymlinkError, match="found a symbolic link results/termpairs/hpo -> snomed"):
+        build_dataset(hpo, out, hpo.licence_status(), provenance("public"), {})
+    assert not out.exists()
+
+
+def test_the_release_removes_hidden_files_and_refuses_symlinks(workdir: Path) -> None:
+    hpo = make_dataset("hpo", Path("results/termpairs/hpo/test.parquet"), HPO)
+    root = Path("results/release/1.2.3/public")
+    out = root / "termpairs/hpo"
+    (out / ".snomed_data").mkdir(parents=True)
+    (out / ".snomed_data/test.parquet").write_bytes(Path("results/termpairs/snomed/test.parquet").read_bytes())
+    build_dataset(hpo, out, hpo.licence_status(), provenance("public"), {})
+    (root / ".cache").mkdir()
+    (root / ".cache/snomed.parquet").write_bytes(Path("results/termpairs/snomed/test.parquet").read_bytes())
+    write_release(root, [(hpo, hpo.licence_status())], [], provenance("public"), {}, {"seed": 1})
+    listed = sorted(line.split("  ", 1)[1] for line in (root / "SHA256SUMS").read_text().splitlines())
+    assert [f for f in release_files(root) if (root / f).is_file()] == sorted([*listed, "SHA256SUMS"])
+    assert not any("snomed" in f or f.startswith(".") or "/." in f for f in release_files(root))
+    # A symlink in the release folder stops the manifest (nothing is hashed through a link).
+    os.symlink(workdir / "results/termpairs/snomed", root / "termpairs/snomed")
+    with pytest.raises(SymlinkError, match=r"release .*public: .*found a symbolic link .*public/termpairs/snomed ->"):
+        write_release(root, [(hpo, hpo.licence_status())], [], provenance("public"), {}, {"seed": 1})
+
+
+# --- python -m biosem.release.check against tampering -----------------------------------------------
+
+
+def public_release(workdir: Path, parquet: str = "results/termpairs/hpo/test.parquet") -> tuple[Path, ReleaseDataset]:
+    hpo = make_dataset("hpo", Path(parquet), HPO)
+    root = Path("results/release/1.2.3/public")
+    build_dataset(hpo, root / hpo.id, hpo.licence_status(), provenance("public"), {})
+    write_release(root, [(hpo, hpo.licence_status())], [], provenance("public"), {}, {"seed": 1})
+    return root, hpo
+
+
+def test_check_reports_files_in_hidden_folders(workdir: Path) -> None:
+    root, _ = public_release(workdir)
+    assert check_release(root, records=1) == []
+    snomed = Path("results/termpairs/snomed/test.parquet").read_bytes()
+    (root / ".cache").mkdir()
+    (root / ".cache/snomed.parquet").write_bytes(snomed)
+    (root / "termpairs/hpo/.snomed_data").mkdir()
+    (root / "termpairs/hpo/.snomed_data/test.parquet").write_bytes(snomed)
+    problems = check_release(root, records=1)
+    assert problems == [
+        "SHA256SUMS: not listed: .cache/snomed.parquet",
+        "SHA256SUMS: not listed: termpairs/hpo/.snomed_data/test.parquet",
+        "termpairs/hpo/SHA256SUMS: not listed: .snomed_data/test.parquet",
+        ".cache/snomed.parquet: column concept_id1: 2 value(s) look like SNOMED CT ids (e.g. 386661006); "
+        "expected none in a public release",
+        "termpairs/hpo/.snomed_data/test.parquet: column concept_id1: 2 value(s) look like SNOMED CT ids "
+        "(e.g. 386661006); expected none in a public release",
+    ]
+    (root / "termpairs/hpo/link.parquet").symlink_to(workdir / "results/termpairs/snomed/test.parquet")
+    assert any(p.startswith("symbolic link: termpairs/hpo/link.parquet -> ") for p in check_release(root, records=1))
+
+
+def test_check_decides_restricted_from_provenance_not_from_the_banner(workdir: Path) -> None:
+    root, _ = public_release(workdir)
+    snomed = make_dataset("snomed", Path("results/termpairs/snomed/test.parquet"), SNOMED)
+    folder = root / snomed.id
+    build_dataset(snomed, folder, snomed.licence_status(), provenance("private"), {})
+    card = (folder / "README.md").read_text()
+    assert "**Restricted licence — private release only.**" in card
+    # Tampering: banner and notice lines gone, licence metadata made open, every SHA256SUMS regenerated.
+    card = "\n".join(line for line in card.splitlines() if not line.startswith(">"))
+    card = card.replace("license: other\n", "license: cc0-1.0\n", 1)
+    card = re.sub(r"license_name: .*\nlicense_link: .*\n", "", card, count=1)
+    (folder / "README.md").write_text(card + "\n")
+    write_sha256sums(folder)
+    write_sha256sums(root)
+    problems = check_release(root, records=1)
+    assert problems == [
+        "termpairs/snomed: restricted dataset in a public release (from the sources croissant.json records: "
+        "snomed: format rf2, licence SNOMED CT)",
+        "termpairs/snomed/README.md: licence metadata {'license': 'cc0-1.0', 'license_name': None, 'license_link': "
+        "None} does not match its sources' provenance (expected {'license': 'other', 'license_name': "
+        "'snomed-ct-affiliate-licence', 'license_link': 'https://www.snomed.org/get-snomed'})",
+        "termpairs/snomed/data/test-00000-of-00001.parquet: column concept_id1: 2 value(s) look like SNOMED CT ids "
+        "(e.g. 386661006); expected none in a public release",
+    ]
+
+
+def test_check_scans_public_content_for_restricted_ids(workdir: Path) -> None:
+    # Provenance that lies (an "HPO" dataset whose rows carry UMLS CUIs) is caught by the content.
+    pq.write_table(pa.table({**HPO_ROWS, "concept_id1": ["C0015967", "HP:0001945"]}), "cuis.parquet")
+    root, _ = public_release(workdir, "cuis.parquet")
+    (root / "extra.tsv").write_text("a_id\tb_ids\tconcept_id2\n86044005\tx\tMESH:D014262\n")
+    problems = [p for p in check_release(root, records=1) if "look like" in p]
+    assert problems == [
+        "extra.tsv: column a_id: 1 value(s) look like SNOMED CT ids (e.g. 86044005); expected none in a public release",
+        "termpairs/hpo/data/test-00000-of-00001.parquet: column concept_id1: 1 value(s) look like UMLS CUIs "
+        "(e.g. C0015967); expected none in a public release",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ("C0015967", "UMLS CUI"),
+        ("386661006", "SNOMED CT id"),
+        ("900000000000509007", "SNOMED CT id"),  # long format (partition 10)
+        ("C000002", None),  # MeSH supplementary record UI: C + 6 digits
+        ("C000596789", None),  # ... or C + 9 digits
+        ("M0000001", None),
+        ("D014262", None),
+        ("HP:0001945", None),
+        ("MESH:D014262", None),
+        ("7157", None),  # an NCBI Gene id (namespaced in the corpora anyway)
+        ("386661007", None),  # wrong check digit
+        ("1234567", None),
+    ],
+)
+def test_restricted_id_patterns(value: str, kind: str | None) -> None:
+    assert restricted_id_kind(value) == kind
