@@ -27,3 +27,7 @@ class SourceFormatError(ValueError):
 
 class SourceNotFoundError(FileNotFoundError):
     """A configured source could not be located or failed its checksum."""
+
+
+class EmptyDatasetError(ValueError):
+    """A step would write a dataset without rows; the message names the input and why it is empty."""

@@ -36,7 +36,7 @@ def main(snakemake) -> None:
     else:
         matrix = read_long_ratings(path, params.scale)
     log.info(
-        "%s: %d items x %d raters, %d ratings, %d consistency items, %d repeated ratings",
+        "%s: %d items x %d raters, %d ratings, %d items with role consistency, %d repeated ratings",
         snakemake.wildcards.ratings,
         *matrix.values.shape,
         int((~np.isnan(matrix.values)).sum()),
