@@ -22,12 +22,14 @@ from biosem.agreement.ratings import (
 )
 from biosem.io import write_table, write_text
 from biosem.logs import configure_logging
+from biosem.sources import verify_fetched
 
 log = logging.getLogger(__name__)
 
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
+    verify_fetched(snakemake.input.checksums)
     spec = snakemake.params.spec
     params = params_from_config(spec)
     path = snakemake.input.ratings
