@@ -25,6 +25,7 @@ from typing import Any
 
 from biosem.errors import SourceFormatError, SourceIntegrityError, SourceNotFoundError
 from biosem.io import atomic_path, write_text
+from biosem.workflow.paths import CHECKSUM_SUFFIX
 
 _GZIP_MAGIC = b"\x1f\x8b"
 
@@ -121,9 +122,6 @@ def fetch_source(name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str |
         f"reachable, or update `sources.{name}.sha256` if you deliberately use another release."
     )
 
-
-CHECKSUM_SUFFIX = ".sha256"
-"""Suffix of the sidecar a fetch writes beside a source (:func:`biosem.workflow.paths.source_checksum`)."""
 
 _HEX = frozenset("0123456789abcdef")
 

@@ -50,17 +50,20 @@ def source(name: str, filename: str) -> str:
     return f"{RESOURCES}/{name}/{filename}"
 
 
+CHECKSUM_SUFFIX = ".sha256"
+
+
 def source_checksum(name: str, filename: str) -> str:
     """The sidecar the fetch writes beside a source: its verified, pinned content sha256
     (``resources/<source>/<file>.sha256``; biosem.sources.verify_fetched re-checks the file against it)."""
-    return f"{source(name, filename)}.sha256"
+    return f"{source(name, filename)}{CHECKSUM_SUFFIX}"
 
 
 def checksums(files: Iterable[str]) -> list[str]:
     """The sidecars (:func:`source_checksum`) of the fetched sources among ``files`` (those under
     ``resources/``; a local file given by path has none), in order: the ``checksums`` input of a rule
     that reads sources."""
-    return [f"{f}.sha256" for f in files if f.startswith(f"{RESOURCES}/")]
+    return [f"{f}{CHECKSUM_SUFFIX}" for f in files if f.startswith(f"{RESOURCES}/")]
 
 
 def intermediate(table: str, name: str, ext: str = "parquet") -> str:
