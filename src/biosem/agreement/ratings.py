@@ -31,7 +31,7 @@ Steps of :func:`aggregate_ratings` (each configurable, config ``agreement.rating
    mean of all raters' IAA-1, plus any rater listed in ``exclude_raters`` (failed checkpoints).
    One pass, not iterated.
 4. **Agreement** (:mod:`biosem.agreement.statistics`): IAA-1, IAA-2 and Krippendorff's alpha, on the raw
-   ratings of all raters, after bias correction, and on the final raters; overall and per group.
+   ratings of all raters left after step 0, after bias correction, and on the final raters; overall and per group.
 5. **Dataset**: per item the mean and SD (ddof 1) of the final raters' bias-corrected ratings,
    the mean rescaled linearly from ``scale`` (0-6) to ``rescale_to`` (0-10). Consistency items
    are left out unless ``include_consistency`` (SimVerb-3500 publishes 3,500 of its 3,520 rows).
