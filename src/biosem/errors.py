@@ -25,5 +25,23 @@ class SourceFormatError(ValueError):
         super().__init__(f"{where}: expected {expected}; found {self.found!r}")
 
 
+class SourceIntegrityError(SourceFormatError):
+    """A fetched source no longer has the content sha256 pinned when it was fetched (edited or
+    corrupted in ``resources/`` since). The message names the file, both digests and the fix.
+
+    Attributes (besides :class:`SourceFormatError`'s): ``expected_sha256``, ``found_sha256``.
+    """
+
+    def __init__(self, path: str | Path, expected_sha256: str, found_sha256: str, fix: str) -> None:
+        super().__init__(path, None, f"content sha256 {expected_sha256}", f"sha256 {found_sha256}")
+        self.expected_sha256 = expected_sha256
+        self.found_sha256 = found_sha256
+        self.args = (f"{self.args[0]}. {fix}",)
+
+
 class SourceNotFoundError(FileNotFoundError):
     """A configured source could not be located or failed its checksum."""
+
+
+class EmptyDatasetError(ValueError):
+    """A step would write a dataset without rows; the message names the input and why it is empty."""

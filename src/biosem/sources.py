@@ -5,6 +5,11 @@ optional ``url`` and a pinned ``sha256``. The checksum is over the file's *conte
 (recognised by its magic bytes) the decompressed bytes, so a gzipped mirror copy and a plain
 download of the same release verify alike. Mirrors are tried first, in order; then the URL.
 Licensed sources (UMLS, SNOMED CT) are given by path and never downloaded.
+
+Integrity after the fetch: the fetch writes a sidecar ``<file>.sha256`` holding the pinned content
+digest it verified (``<sha256>  <filename>``); every rule that reads a fetched source takes the
+sidecar as input and calls :func:`verify_fetched` first, which re-hashes the file and fails on a file
+edited or corrupted in ``resources/`` since (deleting it refetches it).
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from biosem.errors import SourceFormatError, SourceNotFoundError
-from biosem.io import atomic_path
+from biosem.errors import SourceFormatError, SourceIntegrityError, SourceNotFoundError
+from biosem.io import atomic_path, write_text
+from biosem.workflow.paths import CHECKSUM_SUFFIX
 
 _GZIP_MAGIC = b"\x1f\x8b"
 
@@ -115,6 +121,63 @@ def fetch_source(name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str |
         f"Set `mirror_dirs` to a folder holding {spec.get('mirror_path')!r}, or make `sources.{name}.url` "
         f"reachable, or update `sources.{name}.sha256` if you deliberately use another release."
     )
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def write_checksum(source: str | Path, sha256: str, sidecar: str | Path) -> None:
+    """Write the sidecar of a fetched ``source``: ``<sha256>  <file name>`` (the verified, pinned
+    *content* digest: of the decompressed bytes for a gzip file, so ``sha256sum -c`` applies to plain
+    files only)."""
+    write_text(f"{sha256}  {Path(source).name}\n", sidecar)
+
+
+def read_checksum(sidecar: str | Path) -> str:
+    """The digest a sidecar holds (first field of its first line).
+
+    Raises:
+        SourceFormatError: the first field is not 64 lower-case hex digits.
+    """
+    text = Path(sidecar).read_text(encoding="utf-8")
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    if len(first) != 64 or not set(first) <= _HEX:
+        raise SourceFormatError(sidecar, 1, "a sha256 (64 hex digits) then the file name", text.strip())
+    return first
+
+
+def verify_fetched(sidecars: Iterable[str | Path]) -> list[Path]:
+    """Re-check fetched sources before use: for each sidecar ``<file>.sha256``, the content sha256 of
+    ``<file>`` must equal the digest the sidecar holds (the pin verified at fetch; changing the pin in
+    the config reruns the fetch, which rewrites the sidecar). Hashing costs seconds even for the MeSH
+    RDS tables or MRCONSO.
+
+    Returns the files checked.
+
+    Raises:
+        SourceIntegrityError: a file's content changed since the fetch; the message names the file,
+            the expected and the found digest, and the fix (delete the file to refetch it).
+        SourceFormatError: a sidecar without a digest, or a corrupt gzip file.
+        ValueError: a path that does not end in :data:`CHECKSUM_SUFFIX`.
+    """
+    checked = []
+    for sidecar in map(Path, sidecars):
+        if not sidecar.name.endswith(CHECKSUM_SUFFIX):
+            raise ValueError(f"{sidecar} is not a checksum sidecar (*{CHECKSUM_SUFFIX})")
+        source = sidecar.with_name(sidecar.name[: -len(CHECKSUM_SUFFIX)])
+        expected = read_checksum(sidecar)
+        found = content_sha256(source)
+        if found != expected:
+            raise SourceIntegrityError(
+                source,
+                expected,
+                found,
+                f"The file changed after it was fetched and verified against the pinned sha256 (kept in "
+                f"{sidecar}): delete it to refetch it (rm {source}). To use other content on purpose, put it in "
+                "a mirror folder and update the source's pinned sha256 instead of editing resources/",
+            )
+        checked.append(source)
+    return checked
 
 
 def require_directory(name: str, path: str | Path, fmt: str) -> Path:

@@ -129,6 +129,24 @@ def test_minimal_config_gets_every_default() -> None:
     assert models["t"] == {"format": "train", "sg": 1, "window": 2}
 
 
+@pytest.mark.parametrize("key", ["bias_correction", "exclusion"])
+def test_rating_steps_switched_off_by_null_and_wrong_values_rejected(key: str) -> None:
+    """null switches a step off; a value that is neither null nor an object (``off`` is false in YAML,
+    ``--config`` gives the string "null") is a validation error naming the key, not a crash in the
+    defaults filling (snakemake's set_default calls setdefault on what meets ``properties``)."""
+    entry = {"source": "s", "format": "wide"}
+    off = config_with_defaults(agreement={"ratings": {"r": {**entry, key: None}}})
+    assert off["agreement"]["ratings"]["r"][key] is None
+    for wrong in ("null", False, 1.0, ["x"]):
+        with pytest.raises(WorkflowError) as err:
+            config_with_defaults(agreement={"ratings": {"r": {**entry, key: wrong}}})
+        assert key in str(err.value)
+    with pytest.raises(WorkflowError):
+        config_with_defaults(agreement={"ratings": {"r": {**entry, key: {"threshhold": 1}}}})
+    partial = config_with_defaults(agreement={"ratings": {"r": {**entry, "exclusion": {"sd": 2}}}})
+    assert partial["agreement"]["ratings"]["r"]["exclusion"] == {"sd": 2, "raters": []}
+
+
 def test_agreement_section_may_be_omitted() -> None:
     assert "agreement" not in MINIMAL_CONFIG
     assert config_with_defaults()["agreement"]["termpair_study"] == {"terminologies": None, "n_pos": 30, "n_neg": 30}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from biosem.errors import SourceFormatError, SourceNotFoundError
+from biosem.errors import SourceFormatError, SourceIntegrityError, SourceNotFoundError
 from biosem.sources import (
     content_sha256,
     fetch_source,
@@ -16,7 +16,10 @@ from biosem.sources import (
     find_in_mirrors,
     is_gzip,
     licensed_files,
+    read_checksum,
     require_directory,
+    verify_fetched,
+    write_checksum,
 )
 
 CONTENT = b"format-version: 1.2\n[Term]\nid: HP:0000001\nname: All\n" * 1000
@@ -248,3 +251,57 @@ def test_fetch_spec_holds_only_the_keys_that_decide_the_file() -> None:
     }
     assert fetch_spec(spec) == {k: spec[k] for k in ("filename", "mirror_path", "url", "sha256")}
     assert fetch_spec({"filename": "x", "sha256": SHA}) == {"filename": "x", "sha256": SHA}
+
+
+# Integrity after the fetch ------------------------------------------------------------------------
+def _fetched(tmp_path: Path, data: bytes = CONTENT, name: str = "hp.obo") -> tuple[Path, Path]:
+    """A source as fetch_source leaves it: the file under resources/ and its sidecar."""
+    mirror = _write(tmp_path / "mirror" / "hp" / name, data)
+    dest = tmp_path / "resources" / "hp" / name
+    spec = {"filename": name, "mirror_path": f"hp/{name}", "sha256": content_sha256(mirror)}
+    fetch_source("hp", spec, [tmp_path / "mirror"], dest)
+    sidecar = dest.with_name(name + ".sha256")
+    write_checksum(dest, spec["sha256"], sidecar)
+    return dest, sidecar
+
+
+def test_sidecar_holds_the_pinned_digest(tmp_path: Path) -> None:
+    dest, sidecar = _fetched(tmp_path)
+    assert sidecar.read_text() == f"{SHA}  hp.obo\n"
+    assert read_checksum(sidecar) == SHA
+    assert verify_fetched([sidecar]) == [dest]
+    assert verify_fetched([]) == []
+
+
+def test_edited_source_is_refused_naming_file_digests_and_fix(tmp_path: Path) -> None:
+    dest, sidecar = _fetched(tmp_path)
+    dest.write_bytes(CONTENT.replace(b"name: All", b"name: Edited"))
+    found = content_sha256(dest)
+    with pytest.raises(SourceIntegrityError) as err:
+        verify_fetched([sidecar])
+    message = str(err.value)
+    assert isinstance(err.value, SourceFormatError) and err.value.path == dest
+    assert (err.value.expected_sha256, err.value.found_sha256) == (SHA, found)
+    assert str(dest) in message and SHA in message and found in message
+    assert "delete it to refetch it" in message and f"rm {dest}" in message
+
+
+def test_gzip_source_checked_on_its_content(tmp_path: Path) -> None:
+    dest, sidecar = _fetched(tmp_path, gzip.compress(CONTENT, mtime=0), "hp.obo.gz")
+    assert read_checksum(sidecar) == SHA  # the content digest, as pinned
+    assert verify_fetched([sidecar]) == [dest]
+    dest.write_bytes(gzip.compress(CONTENT, mtime=0)[:-20])  # truncated after the fetch
+    with pytest.raises(SourceFormatError, match="a complete gzip stream"):
+        verify_fetched([sidecar])
+
+
+def test_bad_sidecar_or_path_is_refused(tmp_path: Path) -> None:
+    dest, sidecar = _fetched(tmp_path)
+    sidecar.write_text("not a digest  hp.obo\n")
+    with pytest.raises(SourceFormatError, match="a sha256"):
+        verify_fetched([sidecar])
+    sidecar.write_text("")
+    with pytest.raises(SourceFormatError, match="a sha256"):
+        read_checksum(sidecar)
+    with pytest.raises(ValueError, match="not a checksum sidecar"):
+        verify_fetched([dest])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -193,3 +194,63 @@ def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
     # A key the rule does read is a change: the split is rescheduled for its params.
     out = _dry_run(workdir, edits, split)
     assert "split_wic" in out and "build_wic_candidates" not in out, out[-3000:]
+
+
+# Fetched sources are re-checked by every rule that reads them (biosem.sources.verify_fetched).
+SOURCE_READERS = {
+    "ingest_obo",
+    "ingest_mesh",
+    "ingest_pubtator",
+    "parse_usf",
+    "aggregate_ratings",
+    "evaluate_rated_pairs",
+}
+
+
+def test_rules_reading_sources_take_their_checksums(plan: Plan) -> None:
+    """Every input function that yields a fetched source has a sidecar list beside it, holding exactly
+    the sidecars of the resources/ files (none for a local path)."""
+    assert paths.checksums(["resources/go/go.obo", "local/ratings.csv"]) == ["resources/go/go.obo.sha256"]
+    assert paths.source_checksum("go", "go.obo") == "resources/go/go.obo.sha256"
+
+    def wc(**kw: str) -> SimpleNamespace:
+        return SimpleNamespace(**kw)
+
+    hpo, mesh, terms = wc(terminology="hpo"), wc(terminology="mesh"), plan.terminologies
+    cases = [
+        ([terms.obo_input(hpo)], terms.obo_checksums(hpo)),
+        (terms.mesh_inputs(mesh).values(), terms.mesh_checksums(mesh)),
+        (plan.corpora.inputs(wc(corpus="bc5cdr")).values(), plan.corpora.checksums(wc(corpus="bc5cdr"))),
+        ([plan.simlex.usf_source], plan.simlex.usf_checksums),
+        (
+            [plan.agreement.ratings_input(wc(ratings="simverb3500"))],
+            plan.agreement.ratings_checksums(wc(ratings="simverb3500")),
+        ),
+    ]
+    rated = plan.evaluate.rated_inputs(wc(model=next(iter(plan.evaluate.models))))
+    cases.append((rated["benchmarks"], plan.evaluate.benchmark_checksums))
+    for files, sidecars in cases:
+        files = list(files)
+        assert files and all(f.startswith(f"{paths.RESOURCES}/") for f in files)
+        assert sidecars == [f"{f}.sha256" for f in files]
+    local = Plan(config() | {"agreement": {**config()["agreement"], "ratings": {"own": {"path": "r.csv"}}}})
+    assert local.agreement.ratings_checksums(wc(ratings="own")) == []
+
+
+def test_scripts_of_source_readers_verify_before_reading() -> None:
+    """The rules with a ``checksums`` input are the source readers, and their scripts re-check first."""
+    rules = {}
+    for smk in (REPO / "workflow" / "rules").glob("*.smk"):
+        for block in re.split(r"\n(?=rule )", smk.read_text(encoding="utf-8")):
+            match = re.match(r"rule (\w+):", block)
+            if match:
+                rules[match.group(1)] = block
+    readers = {name for name, block in rules.items() if "        checksums=" in block}
+    assert readers == SOURCE_READERS
+    for name in sorted(readers):
+        script = re.search(r'"\.\./scripts/(\w+\.py)"', rules[name]).group(1)  # type: ignore[union-attr]
+        body = (REPO / "workflow" / "scripts" / script).read_text(encoding="utf-8")
+        main = body[body.index("def main") :]
+        assert "verify_fetched(snakemake.input.checksums)" in main, script
+        first_read = min(main.index(s) for s in ("snakemake.input.", "snakemake.input[") if s in main)
+        assert main.index("verify_fetched(") <= first_read, script

@@ -6,6 +6,7 @@
 rule aggregate_ratings:
     input:
         ratings=plan.agreement.ratings_input,
+        checksums=plan.agreement.ratings_checksums,
     output:
         txt=paths.rated("{ratings}", "txt"),
         parquet=paths.rated("{ratings}", "parquet"),

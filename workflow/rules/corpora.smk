@@ -5,6 +5,7 @@
 rule ingest_pubtator:
     input:
         unpack(plan.corpora.inputs),
+        checksums=plan.corpora.checksums,
     output:
         documents=paths.intermediate("documents", "{corpus}"),
         sentences=paths.intermediate("sentences", "{corpus}"),

@@ -43,6 +43,7 @@ rule count_training_tokens:
 rule evaluate_rated_pairs:
     input:
         unpack(plan.evaluate.rated_inputs),
+        checksums=plan.evaluate.benchmark_checksums,
     output:
         results=paths.evaluation("rated", "{model}.parquet"),
     log:

@@ -48,7 +48,8 @@ rule ingest_umls:
 
 rule ingest_obo:
     input:
-        plan.terminologies.obo_input,
+        obo=plan.terminologies.obo_input,
+        checksums=plan.terminologies.obo_checksums,
     output:
         **plan.terminologies.ingest_outputs(),
     log:
@@ -70,6 +71,7 @@ rule ingest_obo:
 rule ingest_mesh:
     input:
         unpack(plan.terminologies.mesh_inputs),
+        checksums=plan.terminologies.mesh_checksums,
     output:
         **plan.terminologies.ingest_outputs(),
     log:

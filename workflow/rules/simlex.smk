@@ -64,7 +64,8 @@ rule split_word_domains:
 
 rule parse_usf:
     input:
-        plan.simlex.usf_source,
+        usf=plan.simlex.usf_source,
+        checksums=plan.simlex.usf_checksums,
     output:
         paths.intermediate("usf", "usf"),
     log:

@@ -1,11 +1,15 @@
-# Public sources: from a mirror folder or their URL, verified against the pinned sha256.
+# Public sources: from a mirror folder or their URL, verified against the pinned sha256, which is kept
+# beside the file (<file>.sha256) for the rules reading it to re-check (biosem.sources.verify_fetched).
 
 
 rule fetch_source:
     output:
-        paths.source("{source}", "{filename}"),
+        source=paths.source("{source}", "{filename}"),
+        checksum=paths.source_checksum("{source}", "{filename}"),
     log:
         paths.log("fetch_source", "{source}/{filename}"),
+    wildcard_constraints:
+        filename=r"[^/]+(?<!\.sha256)",  # a sidecar is this rule's second output, not a source
     localrule: True
     conda:
         "../envs/biosem.yaml"

@@ -22,12 +22,14 @@ from biosem.agreement.ratings import (
 )
 from biosem.io import write_table, write_text
 from biosem.logs import configure_logging
+from biosem.sources import verify_fetched
 
 log = logging.getLogger(__name__)
 
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
+    verify_fetched(snakemake.input.checksums)
     spec = snakemake.params.spec
     params = params_from_config(spec)
     path = snakemake.input.ratings
@@ -36,7 +38,7 @@ def main(snakemake) -> None:
     else:
         matrix = read_long_ratings(path, params.scale)
     log.info(
-        "%s: %d items x %d raters, %d ratings, %d consistency items, %d repeated ratings",
+        "%s: %d items x %d raters, %d ratings, %d items with role consistency, %d repeated ratings",
         snakemake.wildcards.ratings,
         *matrix.values.shape,
         int((~np.isnan(matrix.values)).sum()),

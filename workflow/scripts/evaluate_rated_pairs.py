@@ -11,12 +11,14 @@ from biosem.evaluate.rated import RatedParams, evaluate_rated_datasets
 from biosem.evaluate.results import RESULTS, results_frame
 from biosem.io import read_table, write_table
 from biosem.logs import configure_logging
+from biosem.sources import verify_fetched
 
 log = logging.getLogger(__name__)
 
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
+    verify_fetched(snakemake.input.checksums)
     name = snakemake.wildcards.model
     model = load_rule_model(name, snakemake.params.spec, snakemake.input.model)
     rows = []

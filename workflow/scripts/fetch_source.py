@@ -1,9 +1,10 @@
-"""Copy a public source from a mirror folder, or download it, and verify its pinned sha256."""
+"""Copy a public source from a mirror folder, or download it, verify its pinned sha256 and write that
+digest to the sidecar the rules reading the source re-check it against."""
 
 import logging
 
 from biosem.logs import configure_logging
-from biosem.sources import fetch_source
+from biosem.sources import fetch_source, write_checksum
 
 log = logging.getLogger(__name__)
 
@@ -14,8 +15,9 @@ def main(snakemake) -> None:
         snakemake.wildcards.source,
         snakemake.params.spec,
         snakemake.params.mirror_dirs,
-        snakemake.output[0],
+        snakemake.output.source,
     )
+    write_checksum(snakemake.output.source, snakemake.params.spec["sha256"], snakemake.output.checksum)
     log.info(origin)
 
 

@@ -12,6 +12,7 @@ from biosem.corpora.schemas import DOCUMENTS, MENTIONS, SENTENCES, SPLITS
 from biosem.corpora.sentences import Segmenter
 from biosem.io import write_table, write_text
 from biosem.logs import configure_logging
+from biosem.sources import verify_fetched
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +22,8 @@ def main(snakemake) -> None:
     corpus = snakemake.wildcards.corpus
     spec = snakemake.params.spec
     options = snakemake.params.sentences
-    inputs = dict(snakemake.input.items())
+    verify_fetched(snakemake.input.checksums)
+    inputs = {key: path for key, path in snakemake.input.items() if key != "checksums"}
     if "corpus" in inputs:
         files = {"all": inputs["corpus"]}
         split_lists = {s: inputs[f"{s}_pmids"] for s in SPLITS if f"{s}_pmids" in inputs}

@@ -6,13 +6,15 @@ from biosem.io import write_table
 from biosem.logs import configure_logging
 from biosem.simlex.schemas import USF
 from biosem.simlex.usf import check_counts, read_usf
+from biosem.sources import verify_fetched
 
 log = logging.getLogger(__name__)
 
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
-    usf = read_usf(snakemake.input[0])
+    verify_fetched(snakemake.input.checksums)
+    usf = read_usf(snakemake.input.usf)
     log.info(
         "USF: %d cue-target rows, %d cues, %d targets, %d rows with a normed target",
         len(usf),
@@ -20,7 +22,7 @@ def main(snakemake) -> None:
         usf["target"].nunique(),
         int(usf["normed"].sum()),
     )
-    check_counts(usf, snakemake.params.expected_rows, snakemake.params.expected_cues, snakemake.input[0])
+    check_counts(usf, snakemake.params.expected_rows, snakemake.params.expected_cues, snakemake.input.usf)
     write_table(usf, snakemake.output[0], USF)
 
 

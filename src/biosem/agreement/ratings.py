@@ -16,8 +16,13 @@ Inputs (both become a :class:`RatingMatrix`, items x raters, NaN = not rated):
 
 Steps of :func:`aggregate_ratings` (each configurable, config ``agreement.ratings.<name>``):
 
-1. **Consistency set**: items with role ``consistency`` in the long format; otherwise the items
-   every rater rated (SimVerb-3500: its 20 consistency pairs, rated by all 702 annotators).
+0. **Too few items**: a rater with fewer than ``min_items`` ratings (distinct items) is excluded
+   before anything else (a one-item rater has no defined IAA-1, so step 3 could never drop it).
+1. **Consistency set**, as the design marks it (``consistency``): ``role``, the items with role
+   ``consistency`` in the long format (none without a role column, none in the wide matrix);
+   ``rated_by_all``, the items every remaining rater rated (SimVerb-3500: its 20 consistency pairs,
+   rated by all 702 annotators), an error when that is every item (a fully crossed design has no
+   consistency set to tell apart). Never "all items" by default.
 2. **Bias correction** (SimLex-999): each rater's mean on the consistency set is compared with the
    mean of those means; a rater more than ``bias_threshold`` above (below) it has ``bias_shift``
    subtracted from (added to) every rating, clipped to the scale.
@@ -26,10 +31,11 @@ Steps of :func:`aggregate_ratings` (each configurable, config ``agreement.rating
    mean of all raters' IAA-1, plus any rater listed in ``exclude_raters`` (failed checkpoints).
    One pass, not iterated.
 4. **Agreement** (:mod:`biosem.agreement.statistics`): IAA-1, IAA-2 and Krippendorff's alpha, on the raw
-   ratings of all raters, after bias correction, and on the final raters; overall and per group.
+   ratings of all raters left after step 0, after bias correction, and on the final raters; overall and per group.
 5. **Dataset**: per item the mean and SD (ddof 1) of the final raters' bias-corrected ratings,
    the mean rescaled linearly from ``scale`` (0-6) to ``rescale_to`` (0-10). Consistency items
    are left out unless ``include_consistency`` (SimVerb-3500 publishes 3,500 of its 3,520 rows).
+   An empty dataset is an error naming the ratings file and why, unless ``allow_empty``.
 """
 
 from __future__ import annotations
@@ -56,13 +62,14 @@ from biosem.agreement.statistics import (
     shared_counts,
     summarise_pairwise,
 )
-from biosem.errors import SourceFormatError
+from biosem.errors import EmptyDatasetError, SourceFormatError
 from biosem.io import TableSpec
 
 log = logging.getLogger(__name__)
 
 LONG_COLUMNS = ("rater", "word1", "word2", "rating")
 ALL_GROUP = "all"
+CONSISTENCY_SETS = ("role", "rated_by_all")
 
 RATED_DATASET = TableSpec(
     "rated_dataset",
@@ -117,11 +124,13 @@ class RatingMatrix:
     """Ratings as an items x raters matrix.
 
     Attributes:
-        items: one row per matrix row: ``word1``, ``word2``, ``consistency`` (bool).
+        items: one row per matrix row: ``word1``, ``word2``, ``consistency`` (bool: the item has role
+            ``consistency`` in the long format; always False in the wide matrix, which has no roles).
         values: float64 (n_items, n_raters), NaN = not rated; the rating scale of the source.
         raters: one row per matrix column: ``rater`` (str), ``group`` (str, ``"all"`` if none).
         repeats: every rating of a (rater, pair) rated more than once, in file order: ``rater,
             word1, word2, occurrence`` (0-based), ``rating``. Empty for the SimVerb matrix.
+        source: where the ratings were read from (``file`` or ``archive.zip:member``), for messages.
     """
 
     items: pd.DataFrame
@@ -130,6 +139,7 @@ class RatingMatrix:
     repeats: pd.DataFrame = field(
         default_factory=lambda: pd.DataFrame(columns=["rater", "word1", "word2", "occurrence", "rating"])
     )
+    source: str = "ratings"
 
 
 @dataclass(frozen=True)
@@ -140,12 +150,15 @@ class RatingParams:
     rescale_to: tuple[float, float] = (0.0, 10.0)
     min_shared: int = 10
     undefined: str = "skip"
+    min_items: int = 10
+    consistency: str = "role"
     bias_threshold: float | None = 1.0
     bias_shift: float = 1.0
     exclusion_sd: float | None = 1.0
     exclude_raters: tuple[str, ...] = ()
     include_consistency: bool = False
     alpha_levels: tuple[str, ...] = ("interval", "ordinal")
+    allow_empty: bool = False
 
 
 @dataclass(frozen=True)
@@ -233,8 +246,7 @@ def parse_wide_matrix(
     if dup.any():
         i = int(np.flatnonzero(dup.to_numpy())[0])
         raise SourceFormatError(path, i + 1, "each pair on one row only", lines[i])
-    rated = ~np.isnan(values)
-    items["consistency"] = rated.all(axis=1)
+    items["consistency"] = False  # no roles in the matrix (see consistency_set)
     width = max(3, len(str(values.shape[1])))
     raters = pd.DataFrame(
         {
@@ -242,7 +254,7 @@ def parse_wide_matrix(
             "group": ALL_GROUP,
         }
     )
-    return RatingMatrix(items=items, values=values, raters=raters)
+    return RatingMatrix(items=items, values=values, raters=raters, source=str(path))
 
 
 def read_wide_matrix(
@@ -309,15 +321,14 @@ def read_long_ratings(path: str | Path, scale: tuple[float, float] = (0.0, 6.0))
     path = Path(path)
     sep = "\t" if path.suffix.lower() in (".tsv", ".txt") else ","
     frame = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
-    return long_to_matrix(parse_long_ratings(frame, path, scale))
+    return long_to_matrix(parse_long_ratings(frame, path, scale), str(path))
 
 
-def long_to_matrix(long: pd.DataFrame) -> RatingMatrix:
+def long_to_matrix(long: pd.DataFrame, source: str = "ratings") -> RatingMatrix:
     """Pivot validated long ratings (output of :func:`parse_long_ratings`) to a :class:`RatingMatrix`.
 
-    Repeated (rater, pair) ratings are averaged in the matrix and listed in ``repeats``. The
-    consistency set is the pairs with role ``consistency`` when a role is given, else the pairs every
-    rater rated.
+    Repeated (rater, pair) ratings are averaged in the matrix and listed in ``repeats``. An item is
+    marked ``consistency`` when a row gives it role ``consistency`` (none without a role column).
     """
     items = long[["word1", "word2"]].drop_duplicates().sort_values(["word1", "word2"], kind="stable")
     items = items.reset_index(drop=True)
@@ -336,13 +347,12 @@ def long_to_matrix(long: pd.DataFrame) -> RatingMatrix:
     repeated = key.duplicated(keep=False).to_numpy()
     repeats = long.loc[repeated, ["rater", "word1", "word2", "rating"]].copy()
     repeats.insert(3, "occurrence", repeats.groupby(["rater", "word1", "word2"], sort=False).cumcount())
-    if long["role"].ne("").any():
-        marked = long.loc[long["role"] == "consistency", ["word1", "word2"]].drop_duplicates()
-        consistency = item_index.isin(pd.MultiIndex.from_frame(marked)) if len(marked) else np.zeros(n_items, bool)
-    else:
-        consistency = (counts > 0).all(axis=1)
+    marked = long.loc[long["role"] == "consistency", ["word1", "word2"]].drop_duplicates()
+    consistency = item_index.isin(pd.MultiIndex.from_frame(marked)) if len(marked) else np.zeros(n_items, bool)
     items["consistency"] = np.asarray(consistency, dtype=bool)
-    return RatingMatrix(items=items, values=values, raters=raters, repeats=repeats.reset_index(drop=True))
+    return RatingMatrix(
+        items=items, values=values, raters=raters, repeats=repeats.reset_index(drop=True), source=source
+    )
 
 
 def read_published(text: str) -> pd.DataFrame:
@@ -517,22 +527,66 @@ def _integer_scale(values: np.ndarray, scale: tuple[float, float]) -> bool:
     return bool(float(scale[0]).is_integer() and float(scale[1]).is_integer() and np.all(finite == np.round(finite)))
 
 
-def aggregate_ratings(matrix: RatingMatrix, params: RatingParams) -> RatingsResult:
-    """Bias correction, exclusion, agreement and the rated dataset (steps in the module docstring).
-
-    Returns a :class:`RatingsResult`; ``counts`` holds raters, raters_shifted, raters_excluded_iaa1,
-    raters_excluded_listed, raters_kept, consistency_items, items, dataset_items,
-    items_without_ratings, repeated_ratings.
+def consistency_set(matrix: RatingMatrix, values: np.ndarray, how: str) -> np.ndarray:
+    """The consistency set (bool per item) as the design marks it: ``role``, the items marked
+    ``consistency`` by the reader (role column of the long format); ``rated_by_all``, the items every
+    column of ``values`` (the raters left after ``min_items``) rated.
 
     Raises:
-        ValueError: ``exclude_raters`` names a rater that is not in the ratings.
+        ValueError: ``rated_by_all`` and every item is rated by every rater (a fully crossed design:
+            no item stands apart as a consistency item), or an unknown ``how``.
     """
-    values = matrix.values
-    raters = matrix.raters.reset_index(drop=True)
-    consistency = matrix.items["consistency"].to_numpy(dtype=bool)
-    unknown = sorted(set(params.exclude_raters) - set(raters["rater"]))
+    if how == "role":
+        return matrix.items["consistency"].to_numpy(dtype=bool)
+    if how != "rated_by_all":
+        raise ValueError(f"consistency must be one of {CONSISTENCY_SETS}, not {how!r}")
+    by_all = (~np.isnan(values)).all(axis=1) if values.shape[1] else np.zeros(len(values), dtype=bool)
+    if by_all.all():
+        raise ValueError(
+            f"{matrix.source}: every rater rated all {len(by_all)} items (a fully crossed design), so "
+            "consistency: rated_by_all would make every item a consistency item; use consistency: role "
+            "(with a role column marking the consistency items, or none)"
+        )
+    return by_all
+
+
+def aggregate_ratings(matrix: RatingMatrix, params: RatingParams) -> RatingsResult:
+    """Too-few-items exclusion, bias correction, exclusion, agreement and the rated dataset (steps in
+    the module docstring).
+
+    Returns a :class:`RatingsResult`; ``counts`` holds raters, raters_excluded_min_items,
+    raters_shifted, raters_excluded_iaa1, raters_excluded_listed, raters_kept, consistency_items,
+    items, dataset_items, items_without_ratings, repeated_ratings. Raters excluded for too few items
+    are in the rater table (reason ``below_min_items``) and in no agreement row.
+
+    Raises:
+        ValueError: ``exclude_raters`` names a rater that is not in the ratings; no rater has
+            ``min_items`` items; ``rated_by_all`` on a fully crossed design (:func:`consistency_set`).
+        EmptyDatasetError: the rated dataset has no item and ``allow_empty`` is false; the message
+            names the ratings and why.
+    """
+    all_raters = matrix.raters.reset_index(drop=True)
+    unknown = sorted(set(params.exclude_raters) - set(all_raters["rater"]))
     if unknown:
         raise ValueError(f"exclude_raters lists raters not in the ratings: {unknown}")
+    n_rated = (~np.isnan(matrix.values)).sum(axis=0).astype(np.int64)
+    few = n_rated < params.min_items
+    if few.any():
+        log.warning(
+            "%d of %d raters rated fewer than %d items and are excluded before aggregation: %s",
+            int(few.sum()),
+            len(few),
+            params.min_items,
+            ", ".join(all_raters.loc[few, "rater"].head(20)),
+        )
+    if few.all():
+        raise ValueError(
+            f"{matrix.source}: no rater rated at least min_items = {params.min_items} items "
+            f"(most: {int(n_rated.max(initial=0))})"
+        )
+    values = matrix.values[:, ~few]
+    raters = all_raters[~few].reset_index(drop=True)
+    consistency = consistency_set(matrix, values, params.consistency)
     k = values.shape[1]
     conventions = (params.min_shared, params.undefined)
 
@@ -603,24 +657,9 @@ def aggregate_ratings(matrix: RatingMatrix, params: RatingParams) -> RatingsResu
 
     use = np.ones(len(matrix.items), dtype=bool) if params.include_consistency else ~consistency
     dataset, no_ratings = rated_dataset(matrix.items, final, use, params)
-    rater_table = pd.DataFrame(
-        {
-            "rater": raters["rater"],
-            "group": raters["group"],
-            "n_ratings": (~np.isnan(values)).sum(axis=0).astype(np.int64),
-            "consistency_mean": means,
-            "bias_shift": shifts,
-            "iaa1_raw": iaa1_raw.per_rater,
-            "iaa1": iaa1.per_rater,
-            "iaa2": np.nan,
-            "excluded": ~keep,
-            "exclusion_reason": np.where(listed, "listed", np.where(low, "iaa1_below_threshold", "")),
-        }
-    )
-    rater_table.loc[keep, "iaa2"] = iaa_leave_one_out(final, *conventions).per_rater  # type: ignore[arg-type]
-    rater_table = rater_table.merge(repeat_consistency(matrix.repeats, raters["rater"]), on="rater", how="left")
     counts = {
-        "raters": k,
+        "raters": len(all_raters),
+        "raters_excluded_min_items": int(few.sum()),
         "raters_shifted": int((shifts != 0).sum()),
         "raters_excluded_iaa1": int(low.sum()),
         "raters_excluded_listed": int(listed.sum()),
@@ -631,12 +670,58 @@ def aggregate_ratings(matrix: RatingMatrix, params: RatingParams) -> RatingsResu
         "items_without_ratings": no_ratings,
         "repeated_ratings": len(matrix.repeats),
     }
+    if dataset.empty and not params.allow_empty:
+        raise EmptyDatasetError(f"{matrix.source}: the rated dataset is empty: {_why_empty(counts, params)}")
+    rater_table = pd.DataFrame(
+        {
+            "rater": raters["rater"],
+            "group": raters["group"],
+            "n_ratings": n_rated[~few],
+            "consistency_mean": means,
+            "bias_shift": shifts,
+            "iaa1_raw": iaa1_raw.per_rater,
+            "iaa1": iaa1.per_rater,
+            "iaa2": np.nan,
+            "excluded": ~keep,
+            "exclusion_reason": np.where(listed, "listed", np.where(low, "iaa1_below_threshold", "")),
+        }
+    )
+    rater_table.loc[keep, "iaa2"] = iaa_leave_one_out(final, *conventions).per_rater  # type: ignore[arg-type]
+    if few.any():
+        dropped = pd.DataFrame(
+            {
+                "rater": all_raters.loc[few, "rater"],
+                "group": all_raters.loc[few, "group"],
+                "n_ratings": n_rated[few],
+                "bias_shift": 0.0,
+                "excluded": True,
+                "exclusion_reason": "below_min_items",
+            }
+        )
+        rater_table = pd.concat([rater_table, dropped], ignore_index=True)
+        rater_table = rater_table.set_index("rater").loc[all_raters["rater"]].reset_index()
+    rater_table = rater_table.merge(repeat_consistency(matrix.repeats, all_raters["rater"]), on="rater", how="left")
     return RatingsResult(
         dataset=dataset,
         agreement=pd.DataFrame(rows, columns=AGREEMENT_COLUMNS),
         raters=rater_table[RATER_COLUMNS],
         counts=counts,
     )
+
+
+def _why_empty(counts: Mapping[str, int], params: RatingParams) -> str:
+    """Why no item reached the rated dataset, from the counts of :func:`aggregate_ratings`."""
+    parts = [f"0 of {counts['items']} items"]
+    if counts["consistency_items"] and not params.include_consistency:
+        parts.append(f"{counts['consistency_items']} are consistency items (include_consistency: false)")
+    if counts["items_without_ratings"]:
+        parts.append(f"{counts['items_without_ratings']} have no rating by a kept rater")
+    parts.append(
+        f"{counts['raters_kept']} of {counts['raters']} raters kept ({counts['raters_excluded_min_items']} "
+        f"below min_items = {params.min_items}, {counts['raters_excluded_listed']} listed, "
+        f"{counts['raters_excluded_iaa1']} below the IAA-1 threshold)"
+    )
+    return "; ".join(parts) + ". Fix the ratings or the config, or set allow_empty: true to write an empty dataset"
 
 
 def consistency_means(values: np.ndarray, consistency: np.ndarray) -> np.ndarray:
@@ -740,4 +825,7 @@ def params_from_config(cfg: Mapping[str, Any]) -> RatingParams:
         exclude_raters=() if excl is None else tuple(excl["raters"]),
         include_consistency=bool(cfg["include_consistency"]),
         alpha_levels=tuple(cfg["alpha_levels"]),
+        min_items=int(cfg["min_items"]),
+        consistency=str(cfg["consistency"]),
+        allow_empty=bool(cfg["allow_empty"]),
     )

@@ -33,6 +33,10 @@ class Agreement:
             return paths.source(spec["source"], self.sources[spec["source"]]["filename"])
         return spec["path"]
 
+    def ratings_checksums(self, wildcards: Any) -> list[str]:
+        """The sidecar of a fetched ratings source (none for a local path)."""
+        return paths.checksums([self.ratings_input(wildcards)])
+
     def ratings_spec(self, wildcards: Any) -> Mapping[str, Any]:
         return self.ratings[wildcards.ratings]
 

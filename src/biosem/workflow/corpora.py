@@ -66,6 +66,10 @@ class Corpora:
             for key, src in self.corpus_sources(wildcards.corpus).items()
         }
 
+    def checksums(self, wildcards: Any) -> list[str]:
+        """The sidecars of the corpus's source files (re-checked by ``ingest_pubtator``)."""
+        return paths.checksums(self.inputs(wildcards).values())
+
     @staticmethod
     def tables(kind: str, names: list[str]) -> list[str]:
         """One intermediate of ``kind`` (documents, sentences, mentions) per corpus, in order."""

@@ -77,6 +77,7 @@ class Evaluate:
         self.benchmark_files = [
             paths.source(s["source"], config["sources"][s["source"]]["filename"]) for s in self.benchmarks
         ]
+        self.benchmark_checksums = paths.checksums(self.benchmark_files)  # re-checked by evaluate_rated_pairs
         self.built_rated = dict(sorted(rated_datasets.items()))
         self.termpair_datasets = dict(termpair_datasets)
         self.category_terminologies = sorted(

@@ -8,6 +8,7 @@ folder Snakemake runs in (the repository root by default).
 Layout (DESIGN.md § Data flow)::
 
     resources/<source>/<file>                              public sources, fetched and verified
+    resources/<source>/<file>.sha256                       their pinned content sha256 (re-checked on use)
     results/intermediate/<table>/<name>.parquet            terminology, corpus and count tables
     results/datasets/<family>/...                          the datasets
     results/evaluation/..., results/agreement/...          scores and agreement
@@ -16,6 +17,8 @@ Layout (DESIGN.md § Data flow)::
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 RESOURCES = "resources"
 RESULTS = "results"
@@ -45,6 +48,22 @@ def benchmark(rule: str, name: str) -> str:
 def source(name: str, filename: str) -> str:
     """A public source once fetched (``sources.<name>.filename``)."""
     return f"{RESOURCES}/{name}/{filename}"
+
+
+CHECKSUM_SUFFIX = ".sha256"
+
+
+def source_checksum(name: str, filename: str) -> str:
+    """The sidecar the fetch writes beside a source: its verified, pinned content sha256
+    (``resources/<source>/<file>.sha256``; biosem.sources.verify_fetched re-checks the file against it)."""
+    return f"{source(name, filename)}{CHECKSUM_SUFFIX}"
+
+
+def checksums(files: Iterable[str]) -> list[str]:
+    """The sidecars (:func:`source_checksum`) of the fetched sources among ``files`` (those under
+    ``resources/``; a local file given by path has none), in order: the ``checksums`` input of a rule
+    that reads sources."""
+    return [f"{f}{CHECKSUM_SUFFIX}" for f in files if f.startswith(f"{RESOURCES}/")]
 
 
 def intermediate(table: str, name: str, ext: str = "parquet") -> str:

@@ -23,6 +23,7 @@ class Simlex:
         self.mirror_dirs: list[str] = list(config["mirror_dirs"])
         usf = self.section["usf"]["source"]
         self.usf_source = paths.source(usf, config["sources"][usf]["filename"])
+        self.usf_checksums = paths.checksums([self.usf_source])
 
     def optional_file(self, *keys: str) -> list[str]:
         """The path at ``simlex.<keys[0]>.<keys[1]>...`` as a one-element list, or ``[]`` when null."""

@@ -50,6 +50,14 @@ class Terminologies:
         name = self.specs[wildcards.terminology]["source"]
         return paths.source(name, self.sources[name]["filename"])
 
+    def obo_checksums(self, wildcards: Any) -> list[str]:
+        """The sidecar of the OBO file (re-checked by ``ingest_obo``)."""
+        return paths.checksums([self.obo_input(wildcards)])
+
+    def mesh_checksums(self, wildcards: Any) -> list[str]:
+        """The sidecars of the MeSH files (re-checked by ``ingest_mesh``)."""
+        return paths.checksums(self.mesh_inputs(wildcards).values())
+
     def mesh_inputs(self, wildcards: Any) -> dict[str, str]:
         """The fetched files of a MeSH terminology by role (``terminologies.<name>.sources``): the XML
         form's ``descriptors`` or the tables form's ``thesaurus``, ``trees``, ``pharmacological_actions``,

@@ -12,7 +12,7 @@ from conftest import SHARED_DATA, config_with_defaults
 
 from biosem.agreement import ratings as R
 from biosem.agreement.statistics import iaa_pairwise
-from biosem.errors import SourceFormatError
+from biosem.errors import EmptyDatasetError, SourceFormatError
 
 nan = np.nan
 SIMVERB_ZIP = SHARED_DATA / "simverb3500" / "simverb-3500-data.zip"
@@ -33,7 +33,9 @@ def test_parse_wide_matrix() -> None:
         ["buy", "sell"],
     ]
     assert np.array_equal(m.values, np.array([[3, nan, 4], [2, 5, nan], [0, 1, 1]]), equal_nan=True)
-    assert m.items["consistency"].tolist() == [False, False, True]  # rated by every rater
+    assert m.items["consistency"].tolist() == [False, False, False]  # no roles in the matrix
+    assert R.consistency_set(m, m.values, "rated_by_all").tolist() == [False, False, True]  # rated by every rater
+    assert m.source == "m.csv"
     assert m.raters["rater"].tolist() == ["annotator_001", "annotator_002", "annotator_003"]
     assert m.repeats.empty
 
@@ -99,7 +101,9 @@ def test_read_long_ratings_tsv_without_optional_columns(tmp_path: Path) -> None:
     path.write_text("rater\tword1\tword2\trating\na\tx\ty\t1\nb\tx\ty\t2\na\tx\tz\t3\n")
     m = R.read_long_ratings(path)
     assert m.raters["group"].tolist() == ["all", "all"]
-    assert m.items["consistency"].tolist() == [True, False]  # x-y is the only pair both rated
+    assert m.items["consistency"].tolist() == [False, False]  # no role column: no consistency items
+    assert R.consistency_set(m, m.values, "rated_by_all").tolist() == [True, False]  # x-y: the pair both rated
+    assert m.source == str(path)
 
 
 @pytest.mark.parametrize(
@@ -199,7 +203,7 @@ def hand_table() -> R.RatingMatrix:
 
 def test_aggregate_hand_table() -> None:
     m = hand_table()
-    res = R.aggregate_ratings(m, R.RatingParams(min_shared=3))
+    res = R.aggregate_ratings(m, R.RatingParams(min_shared=3, min_items=3))
     raters = res.raters.set_index("rater")
     # Consistency means: a 3.5, b 3.5, c 3, d 1.5, e 6 -> centre 3.5; d is 2 below (+1), e 2.5 above (-1).
     assert raters["bias_shift"].tolist() == [0, 0, 0, 1, -1]
@@ -228,6 +232,7 @@ def test_aggregate_options_off_and_listed_raters() -> None:
     m = hand_table()
     params = R.RatingParams(
         min_shared=3,
+        min_items=3,
         bias_threshold=None,
         exclusion_sd=None,
         exclude_raters=("b",),
@@ -247,6 +252,81 @@ def test_aggregate_options_off_and_listed_raters() -> None:
     assert res.dataset["mean_raw"].to_numpy() == pytest.approx(kept.mean(axis=1))
     with pytest.raises(ValueError, match="not in the ratings"):
         R.aggregate_ratings(m, R.RatingParams(exclude_raters=("zz",)))
+
+
+def crossed_csv(path: Path, raters: str = "abc", n_items: int = 12, role: str | None = None) -> Path:
+    """Every rater in ``raters`` rates the same ``n_items`` pairs (a fully crossed design, as the per-rater
+    files of WordSim-353, MEN or Card-660); ratings differ a little per rater."""
+    header = "rater,word1,word2,rating" + (",role" if role else "")
+    rows = [
+        f"{r},w{i:02d},v{i:02d},{(i + j) % 7}" + (f",{role}" if role else "")
+        for j, r in enumerate(raters)
+        for i in range(n_items)
+    ]
+    path.write_text("\n".join([header, *rows]) + "\n")
+    return path
+
+
+def test_fully_crossed_design_has_no_consistency_set(tmp_path: Path) -> None:
+    """Every rater rated every item: no item is a consistency item, so the dataset has all items."""
+    m = R.read_long_ratings(crossed_csv(tmp_path / "crossed.csv"))
+    res = R.aggregate_ratings(m, R.RatingParams(min_shared=3))
+    assert res.counts["consistency_items"] == 0
+    assert len(res.dataset) == 12 and res.counts["dataset_items"] == 12
+    assert (res.dataset["n_ratings"] == 3).all() and (res.raters["bias_shift"] == 0).all()
+    with pytest.raises(ValueError, match="fully crossed") as err:
+        R.aggregate_ratings(m, R.RatingParams(min_shared=3, consistency="rated_by_all"))
+    assert "crossed.csv" in str(err.value)
+
+
+def test_rater_below_min_items_is_excluded_first(tmp_path: Path) -> None:
+    """A one-item rater does not shrink the consistency set (rated by all) to its item, does not remove
+    that item from the dataset, and is excluded although its IAA-1 is undefined."""
+    lines = ["rater,word1,word2,rating"]
+    for j, rater in enumerate("abc"):
+        lines += [f"{rater},c{i},d{i},{(i + j) % 7}" for i in range(2)]  # consistency: rated by all
+        # 10 of 15 unique items each: every pair of raters shares 5, no unique item is rated by all
+        lines += [f"{rater},u{i:02d},x,{(i * (j + 1)) % 7}" for i in range(15) if i % 3 != j]
+    lines.append("z,c0,d0,5")
+    path = tmp_path / "r.csv"
+    path.write_text("\n".join(lines) + "\n")
+    m = R.read_long_ratings(path)
+    res = R.aggregate_ratings(m, R.RatingParams(min_shared=3, exclusion_sd=None, consistency="rated_by_all"))
+    assert res.counts["raters"] == 4 and res.counts["raters_excluded_min_items"] == 1
+    assert res.counts["consistency_items"] == 2 and res.counts["dataset_items"] == 15
+    raters = res.raters.set_index("rater")
+    assert raters.index.tolist() == ["a", "b", "c", "z"]
+    assert raters.loc["z", "excluded"] and raters.loc["z", "exclusion_reason"] == "below_min_items"
+    assert raters.loc["z", "n_ratings"] == 1 and np.isnan(raters.loc["z", "iaa1"])
+    assert not raters.loc[["a", "b", "c"], "excluded"].any()
+    assert (res.agreement["n_raters"] <= 3).all()  # z is in no agreement row
+    with pytest.raises(ValueError, match="no rater rated at least min_items = 13"):
+        R.aggregate_ratings(m, R.RatingParams(min_items=13))
+
+
+def test_empty_dataset_is_an_error_unless_allowed(tmp_path: Path) -> None:
+    path = crossed_csv(tmp_path / "all_consistency.csv", role="consistency")
+    m = R.read_long_ratings(path)
+    with pytest.raises(EmptyDatasetError) as err:
+        R.aggregate_ratings(m, R.RatingParams(min_shared=3))
+    message = str(err.value)
+    assert str(path) in message and "12 are consistency items (include_consistency: false)" in message
+    assert "allow_empty: true" in message
+    res = R.aggregate_ratings(m, R.RatingParams(min_shared=3, allow_empty=True))
+    assert res.dataset.empty and list(res.dataset.columns) == [f.name for f in R.RATED_DATASET.schema]
+    assert len(R.aggregate_ratings(m, R.RatingParams(min_shared=3, include_consistency=True)).dataset) == 12
+
+
+def test_null_bias_correction_and_exclusion_switch_the_steps_off(tmp_path: Path) -> None:
+    """``bias_correction: null`` and ``exclusion: null`` (validated config) run without both steps."""
+    entry = {"path": "r.csv", "format": "long", "bias_correction": None, "exclusion": None, "min_shared": 3}
+    cfg = config_with_defaults(agreement={"ratings": {"r": entry}})["agreement"]["ratings"]["r"]
+    assert cfg["bias_correction"] is None and cfg["exclusion"] is None
+    params = R.params_from_config({**cfg, "min_items": 3, "consistency": "role"})
+    res = R.aggregate_ratings(hand_table(), params)
+    assert set(res.agreement["stage"]) == {"raw", "final"}
+    assert (res.raters["bias_shift"] == 0).all() and not res.raters["excluded"].any()
+    assert len(res.dataset) == 6  # the two consistency items left out
 
 
 def test_per_group_rows_and_repeat_consistency() -> None:
@@ -279,7 +359,7 @@ def test_per_group_rows_and_repeat_consistency() -> None:
         }
     ).astype({"rating": float})
     m = R.long_to_matrix(long)
-    res = R.aggregate_ratings(m, R.RatingParams(min_shared=3, bias_threshold=None, exclusion_sd=None))
+    res = R.aggregate_ratings(m, R.RatingParams(min_shared=3, min_items=3, bias_threshold=None, exclusion_sd=None))
     groups = res.agreement[res.agreement["metric"] == "IAA-1"].set_index(["stage", "group"])["value"]
     assert groups[("raw", "g1")] == pytest.approx(0.8)  # a = (1.5, 2, 3, 4) vs b = (1, 2, 4, 3)
     assert groups[("raw", "g2")] == pytest.approx(-0.8)  # c = (4, 3, 2, 1) vs d = (1, 3, 2, 4)
@@ -343,7 +423,8 @@ def simverb() -> R.RatingMatrix:
 
 def test_simverb_matrix_shape(simverb: R.RatingMatrix) -> None:
     assert simverb.values.shape == (3520, 702)
-    assert int(simverb.items["consistency"].sum()) == 20  # the consistency set, rated by all 702
+    # the consistency set: the only items all 702 annotators rated
+    assert int(R.consistency_set(simverb, simverb.values, "rated_by_all").sum()) == 20
     assert ((~np.isnan(simverb.values)).sum(axis=0) == 70).all()  # 70 ratings per annotator
 
 
@@ -363,7 +444,8 @@ def test_simverb_published_scores_reproduced(simverb: R.RatingMatrix) -> None:
     """SimVerb-3500.txt = round(1.66 x mean rating, 2), with 1.66 standing for 10/6, no bias correction
     and no exclusion, over the 10-11 ratings per pair of SimVerb-3500-ratings.txt. The annotator
     matrix holds one rating fewer for 102 pairs: every other pair is reproduced from the matrix."""
-    res = R.aggregate_ratings(simverb, R.RatingParams(bias_threshold=None, exclusion_sd=None))
+    params = R.RatingParams(bias_threshold=None, exclusion_sd=None, consistency="rated_by_all")
+    res = R.aggregate_ratings(simverb, params)
     with zipfile.ZipFile(SIMVERB_ZIP) as z:
         published = R.read_published(z.read("data/SimVerb-3500.txt").decode())
         per_pair = pd.read_csv(
