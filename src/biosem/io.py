@@ -8,6 +8,7 @@ the mode a plain ``open(path, "w")`` would give it (0644 under umask 0022), not 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -45,6 +46,12 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds.
 
     The file gets mode ``0o666 & ~umask`` before the rename, as a file created by ``open`` would.
+    The temporary file is removed whatever happens.
+
+    Raises:
+        OSError: a full disk, a file-size limit or a quota (ENOSPC, EFBIG, EDQUOT, also when pyarrow
+            reports them) while the block writes: re-raised with the same errno and a message naming
+            ``path`` (the temporary name would mean nothing to the reader), chained to the original.
     """
     final = Path(path)
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -52,12 +59,33 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     os.close(fd)
     tmp_path = Path(tmp)
     try:
-        yield tmp_path
-        tmp_path.chmod(0o666 & ~_umask())
-        os.replace(tmp_path, final)
+        try:
+            yield tmp_path
+            tmp_path.chmod(0o666 & ~_umask())
+            os.replace(tmp_path, final)
+        except OSError as exc:
+            code = _space_errno(exc)
+            if code is None:
+                raise
+            raise OSError(code, f"{os.strerror(code)} while writing {final}: {exc}", str(final)) from exc
     finally:
         if tmp_path.exists():
             tmp_path.unlink()
+
+
+_SPACE_ERRNOS = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+
+
+def _space_errno(exc: OSError) -> int | None:
+    """The errno of a full-disk / file-too-large / quota error, else None. pyarrow raises its IO
+    errors without ``errno`` but with the system message (e.g. "[Errno 28] No space left on device")."""
+    if exc.errno in _SPACE_ERRNOS:
+        return exc.errno
+    text = str(exc)
+    for code in _SPACE_ERRNOS:
+        if f"[Errno {code}]" in text or os.strerror(code) in text:
+            return code
+    return None
 
 
 def to_arrow(frame: pd.DataFrame | pa.Table, spec: TableSpec) -> pa.Table:

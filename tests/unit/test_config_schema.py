@@ -95,7 +95,13 @@ def test_minimal_config_gets_every_default() -> None:
         "release_type": "auto",
         "language_refsets": ["900000000000509007", "900000000000508004"],
     }
-    assert c["terminologies"]["u"] == {"format": "rrf", "path": "y", "languages": ["ENG"], "sabs": None}
+    assert c["terminologies"]["u"] == {
+        "format": "rrf",
+        "path": "y",
+        "languages": ["ENG"],
+        "sabs": None,
+        "trailing_nullcols": False,
+    }
     assert c["terminologies"]["o"] == {"format": "obo", "source": "z"}
     assert c["corpora"]["sentences"] == {"language": "en", "mask_mention_periods": True, "split_title": True}
     assert c["wic"]["quota_policy"] == "error" and c["wic"]["quotas"]["test"]["synonyms"] == 800

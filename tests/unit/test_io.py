@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -46,4 +47,37 @@ def test_a_failing_block_leaves_no_file(tmp_path):
         tmp.write_text("partial")
         raise RuntimeError("step failed")
 
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("error", "code"),
+    [
+        (OSError(errno.EFBIG, "File too large"), errno.EFBIG),
+        (OSError(errno.ENOSPC, "No space left on device"), errno.ENOSPC),
+        # pyarrow's IO errors carry the system message but no errno.
+        (pa.lib.ArrowIOError("Error writing bytes to file. Detail: [Errno 28] No space left on device"), errno.ENOSPC),
+    ],
+)
+def test_a_full_disk_names_the_output_and_leaves_no_file(tmp_path, error, code):
+    final = tmp_path / "terms.parquet"
+
+    with pytest.raises(OSError, match="terms.parquet") as caught, atomic_path(final) as tmp:
+        tmp.write_text("partial")
+        raise error
+
+    assert caught.value.errno == code
+    assert caught.value.filename == str(final)
+    assert str(final) in str(caught.value)
+    assert caught.value.__cause__ is error
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_other_os_errors_pass_unchanged(tmp_path):
+    error = PermissionError(errno.EACCES, "Permission denied")
+
+    with pytest.raises(PermissionError) as caught, atomic_path(tmp_path / "x.tsv"):
+        raise error
+
+    assert caught.value is error
     assert list(tmp_path.iterdir()) == []

@@ -21,6 +21,8 @@ def main(snakemake) -> None:
     concepts = read_table(snakemake.input.concepts)
     terms = read_table(snakemake.input.terms)
     associations = read_table(snakemake.input.associations)
+    if terms.empty:
+        raise ValueError(f"{snakemake.input.terms}: no terms (an empty terms table); no term pairs can be built")
     positives, counts = build_positive_pairs(concepts, terms, associations, params)
     for key, value in counts.items():
         log.info("%s: %s = %d", snakemake.wildcards.terminology, key, value)

@@ -15,6 +15,7 @@ def main(snakemake) -> None:
         snakemake.wildcards.terminology,
         languages=spec["languages"],
         sabs=spec["sabs"],
+        trailing_nullcols=spec.get("trailing_nullcols", False),
     )
     write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
 

@@ -201,7 +201,8 @@ def parse_wide_matrix(
     Raises:
         SourceFormatError: a line with another number of fields than the first, an empty word, a
             rating that is not a number, or a rating outside ``scale`` other than ``missing``; the
-            error names the 1-based line.
+            error names the 1-based line. A pair on two rows names the second copy's line (and
+            found text) and, in ``expected``, the first copy's line.
     """
     lines = text.splitlines()
     if not lines:
@@ -242,10 +243,14 @@ def parse_wide_matrix(
         )
     values[values == missing] = np.nan
     items = pd.DataFrame({"word1": words.iloc[:, 0].to_numpy(), "word2": words.iloc[:, 1].to_numpy()})
-    dup = items.duplicated(keep=False)
-    if dup.any():
-        i = int(np.flatnonzero(dup.to_numpy())[0])
-        raise SourceFormatError(path, i + 1, "each pair on one row only", lines[i])
+    repeat = items.duplicated(keep="first").to_numpy()
+    if repeat.any():
+        i = int(np.flatnonzero(repeat)[0])  # the first row that repeats an earlier one
+        same = (items["word1"] == items.at[i, "word1"]) & (items["word2"] == items.at[i, "word2"])
+        first = int(np.flatnonzero(same.to_numpy())[0])
+        raise SourceFormatError(
+            path, i + 1, f"each pair on one row only (this pair is also on line {first + 1})", lines[i]
+        )
     items["consistency"] = False  # no roles in the matrix (see consistency_set)
     width = max(3, len(str(values.shape[1])))
     raters = pd.DataFrame(

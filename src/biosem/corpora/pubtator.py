@@ -106,6 +106,12 @@ def _mention(path: Path, lineno: int, line: str, cols: list[str]) -> PubTatorAnn
     return ann
 
 
+def _check_pmid(path: Path | str, lineno: int, pmid: str) -> None:
+    """A PMID is a positive decimal integer (NLM PubMed identifier): all digits."""
+    if not _INT.match(pmid):
+        raise SourceFormatError(path, lineno, "a PMID of decimal digits only", pmid)
+
+
 def read_pubtator(path: str | Path) -> Iterator[PubTatorDocument]:
     """Yield the documents of a PubTator file in file order, checking its structure line by line.
 
@@ -117,7 +123,8 @@ def read_pubtator(path: str | Path) -> Iterator[PubTatorDocument]:
     Raises:
         SourceFormatError: with the 1-based line, for a line that is none of the above, a line
             whose PMID is not its document's, an abstract without or after its title, a second
-            title in a block, a non-integer offset, start > end, or a composite mention whose id
+            title in a block, a PMID that is not all decimal digits (``found`` the PMID), a
+            non-integer offset, start > end, or a composite mention whose id
             and text columns disagree. Offsets against the text are checked later
             (:func:`biosem.corpora.ingest.check_mentions`).
     """
@@ -140,6 +147,7 @@ def read_pubtator(path: str | Path) -> Iterator[PubTatorDocument]:
                         f"a blank line ending document {current.pmid} before the next title",
                         line,
                     )
+                _check_pmid(path, lineno, match.group(1))
                 current = PubTatorDocument(PubTator(match.group(1), match.group(2), ""), path, lineno)
                 continue
             if current is None:
@@ -185,7 +193,8 @@ def read_pmid_list(path: str | Path) -> list[str]:
     """The PMIDs of a split list (one per line, blank lines ignored), in file order.
 
     Raises:
-        SourceFormatError: a line holding anything but one identifier, or a PMID listed twice.
+        SourceFormatError: a line holding anything but one PMID of decimal digits, or a PMID listed
+            twice.
     """
     pmids: list[str] = []
     seen: dict[str, int] = {}
@@ -196,6 +205,7 @@ def read_pmid_list(path: str | Path) -> list[str]:
                 continue
             if not re.fullmatch(r"[^\s|]+", value):
                 raise SourceFormatError(path, lineno, "one PMID per line", raw.rstrip("\n"))
+            _check_pmid(path, lineno, value)
             if value in seen:
                 raise SourceFormatError(path, lineno, f"each PMID once (also on line {seen[value]})", value)
             seen[value] = lineno

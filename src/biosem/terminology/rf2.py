@@ -195,8 +195,10 @@ def read_rf2(
             None); an empty file (``line`` None); a header that is not the RF2 header of its file
             type (line 1); a row with the wrong number of columns; bytes that are not UTF-8; a
             malformed SCTID, member UUID, effectiveTime (8 digits), active flag (0/1),
-            relationshipGroup or acceptabilityId. ``line`` is the 1-based physical line of the
-            first offending row.
+            relationshipGroup or acceptabilityId; a file whose last line has no final newline (a
+            truncated file, even when the cut row has every column). ``line`` is the 1-based
+            physical line of the first offending row. A concept or description file with the header
+            only (``line`` None: "no rows").
     """
     root = Path(release_dir)
     if not root.is_dir():
@@ -291,11 +293,14 @@ def _read_file(path: Path, ft: _FileType, skip_comments: bool) -> pa.Table:
     data: bytes | None = None
     line_map: np.ndarray | None = None
     if skip_comments:
-        data, line_map = _strip_comments(path.read_bytes())
+        raw = path.read_bytes()
+        data, line_map = _strip_comments(raw)
         header = data.split(b"\n", 1)[0]
+        last_line = None if raw.endswith(b"\n") or not raw else (raw.count(b"\n") + 1, raw.rsplit(b"\n", 1)[-1])
     else:
         with path.open("rb") as handle:
             header = handle.readline()
+        last_line = _unterminated_last_line(path)
     if not header:
         raise SourceFormatError(path, None, f"an RF2 {ft.name} file with a header", "empty file")
 
@@ -332,9 +337,39 @@ def _read_file(path: Path, ft: _FileType, skip_comments: bool) -> pa.Table:
                 raise SourceFormatError(path, line_of(line), "UTF-8 text", text)
         raise SourceFormatError(path, None, "an RF2 tab-separated file", failure.message)
 
+    if last_line is not None:
+        # Without a final newline the last row may be cut inside its last column (a target id
+        # 404684 for 404684003) and still have the right field count: a truncated file.
+        line, text = last_line
+        if skip_comments:
+            number = line
+        else:
+            number = table.num_rows + 1  # every line is a row (empty lines kept), after the header
+        raise SourceFormatError(
+            path,
+            number,
+            "every line ended by a newline (a last line without one: truncated file)",
+            text.decode("utf-8", "backslashreplace"),
+        )
+    if table.num_rows == 0 and ft.required:
+        raise SourceFormatError(path, None, f"{ft.name} rows after the header", "no rows: the header only")
     table = table.combine_chunks()  # one chunk per column: take/filter on many chunks are slow
     _check_columns(table, ft, path, lambda row: line_of(row + 2))
     return table
+
+
+def _unterminated_last_line(path: Path, tail: int = 1 << 16) -> tuple[int, bytes] | None:
+    """``(0, text)`` of the last line when the file does not end with a newline (only the last
+    ``tail`` bytes are read: the caller knows the line number from the rows it parsed), else None."""
+    with path.open("rb") as handle:
+        size = handle.seek(0, 2)
+        if size == 0:
+            return None
+        handle.seek(max(0, size - tail))
+        end = handle.read()
+    if end.endswith(b"\n"):
+        return None
+    return 0, end.rsplit(b"\n", 1)[-1]
 
 
 @dataclass

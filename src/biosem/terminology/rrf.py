@@ -4,10 +4,13 @@ Format (UMLS Reference Manual, §3.3 "Data Elements" and the file descriptions o
 and MRSAB): one row per line, fields separated by ``|``, every row terminated by a trailing ``|``, no
 header, no quoting (a ``"`` is a literal character), UTF-8. Files are ``<NAME>.RRF`` or ``<NAME>.RRF.gz``.
 
-Some redistributed subsets were exported with SQL*Loader ``trailing nullcols`` and omit the last,
-empty fields of a row (and sometimes the trailing ``|``). Such short rows are accepted as long as they
-hold every field this adapter needs; the missing fields are read as empty strings. A row with more
-fields than the file's column layout, or fewer than its required minimum, is an error.
+Every row of a file has the field count of the file's layout: the count MRFILES (or MRCOLS) of the
+release gives for it, otherwise that of the file's first row; every line, the last one too, ends with a
+newline (a last line without one is a truncated file). So a stray ``|`` inside STR, or a last line cut
+inside STR, is an error naming the file and line, never a truncated term. Some redistributed subsets
+were exported with SQL*Loader ``trailing nullcols`` and omit the last, empty fields of most rows (and
+then the trailing ``|``); only with ``trailing_nullcols=True`` are such short rows accepted, as long
+as they hold every field this adapter needs (the missing fields are read as empty strings).
 
 Full releases are large (MRCONSO ~16 M rows, MRREL ~60 M rows): files are streamed block by block with
 :func:`pyarrow.csv.open_csv` (pyarrow's threads; a serial pass where a short row needs its line number),
@@ -99,6 +102,7 @@ _MRCONSO_READ = (
     "TTY",
     "CODE",
     "STR",
+    "SRL",
     "SUPPRESS",
 )
 _MRCONSO_REQUIRED = MRCONSO_COLUMNS.index("STR") + 1  # SUPPRESS may be missing -> "" (active)
@@ -106,7 +110,14 @@ _MRREL_READ = ("CUI1", "REL", "CUI2", "RELA", "SAB")
 _MRREL_REQUIRED = MRREL_COLUMNS.index("SAB") + 1
 _MRSTY_READ = ("CUI", "TUI")
 _MRSTY_REQUIRED = MRSTY_COLUMNS.index("TUI") + 1
-_MRSAB_READ = ("VSAB", "RSAB", "SVER", "CURVER")
+_MRSAB_READ = ("VSAB", "RSAB", "SVER", "SRL", "CURVER")
+
+SRL_PATTERN = "[0-49]"
+"""Source restriction level: 0-4 (License Agreement Appendix categories), or 9 (SNOMED CT, under the
+SNOMED CT Affiliate License: SNOMEDCT_US has SRL 9 in current releases). UMLS Reference Manual,
+MRSAB and MRCONSO SRL."""
+SUPPRESS_PATTERN = "[NOEY]"
+"""SUPPRESS: N (not suppressible), O (obsolete), E (suppressed by an editor), Y (by the source's TTY)."""
 _MRSAB_REQUIRED = MRSAB_COLUMNS.index("CURVER") + 1
 
 
@@ -133,6 +144,9 @@ def iter_rrf(
     required: int | None = None,
     patterns: Mapping[str, str] | None = None,
     block_size: int = 8 << 20,
+    fields: int | None = None,
+    layout_source: str | None = None,
+    trailing_nullcols: bool = False,
 ) -> Iterator[pa.RecordBatch]:
     """Stream a pipe-delimited RRF file (plain or ``.gz``) as record batches of string columns.
 
@@ -141,11 +155,18 @@ def iter_rrf(
         columns: the file's full column layout in order (e.g. :data:`MRCONSO_COLUMNS`), without the
             empty field after the trailing ``|``.
         include: the columns to return (default: all), in this order.
-        required: how many leading fields a row must have (default: all of ``columns``). Rows with
-            fewer fields but at least ``required`` ("trailing nullcols" exports) are padded with "".
+        required: how many leading fields the file's layout must have (default: all of ``columns``);
+            the ``include`` columns after them may be absent from the layout and are read as "".
         patterns: column -> RE2 regular expression every value must match in full (e.g.
-            ``{"CUI": CUI_PATTERN}``); the columns must be in ``include``.
+            ``{"CUI": CUI_PATTERN}``); the columns must be in ``include``. Columns the layout does
+            not have (all "") and, with ``trailing_nullcols``, the padded fields of short rows are
+            not checked.
         block_size: bytes parsed per block; memory use is a small multiple of it.
+        fields: the field count of every row (the release's MRFILES or MRCOLS); default: the first
+            row's (with ``trailing_nullcols``: ``len(columns)``). Must be in ``required``..``len(columns)``.
+        layout_source: where ``fields`` comes from, for messages (e.g. ``"MRFILES.RRF line 10"``).
+        trailing_nullcols: also accept rows with fewer fields than the layout but at least
+            ``required`` (SQL*Loader "trailing nullcols" exports), padded with "".
 
     Yields:
         Record batches with exactly the ``include`` columns, all ``pa.string()``, never null. Rows of
@@ -153,11 +174,12 @@ def iter_rrf(
         overall row order is not the file order).
 
     Raises:
-        SourceFormatError: with the 1-based physical line number: a row with more fields than
-            ``columns`` (plus the trailing empty one), fewer than ``required`` fields, an empty line
-            (a row whose ``include`` columns are all empty), a value not matching its pattern, invalid
-            UTF-8 (in an ``include`` column, or anywhere in a short row); with ``line=None``: an
-            empty file. The first problem in file order is reported.
+        SourceFormatError: with the 1-based physical line number: a row with another field count
+            than the layout's (fewer, but at least ``required``, allowed with ``trailing_nullcols``),
+            a first row with more fields than ``columns`` or fewer than ``required``, an empty line,
+            a value not matching its pattern, invalid UTF-8 (in an ``include`` column, or anywhere
+            in a short row), a last line without a final newline ("truncated file"); with
+            ``line=None``: an empty file. The first problem in file order is reported.
         ValueError: inconsistent arguments.
 
     Source: UMLS Reference Manual §3.3 (``|``-delimited, trailing ``|``, no quoting).
@@ -176,10 +198,75 @@ def iter_rrf(
         raise ValueError(f"patterns on columns not read: {sorted(set(patterns) - set(include))}")
     if block_size <= 0:
         raise ValueError(f"block_size must be positive, got {block_size}")
+    if fields is not None and not required <= fields <= len(columns):
+        raise SourceFormatError(
+            path,
+            None,
+            f"a layout of {required} to {len(columns)} fields ({', '.join(columns)})",
+            f"{fields} fields ({layout_source or 'the given layout'})",
+        )
     try:
-        yield from _RrfStream(path, columns, include, required, patterns, block_size).batches()
+        if fields is None:
+            first = _first_row_fields(path, columns, required)
+            if trailing_nullcols:  # the first row may be short too: rows have up to the whole layout
+                fields, layout_source = len(columns), f"the {path.name.split('.')[0]} layout"
+            else:
+                fields, layout_source = first, "as on line 1"
+        stream = _RrfStream(path, columns, include, required, patterns, block_size)
+        stream.set_layout(fields, layout_source or f"the layout of {path.name}", trailing_nullcols)
+        yield from stream.batches()
     except pa.ArrowInvalid as exc:
         raise _diagnose(path, exc) from exc
+
+
+def _first_row_fields(path: Path, columns: tuple[str, ...], required: int) -> int:
+    """The field count of the first row (its trailing ``|`` not counted); checked against the layout."""
+    head = b""
+    with pa.input_stream(str(path), compression="detect") as stream:
+        while b"\n" not in head:
+            block = stream.read(1 << 16)
+            if not block:
+                break
+            head += block
+    if not head:
+        raise SourceFormatError(path, None, "at least one RRF row", "an empty file")
+    text = head.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "backslashreplace")
+    pieces = text.split("|")
+    n = len(pieces) - 1 if pieces[-1] == "" else len(pieces)
+    if not required <= n <= len(columns):
+        raise SourceFormatError(
+            path,
+            1,
+            f"{required} to {len(columns)} '|'-terminated fields ({', '.join(columns)})",
+            f"{n} fields: {text}",
+        )
+    return n
+
+
+class _TailReader:
+    """A file-like reader over a (decompressed) pyarrow stream that keeps the last bytes read, so the
+    end of a ``.gz`` file is known without decompressing it twice."""
+
+    def __init__(self, stream: pa.NativeFile, keep: int = 1 << 16) -> None:
+        self.stream = stream
+        self.keep = keep
+        self.tail = b""
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.stream.read(n)
+        if data:
+            self.tail = bytes(data[-self.keep :]) if len(data) >= self.keep else (self.tail + data)[-self.keep :]
+        return data
+
+    @property
+    def closed(self) -> bool:
+        return self.stream.closed
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        """The stream is closed by its owner."""
 
 
 class _RrfStream:
@@ -211,6 +298,30 @@ class _RrfStream:
         self.n_padded = 0
         self.problem: _Problem | None = None
         self.unnumbered = False
+        self.fields = len(columns)
+        self.layout_source = ""
+        self.trailing_nullcols = False
+        self.absent: tuple[str, ...] = ()
+
+    def set_layout(self, fields: int, layout_source: str, trailing_nullcols: bool) -> None:
+        """Rows have ``fields`` fields (then the trailing ``|``); the ``include`` columns after them
+        are absent from the file, read as "" and not checked."""
+        self.fields = fields
+        self.layout_source = layout_source
+        self.trailing_nullcols = trailing_nullcols
+        present = self.columns[:fields]
+        self.names = [*present, _TRAILING]
+        self.read = [c for c in self.include if c in present] + [_TRAILING]
+        self.absent = tuple(c for c in self.include if c not in present)
+        self.patterns = {c: p for c, p in self.patterns.items() if c in present}
+
+    def _complete(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        """The ``include`` columns in order, those absent from the layout as ""."""
+        if not self.absent:
+            return batch
+        empty = pa.array([""] * batch.num_rows, pa.string())
+        arrays = [empty if c in self.absent else batch.column(c) for c in self.include]
+        return pa.RecordBatch.from_arrays(arrays, names=list(self.include))
 
     def _on_invalid_row(self, row: pacsv.InvalidRow) -> str:
         # pyarrow knows row numbers only when parsing serially (use_threads=False). An exception
@@ -278,8 +389,9 @@ class _RrfStream:
         )
         checked_through = 0  # every row on lines <= this has been checked
         with pa.input_stream(str(self.path), compression="detect") as stream:
+            tail = _TailReader(stream)
             reader = pacsv.open_csv(
-                stream,
+                tail,
                 read_options=read_options,
                 parse_options=parse_options,
                 convert_options=convert_options,
@@ -304,12 +416,18 @@ class _RrfStream:
                 new = batch.slice(max(0, skip - (self.n_valid - batch.num_rows)))
                 if new.num_rows:
                     given[0] += new.num_rows
-                    yield new.drop_columns([_TRAILING])
+                    yield self._complete(new.drop_columns([_TRAILING]))
         if self.unnumbered:
             if threads:
                 raise _SerialPassNeeded
             raise RuntimeError("pyarrow did not report the line number of a skipped row")
         padded = self._take_pending()
+        if tail.tail and not tail.tail.endswith(b"\n"):
+            # Every line is a row (empty lines included): the last line's number is the row count.
+            last = self.n_valid + len(self.valid_before_skipped)
+            if self.problem is None or self.problem.line >= last:
+                text = tail.tail.rsplit(b"\n", 1)[-1].rstrip(b"\r").decode("utf-8", "backslashreplace")
+                self.problem = _Problem(last, "every line ended by a newline (no final newline: truncated file)", text)
         if self.problem is not None:
             raise self._error()
         if self.n_valid + self.n_padded == 0:
@@ -329,31 +447,46 @@ class _RrfStream:
             return None
         rows = list(self.pending)
         del self.pending[: len(rows)]
-        n_fields = len(self.columns)
+        n_fields = self.fields
         positions = [self.columns.index(c) for c in self.include]
         values: list[list[str]] = [[] for _ in self.include]
         lines: list[int] = []
+        counts: list[int] = []
         for line, text in rows:
             fields = text.split("|")
             if fields and fields[-1] == "":
                 fields.pop()  # the row-terminating "|"
-            if len(fields) > n_fields:
-                self._note(_Problem(line, f"{n_fields} '|'-terminated fields", f"{len(fields)} fields: {text}"))
+            n = len(fields)
+            if n != n_fields and not (self.trailing_nullcols and self.required <= n < n_fields):
+                if self.trailing_nullcols:
+                    expected = f"{self.required} to {n_fields} '|'-separated fields ({self.layout_source})"
+                else:
+                    expected = f"{n_fields} '|'-terminated fields ({self.layout_source})"
+                found = "an empty line" if not text.strip() else f"{n} fields: {text}"
+                self._note(_Problem(line, expected, found))
                 continue
-            if len(fields) < self.required:
-                self._note(_Problem(line, f"at least {self.required} fields", f"{len(fields)} fields: {text}"))
-                continue
-            fields.extend([""] * (n_fields - len(fields)))
+            fields.extend([""] * (len(self.columns) - n))
             for out, pos in zip(values, positions, strict=True):
                 out.append(fields[pos])
             lines.append(line)
+            counts.append(n)
         batch = pa.RecordBatch.from_arrays([pa.array(v, type=pa.string()) for v in values], names=list(self.include))
         self.n_padded += batch.num_rows
-        self._note(self._check(batch, lambda i: lines[i], trailing=False))
+        self._note(self._check(batch, lambda i: lines[i], trailing=False, present=np.array(counts, dtype=np.int64)))
         return batch
 
-    def _check(self, batch: pa.RecordBatch, line_of: Callable[[int], int], *, trailing: bool = True) -> _Problem | None:
-        """First problem (in row order) of a parsed batch: extra field, empty line, bad value."""
+    def _check(
+        self,
+        batch: pa.RecordBatch,
+        line_of: Callable[[int], int],
+        *,
+        trailing: bool = True,
+        present: np.ndarray | None = None,
+    ) -> _Problem | None:
+        """First problem (in row order) of a parsed batch: extra field, empty line, bad value.
+
+        ``present``: per row, how many fields the line had (short rows); later fields are padding
+        and are not checked against their patterns."""
         if not batch.num_rows:
             return None
         found: list[tuple[int, str, str]] = []  # (row index, expected, found)
@@ -362,17 +495,22 @@ class _RrfStream:
             if pc.any(extra).as_py():
                 i = pc.index(extra, True).as_py()
                 value = batch.column(_TRAILING)[i].as_py()
-                found.append((i, f"{len(self.columns)} '|'-terminated fields", f"an extra field {value!r}"))
+                found.append(
+                    (i, f"{self.fields} '|'-terminated fields ({self.layout_source})", f"an extra field {value!r}")
+                )
             # An empty line parses as one row of empty fields.
-            width = pc.binary_length(batch.column(self.include[0]))
-            for name in self.include[1:]:
+            read = [c for c in self.read if c != _TRAILING]
+            width = pc.binary_length(batch.column(read[0]))
+            for name in read[1:]:
                 width = pc.add(width, pc.binary_length(batch.column(name)))
             empty = pc.equal(width, 0)
             if pc.any(empty).as_py():
                 i = pc.index(empty, True).as_py()
-                found.append((i, f"at least {self.required} fields", "an empty line"))
+                found.append((i, f"{self.fields} '|'-terminated fields ({self.layout_source})", "an empty line"))
         for col, regex in self.patterns.items():
             ok = pc.match_substring_regex(batch.column(col), f"^(?:{regex})$")
+            if present is not None:
+                ok = pc.or_(ok, pa.array(present <= self.columns.index(col)))
             if not pc.all(ok).as_py():
                 i = pc.index(ok, False).as_py()
                 value = batch.column(col)[i].as_py()
@@ -468,12 +606,17 @@ def read_rrf(
     languages: Sequence[str] | None = ("ENG",),
     sabs: Sequence[str] | None = None,
     block_size: int = 8 << 20,
+    trailing_nullcols: bool = False,
 ) -> dict[str, pa.Table]:
     """Read a UMLS ``META`` directory into the five terminology tables.
 
     Reads ``MRCONSO`` (required), ``MRREL``, ``MRSTY`` and ``MRSAB`` (optional), each as ``.RRF`` or
     ``.RRF.gz``. ``languages`` (UMLS LAT codes; ``None`` = all) and ``sabs`` (source abbreviations;
-    ``None`` = all) filter MRCONSO rows; ``sabs`` also filters MRREL rows.
+    ``None`` = all) filter MRCONSO rows; ``sabs`` also filters MRREL rows. Every row of a file has
+    the field count MRFILES.RRF (else MRCOLS.RRF) of the release gives the file, or without either
+    that of its first row; ``trailing_nullcols=True`` also accepts shorter rows holding at least the
+    fields read (SQL*Loader "trailing nullcols" subsets, see :func:`iter_rrf`). SRL (MRCONSO, MRSAB)
+    must be 0-4 or 9 (SNOMED CT) and SUPPRESS (MRCONSO) one of N, O, E, Y where the row has them.
 
     Returns:
         ``{"concepts", "terms", "relations", "associations", "mappings"}`` -> Arrow tables cast and
@@ -506,15 +649,16 @@ def read_rrf(
 
     Raises:
         SourceNotFoundError: ``meta_dir`` or its MRCONSO is missing.
-        SourceFormatError: a malformed file (see :func:`iter_rrf`; CUIs must match ``C\\d{7}``,
-            AUIs ``A\\d+``, TUIs ``T\\d{3}``), an AUI on two MRCONSO rows, or both ``X.RRF`` and
-            ``X.RRF.gz`` present.
+        SourceFormatError: a malformed file (see :func:`iter_rrf`: a row with another field count
+            than its file's layout, a last line without newline; CUIs must match ``C\\d{7}``, AUIs
+            ``A\\d+``, TUIs ``T\\d{3}``, SRL 0-4 or 9, SUPPRESS N/O/E/Y), an AUI on two MRCONSO rows, an
+            MRFILES layout that is not the adapter's, or both ``X.RRF`` and ``X.RRF.gz`` present.
         ValueError: empty ``languages`` or ``sabs``.
 
     Source: UMLS Reference Manual §3.3 (MRCONSO, MRREL, MRSTY, MRSAB).
     """
     tables = {}
-    for group in _rrf_tables(meta_dir, source, languages, sabs, block_size):
+    for group in _rrf_tables(meta_dir, source, languages, sabs, block_size, trailing_nullcols):
         for name, chunks in group.items():
             spec = TERMINOLOGY_TABLES[name]
             parts = list(chunks)
@@ -531,6 +675,7 @@ def write_rrf(
     languages: Sequence[str] | None = ("ENG",),
     sabs: Sequence[str] | None = None,
     block_size: int = 8 << 20,
+    trailing_nullcols: bool = False,
 ) -> dict[str, int]:
     """Read a UMLS ``META`` directory and write the five terminology intermediates, streaming.
 
@@ -555,7 +700,7 @@ def write_rrf(
         raise KeyError(f"no output path for {missing}")
     counts: dict[str, int] = {}
     with contextlib.ExitStack() as stack:
-        for group in _rrf_tables(meta_dir, source, languages, sabs, block_size):
+        for group in _rrf_tables(meta_dir, source, languages, sabs, block_size, trailing_nullcols):
             # The tables of a group are built from the same codes, each in its own thread.
             with ThreadPoolExecutor(len(group), thread_name_prefix="rrf-table") as pool:
                 written = {
@@ -609,6 +754,7 @@ def _rrf_tables(
     languages: Sequence[str] | None,
     sabs: Sequence[str] | None,
     block_size: int,
+    trailing_nullcols: bool = False,
 ) -> Iterator[dict[str, Iterator[pa.Table]]]:
     """The five tables in two groups, as table name -> its chunks.
 
@@ -627,26 +773,86 @@ def _rrf_tables(
     mrconso = _find(meta, "MRCONSO")
     if mrconso is None:
         raise SourceNotFoundError(f"no MRCONSO.RRF or MRCONSO.RRF.gz in {meta}")
+    reading = _Reading(block_size, _release_layouts(meta, block_size), trailing_nullcols)
     mrsab = _find(meta, "MRSAB")
     if mrsab is not None:
-        _log_mrsab(mrsab, sabs, block_size)
+        _log_mrsab(mrsab, sabs, reading)
     mrsty, mrrel = _find(meta, "MRSTY"), _find(meta, "MRREL")
 
-    atoms = _read_mrconso(mrconso, languages, sabs, block_size)
+    atoms = _read_mrconso(mrconso, languages, sabs, reading)
     _release_memory()
     yield {
-        "concepts": _concept_chunks(np.unique(atoms.cui), mrsty, block_size, source),
+        "concepts": _concept_chunks(np.unique(atoms.cui), mrsty, reading, source),
         "terms": _term_chunks(atoms, source),
         "mappings": _mapping_chunks(atoms, source),
     }
     del atoms
     _release_memory()
-    relations = _read_mrrel(mrrel, sabs, block_size) if mrrel is not None else None
+    relations = _read_mrrel(mrrel, sabs, reading) if mrrel is not None else None
     _release_memory()
     yield {
         "relations": _relation_chunks(relations, source),
         "associations": iter([to_arrow(ASSOCIATIONS.schema.empty_table(), ASSOCIATIONS)]),
     }
+
+
+MRFILES_COLUMNS: tuple[str, ...] = ("FIL", "DES", "FMT", "CLS", "RWS", "BTS")
+MRCOLS_COLUMNS: tuple[str, ...] = ("COL", "DES", "REF", "MIN", "AV", "MAX", "FIL", "DTY")
+
+
+@dataclass(frozen=True)
+class _Layout:
+    fields: int
+    source: str  # for messages: "the layout of MRCONSO.RRF in MRFILES.RRF"
+
+
+def _release_layouts(meta: Path, block_size: int) -> dict[str, tuple[_Layout, tuple[str, ...] | None]]:
+    """File name (``MRCONSO.RRF``) -> its layout (field count, and the column names where known)
+    from MRFILES.RRF (FIL|DES|FMT|CLS|...), else the column count per file of MRCOLS.RRF; {} without
+    either (UMLS Reference Manual §3.3, "MRFILES", "MRCOLS")."""
+    layouts: dict[str, tuple[_Layout, tuple[str, ...] | None]] = {}
+    mrfiles = _find(meta, "MRFILES")
+    if mrfiles is not None:
+        for batch in iter_rrf(
+            mrfiles, MRFILES_COLUMNS, include=("FIL", "FMT", "CLS"), patterns={"CLS": "[0-9]+"}, block_size=block_size
+        ):
+            for fil, fmt, cls in zip(*(batch.column(c).to_pylist() for c in ("FIL", "FMT", "CLS")), strict=True):
+                source = f"the layout of {fil} in {mrfiles.name}"
+                layouts[fil] = (_Layout(int(cls), source), tuple(fmt.split(",")))
+        return layouts
+    mrcols = _find(meta, "MRCOLS")
+    if mrcols is not None:
+        counts: dict[str, int] = {}
+        for batch in iter_rrf(mrcols, MRCOLS_COLUMNS, include=("FIL",), block_size=block_size):
+            for fil in batch.column("FIL").to_pylist():
+                counts[fil] = counts.get(fil, 0) + 1
+        layouts = {fil: (_Layout(n, f"the columns of {fil} in {mrcols.name}"), None) for fil, n in counts.items()}
+    return layouts
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """How every file of one release is read: block size, the release's layouts, short rows."""
+
+    block_size: int
+    layouts: Mapping[str, tuple[_Layout, tuple[str, ...] | None]]
+    trailing_nullcols: bool
+
+    def options(self, path: Path, columns: tuple[str, ...]) -> dict[str, object]:
+        """The :func:`iter_rrf` keyword arguments of ``path``; checks the release's column names."""
+        name = path.name.removesuffix(".gz")
+        options: dict[str, object] = {"block_size": self.block_size, "trailing_nullcols": self.trailing_nullcols}
+        if name in self.layouts:
+            layout, names = self.layouts[name]
+            if names is not None and names != columns[: len(names)]:
+                raise SourceFormatError(
+                    path.parent / "MRFILES.RRF",
+                    None,
+                    f"{name} with the columns {','.join(columns)} (or a prefix of them)",
+                    ",".join(names),
+                )
+            options.update(fields=layout.fields, layout_source=layout.source)
+        return options
 
 
 def _release_memory() -> None:
@@ -794,7 +1000,7 @@ class _Atoms:
     lat_codes: _Codes
 
 
-def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, block_size: int) -> _Atoms:
+def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, reading: _Reading) -> _Atoms:
     cols: dict[str, list] = {
         k: [] for k in ("cui", "aui", "aui_key", "str", "code", "sab", "tty", "lat", "active", "rank")
     }
@@ -806,8 +1012,8 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         MRCONSO_COLUMNS,
         include=_MRCONSO_READ,
         required=_MRCONSO_REQUIRED,
-        patterns={"CUI": CUI_PATTERN, "AUI": AUI_PATTERN},
-        block_size=block_size,
+        patterns={"CUI": CUI_PATTERN, "AUI": AUI_PATTERN, "SRL": SRL_PATTERN, "SUPPRESS": SUPPRESS_PATTERN},
+        **reading.options(path, MRCONSO_COLUMNS),
     ):
         n_read += batch.num_rows
         mask = _and(_keep(batch, "LAT", languages), _keep(batch, "SAB", sabs))
@@ -1002,7 +1208,7 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
 # MRSTY: concepts
 
 
-def _read_mrsty(path: Path, cuis: np.ndarray, block_size: int) -> np.ndarray:
+def _read_mrsty(path: Path, cuis: np.ndarray, reading: _Reading) -> np.ndarray:
     """The smallest TUI number of each CUI of ``cuis`` (sorted) in MRSTY; -1 where MRSTY has none."""
     smallest = np.full(len(cuis), np.iinfo(np.int32).max, dtype=np.int32)
     n_rows = 0
@@ -1012,7 +1218,7 @@ def _read_mrsty(path: Path, cuis: np.ndarray, block_size: int) -> np.ndarray:
         include=_MRSTY_READ,
         required=_MRSTY_REQUIRED,
         patterns={"CUI": CUI_PATTERN, "TUI": TUI_PATTERN},
-        block_size=block_size,
+        **reading.options(path, MRSTY_COLUMNS),
     ):
         cui = _cui_numbers(batch.column("CUI"))
         pos = np.searchsorted(cuis, cui)
@@ -1028,9 +1234,9 @@ def _read_mrsty(path: Path, cuis: np.ndarray, block_size: int) -> np.ndarray:
     return np.where(found, smallest, -1)
 
 
-def _concept_chunks(cuis: np.ndarray, mrsty: Path | None, block_size: int, source: str) -> Iterator[pa.Table]:
+def _concept_chunks(cuis: np.ndarray, mrsty: Path | None, reading: _Reading, source: str) -> Iterator[pa.Table]:
     """Concepts of the kept CUIs (sorted); ``module`` = smallest TUI in MRSTY (read here)."""
-    modules = _read_mrsty(mrsty, cuis, block_size) if mrsty is not None else None
+    modules = _read_mrsty(mrsty, cuis, reading) if mrsty is not None else None
     for lo, hi in _chunk_bounds(len(cuis)):
         m = hi - lo
         if modules is None:
@@ -1067,7 +1273,7 @@ class _Relations:
     sab_values: list[str | None]  # SAB or None, in sort order
 
 
-def _read_mrrel(path: Path, sabs: Sequence[str] | None, block_size: int) -> _Relations:
+def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _Relations:
     """Distinct CUI-level MRREL triples, sorted as the relations table (see :func:`read_rrf`)."""
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("cui1", "cui2", "rel", "rela", "sab")}
     codes = {k: _Codes() for k in ("rel", "rela", "sab")}
@@ -1079,7 +1285,7 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, block_size: int) -> _Rel
         include=_MRREL_READ,
         required=_MRREL_REQUIRED,
         patterns={"CUI1": optional_cui, "CUI2": optional_cui},
-        block_size=block_size,
+        **reading.options(path, MRREL_COLUMNS),
     ):
         n_read += batch.num_rows
         mask = _keep(batch, "SAB", sabs)
@@ -1233,7 +1439,7 @@ _UNSORTED = {name: TableSpec(name, spec.schema, ()) for name, spec in TERMINOLOG
 # MRSAB
 
 
-def _log_mrsab(path: Path, sabs: Sequence[str] | None, block_size: int) -> None:
+def _log_mrsab(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> None:
     """Validate MRSAB and log the current (CURVER = Y) SAB/version pairs; warn on unknown ``sabs``."""
     current: dict[str, str] = {}
     for batch in iter_rrf(
@@ -1241,8 +1447,8 @@ def _log_mrsab(path: Path, sabs: Sequence[str] | None, block_size: int) -> None:
         MRSAB_COLUMNS,
         include=_MRSAB_READ,
         required=_MRSAB_REQUIRED,
-        patterns={"RSAB": r"[^\s]+", "CURVER": "[YN]"},
-        block_size=block_size,
+        patterns={"RSAB": r"[^\s]+", "SRL": SRL_PATTERN, "CURVER": "[YN]"},
+        **reading.options(path, MRSAB_COLUMNS),
     ):
         cur = batch.filter(pc.equal(batch.column("CURVER"), "Y"))
         for rsab, vsab, sver in zip(

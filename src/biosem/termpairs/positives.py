@@ -60,6 +60,8 @@ def strip_semantic_tag(terms: pd.Series) -> pd.Series:
     (:func:`biosem.terminology.rf2.strip_final_parenthesised_group`).
     """
     s = terms.astype(object)
+    if s.empty:  # rpartition of an empty Series has no columns 0, 1, 2
+        return s
     parts = s.str.rpartition(" (")
     left, sep, right = parts[0], parts[1], parts[2]
     tagged = s.str.endswith(")") & (sep == " (") & ~left.str.endswith((" or", "&")) & ~right.str.startswith("&")
@@ -165,8 +167,18 @@ def build_positive_pairs(
         (pairs, counts). ``pairs`` has columns :data:`POSITIVE_COLUMNS`: ``kind`` in
         :data:`POSITIVE_KINDS`, ``difficulty`` easy|hard, ``term1``/``term2`` (original case, cleaned
         heads), ``concept_id1``/``concept_id2``, ``levenshtein`` (lowercased, characters), sorted by
-        kind then construction order. ``counts`` holds the step counts to log.
+        kind then construction order. ``counts`` holds the step counts to log. Terms without any
+        FSN or preferred term give no pairs (empty ``pairs``, zero counts).
+
+    Raises:
+        ValueError: ``terms`` has no rows (an ingestion that read nothing; a source with terms but
+            none usable is not an error).
     """
+    if terms.empty:
+        raise ValueError(
+            f"the terms table is empty ({len(concepts)} concepts): no term pairs can be built; "
+            "check the terminology's ingestion log and source files"
+        )
     counts: dict[str, int] = {}
     if params.languages is not None:
         terms = terms[isin(terms["language"], list(params.languages)) | terms["language"].isna()]

@@ -30,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from biosem.errors import SourceFormatError
 from biosem.wic import GROUPS, PAPER_QUOTAS, SPLITS, TRAIN_SENTENCE_CAP
 from biosem.wic.schemas import RELEASED_COLUMNS
 
@@ -238,13 +239,31 @@ def checks_not_run(splits: dict[str, list[dict]]) -> list[str]:
     return out
 
 
+def _read_json(path: Path, expected: str) -> object:
+    """Parse a JSON file; a syntax error or bad UTF-8 becomes a SourceFormatError naming ``path``,
+    the line and column, the parser's message and an excerpt of the text found there."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise SourceFormatError(path, line, f"{expected} in UTF-8", repr(raw[exc.start : exc.start + 20])) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        excerpt = exc.doc[max(0, exc.pos - 40) : exc.pos + 40] or "end of file"
+        raise SourceFormatError(
+            path, exc.lineno, expected, f"{exc.msg} at column {exc.colno}, near {excerpt!r}"
+        ) from None
+
+
 def load_splits(folder: str | Path, required: tuple[str, ...] = SPLITS) -> dict[str, list[dict]]:
     """Read whichever of ``train.json``, ``dev.json``, ``test.json`` ``folder`` holds.
 
     Raises:
         FileNotFoundError: a split of ``required`` is missing, or the folder holds none of them.
         TypeError: a file is not a JSON list.
-        ValueError: a file is not JSON.
+        SourceFormatError: a file is not JSON (e.g. truncated) or not UTF-8: names the file and line.
     """
     out = {}
     folder = Path(folder)
@@ -255,7 +274,7 @@ def load_splits(folder: str | Path, required: tuple[str, ...] = SPLITS) -> dict[
         raise FileNotFoundError(f"{folder}: no {names}")
     for split in present:
         path = folder / f"{split}.json"
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = _read_json(path, "a JSON list of WiC records")
         if not isinstance(data, list):
             raise TypeError(f"{path}: expected a JSON list of records, found {type(data).__name__}")
         out[split] = data
@@ -264,8 +283,12 @@ def load_splits(folder: str | Path, required: tuple[str, ...] = SPLITS) -> dict[
 
 def load_quotas(path: str | Path) -> dict[str, dict[str, int | dict[str, int]]]:
     """Read a quotas file (``{"test": {cat: n | {"1": n, "0": n}}, "dev": {...}, ...}``); other keys are
-    ignored."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    ignored.
+
+    Raises:
+        SourceFormatError: the file is not JSON or not UTF-8 (names the file and line).
+    """
+    data = _read_json(Path(path), "a JSON object of quotas")
 
     def one(v: object) -> int | dict[str, int]:
         return {str(k): int(n) for k, n in v.items()} if isinstance(v, dict) else int(v)  # type: ignore[arg-type]

@@ -49,7 +49,7 @@ def test_parse_wide_matrix() -> None:
         ("a,b,1,-2\n", 1, "ratings in [0, 6] or -1"),
         ("a,b,1,\n", 1, "ratings in [0, 6] or -1"),
         ("a, ,1,2\n", 1, "two non-empty words"),
-        ("a,b,1,2\nc,d,3,3\na,b,2,2\n", 1, "each pair on one row only"),
+        ("a,b,1,2\nc,d,3,3\na,b,2,2\n", 3, "each pair on one row only (this pair is also on line 1)"),
         ("a,b\n", 1, "at least one rater column"),
     ],
 )
@@ -57,6 +57,15 @@ def test_parse_wide_matrix_errors(text: str, line: int, expected: str) -> None:
     with pytest.raises(SourceFormatError) as err:
         R.parse_wide_matrix(text, "m.csv")
     assert err.value.line == line and expected in err.value.expected and str(err.value.path) == "m.csv"
+
+
+def test_a_repeated_pair_names_both_copies(tmp_path: Path) -> None:
+    path = tmp_path / "SimVerb-3520-annotator-ratings.csv"
+    path.write_text("a,b,1,2\nc,d,3,3\ne,f,0,1\nc,d,2,2\na,b,4,4\n")
+    with pytest.raises(SourceFormatError) as err:
+        R.read_wide_matrix(path)
+    assert (err.value.path, err.value.line, err.value.found) == (path, 4, "c,d,2,2")
+    assert f"{path}:4" in str(err.value) and "also on line 2" in str(err.value)
 
 
 def test_read_wide_matrix_from_zip(tmp_path: Path) -> None:

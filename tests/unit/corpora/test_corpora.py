@@ -539,3 +539,19 @@ def test_pubtator_round_trip(tmp_path: Path, title: str, abstract: str, data: st
     sents = tables.sentences.set_index("sentence_id")["text"]
     for row in m.itertuples():
         assert sents[row.sentence_id][row.sentence_start : row.sentence_end] == row.text
+
+
+@pytest.mark.parametrize("pmid", ["99503X0", "PMC123", "-5"])
+def test_a_pmid_must_be_all_digits(tmp_path: Path, pmid: str) -> None:
+    path = _write(tmp_path, "bad.txt", ["5|t|T.", "5|a|A.", "", f"{pmid}|t|U.", f"{pmid}|a|B."])
+    with pytest.raises(SourceFormatError, match="decimal digits") as err:
+        list(read_pubtator(path))
+    assert (err.value.path, err.value.line, err.value.found) == (path, 4, pmid)
+    assert str(path) in str(err.value) and pmid in str(err.value)
+
+
+def test_pmid_list_rejects_a_non_numeric_pmid(tmp_path: Path) -> None:
+    path = _write(tmp_path, "list.txt", ["1", "99503X0"])
+    with pytest.raises(SourceFormatError) as err:
+        read_pmid_list(path)
+    assert (err.value.path, err.value.line, err.value.found) == (path, 2, "99503X0")

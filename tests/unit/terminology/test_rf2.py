@@ -231,12 +231,24 @@ def test_auto_prefers_snapshot_when_both_release_types_exist(tmp_path, minict_sn
     assert read_rf2(full_only, "x")["concepts"].num_rows == 2
 
 
-def test_snowstorm_fixture_comments_are_rejected_by_default_and_skippable():
+def test_snowstorm_fixture_comments_are_rejected_by_default_and_skippable(tmp_path):
     with pytest.raises(SourceFormatError) as error:
         read_rf2(SNOWSTORM, "snowstorm")
     assert error.value.line == 1 and error.value.found == "#"
+    # The fixture's files lack a final newline: a truncated file, also when comments are skipped.
+    with pytest.raises(SourceFormatError, match="truncated file") as error:
+        read_rf2(SNOWSTORM, "snowstorm", skip_comments=True)
+    assert error.value.path.name == "sct2_Concept_Snapshot_INT_20210131.txt"
+    assert error.value.line == error.value.path.read_bytes().count(b"\n") + 1
 
-    tables = read_rf2(SNOWSTORM, "snowstorm", skip_comments=True)
+    # The same content with the final newlines restored, in a copy.
+    fixed = tmp_path / "Snapshot"
+    for path in SNOWSTORM.rglob("*.txt"):
+        copy = fixed / path.relative_to(SNOWSTORM)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        data = path.read_bytes()
+        copy.write_bytes(data if data.endswith(b"\n") else data + b"\n")
+    tables = read_rf2(fixed, "snowstorm", skip_comments=True)
     assert tables["concepts"].num_rows == 13
     assert pc.all(tables["concepts"]["active"]).as_py()
     assert tables["associations"].num_rows == 0  # no association refset: an empty contribution
@@ -536,6 +548,49 @@ def test_malformed_concept_file(tmp_path, content, line, expected, found):
     assert error.value.line == line
     assert expected in error.value.expected
     assert found in error.value.found
+
+
+def test_a_last_line_without_newline_is_a_truncated_file(tmp_path):
+    root = minimal_release(tmp_path)
+    path = root / "Refset" / "der2_cRefset_AssociationSnapshot_INT_20200131.txt"
+    write_rf2(path, ASSOCIATION_HEADER, [member(1, "900000000000527005", "138875005", "404684003")])
+    read_rf2(root, "t")  # complete
+    # Cut inside the last column: the row keeps every column, the target id loses three digits.
+    path.write_bytes(path.read_bytes()[: -len("003\n")])
+    with pytest.raises(SourceFormatError, match="truncated file") as error:
+        read_rf2(root, "t")
+    assert (error.value.path, error.value.line) == (path, 2)
+    assert error.value.found.endswith("\t404684")
+    assert f"{path}:2" in str(error.value)
+
+
+def test_a_cut_row_with_fewer_columns_names_its_line(tmp_path):
+    root = minimal_release(tmp_path)
+    path = root / "Terminology" / "sct2_Description_Snapshot-en_INT_20200131.txt"
+    data = path.read_bytes()
+    path.write_bytes(data[: data.index(b"\ten\t", data.index(b"517382016"))])  # line 3 cut after conceptId
+    with pytest.raises(SourceFormatError) as error:
+        read_rf2(root, "t")
+    assert error.value.path == path and error.value.line == 3
+    assert "9 tab-separated columns" in error.value.expected
+    assert error.value.found.startswith("5 columns: 517382016")
+
+
+@pytest.mark.parametrize("kind", ["Concept", "Description"])
+def test_a_header_only_required_file_is_an_error(tmp_path, kind):
+    root = minimal_release(tmp_path)
+    (path,) = root.rglob(f"sct2_{kind}_*")
+    path.write_bytes(path.read_bytes().split(b"\n", 1)[0] + b"\n")
+    with pytest.raises(SourceFormatError, match="the header only") as error:
+        read_rf2(root, "t")
+    assert error.value.path == path and error.value.line is None
+    assert f"{kind.lower()} rows after the header" in str(error.value)
+
+
+def test_a_header_only_optional_file_contributes_no_rows(tmp_path):
+    root = minimal_release(tmp_path)
+    write_rf2(root / "Refset" / "der2_cRefset_AssociationSnapshot_INT_20200131.txt", ASSOCIATION_HEADER, [])
+    assert read_rf2(root, "t")["associations"].num_rows == 0
 
 
 def test_bad_utf8_reports_its_line(tmp_path):

@@ -20,7 +20,21 @@ from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 SAMPLES = SHARED_DATA / "umls-rrf-samples"
 CUMULUS = SAMPLES / "cumulus-library-umls_2000AA"
-SCISPACY = SAMPLES / "scispacy_umls_META"
+SCISPACY = SAMPLES / "scispacy_umls_META"  # its MRCONSO, MRSTY and MRDEF lack a final newline
+
+
+def repaired(sample: Path, folder: Path) -> Path:
+    """A copy of a META sample in ``folder`` with the final newlines the sample's files lack."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sample.glob("*.RRF"):
+        data = path.read_bytes()
+        (folder / path.name).write_bytes(data if data.endswith(b"\n") else data + b"\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def scispacy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return repaired(SCISPACY, tmp_path_factory.mktemp("scispacy"))
 
 
 def raw_rows(path: Path) -> list[list[str]]:
@@ -83,7 +97,7 @@ def assert_same_tables(a: dict[str, pa.Table], b: dict[str, pa.Table]) -> None:
 
 @pytest.fixture(scope="module")
 def cumulus() -> dict[str, pa.Table]:
-    return read_rrf(CUMULUS, "umls")
+    return read_rrf(CUMULUS, "umls", trailing_nullcols=True)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -174,24 +188,31 @@ def test_cumulus_mappings(cumulus: dict[str, pa.Table]) -> None:
 
 def test_cumulus_logs_counts(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.INFO, logger="biosem.terminology.rrf"):
-        read_rrf(CUMULUS, "umls")
+        read_rrf(CUMULUS, "umls", trailing_nullcols=True)
     assert "MRCONSO.RRF: 543 rows read (543 short rows padded)" in caplog.text
     assert "MRCONSO.RRF: 543 rows kept of 543" in caplog.text
     assert "MRREL.RRF: 1756 rows read (1756 short rows padded)" in caplog.text
 
 
 def test_cumulus_sab_filter() -> None:
-    tables = read_rrf(CUMULUS, "umls", sabs=["MSH"])
+    tables = read_rrf(CUMULUS, "umls", trailing_nullcols=True, sabs=["MSH"])
     assert {name: t.num_rows for name, t in tables.items()} == dict.fromkeys(tables, 0)
-    assert read_rrf(CUMULUS, "umls", sabs=["ICD10CM", "MSH"])["relations"].num_rows == 1744
+    assert read_rrf(CUMULUS, "umls", trailing_nullcols=True, sabs=["ICD10CM", "MSH"])["relations"].num_rows == 1744
 
 
 # ------------------------------------------------------------------------------------------------
 # The scispacy META sample: full rows, MRSTY
 
 
-def test_scispacy_sample() -> None:
-    tables = read_rrf(SCISPACY, "umls")
+def test_scispacy_sample_lacks_final_newlines() -> None:
+    with pytest.raises(SourceFormatError, match="truncated file") as err:
+        read_rrf(SCISPACY, "umls")
+    assert err.value.path == SCISPACY / "MRCONSO.RRF"
+    assert err.value.line == 3 and err.value.found.endswith("|256|")
+
+
+def test_scispacy_sample(scispacy: Path) -> None:
+    tables = read_rrf(scispacy, "umls")
     concepts = by_id(tables["concepts"], "concept_id")
     # MRSTY: C0000005 -> T116 only; C0000039 -> T109 and T121: the smallest is T109.
     assert {cui: c["module"] for cui, c in concepts.items()} == {
@@ -305,7 +326,7 @@ def test_mrrel_rules(tmp_path: Path) -> None:
 
 
 def test_mrsab_is_read_and_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    fields = ["C0000010", "C0000011", "MSH2024", "MSH", "MeSH", "MSH", "2024", *[""] * 12]
+    fields = ["C0000010", "C0000011", "MSH2024", "MSH", "MeSH", "MSH", "2024", *[""] * 6, "0", *[""] * 5]
     fields += ["ENG", "UTF-8", "Y", "Y", "MeSH", ""]
     assert len(fields) == 25
     mrsab = ["|".join(fields) + "|"]
@@ -314,6 +335,56 @@ def test_mrsab_is_read_and_logged(tmp_path: Path, caplog: pytest.LogCaptureFixtu
         read_rrf(meta, "umls", sabs=["MSH", "NCI"])
     assert "MSH=MSH2024 (2024)" in caplog.text
     assert "requested SABs not current in this release: ['NCI']" in caplog.text
+
+
+def test_mrsab_srl_must_be_0_to_4_or_9(tmp_path: Path) -> None:
+    fields = ["C0000010", "C0000011", "MSH2024", "MSH", "MeSH", "MSH", "2024", *[""] * 6, "0", *[""] * 5]
+    fields += ["ENG", "UTF-8", "Y", "Y", "MeSH", ""]
+    snomed = [*fields[:3], "SNOMEDCT_US", "SNOMEDCT_US", *fields[5:13], "9", *fields[14:]]
+    bad = [*fields[:13], "7", *fields[14:]]
+    mrsab = ["|".join(fields) + "|", "|".join(snomed) + "|", "|".join(bad) + "|"]
+    meta = write_meta(tmp_path, MRCONSO_RRF=[conso("C0000001", "A0000001", "a")], MRSAB_RRF=mrsab)
+    with pytest.raises(SourceFormatError, match="SRL matching") as caught:
+        read_rrf(meta, "umls")
+    assert (caught.value.path, caught.value.line, caught.value.found) == (meta / "MRSAB.RRF", 3, "'7'")
+
+
+def mrfiles_row(name: str, columns: tuple[str, ...] | list[str]) -> str:
+    return f"{name}|{name}|{','.join(columns)}|{len(columns)}|1|100|"
+
+
+def test_mrfiles_gives_the_field_count(tmp_path: Path) -> None:
+    # The first row is short: without MRFILES it would set the layout (15 fields) and line 2 be wrong.
+    lines = [short(1), good(2)]
+    meta = write_meta(tmp_path, MRCONSO_RRF=lines, MRFILES_RRF=[mrfiles_row("MRCONSO.RRF", MRCONSO_COLUMNS)])
+    with pytest.raises(SourceFormatError) as caught:
+        read_rrf(meta, "umls")
+    assert (caught.value.path, caught.value.line) == (meta / "MRCONSO.RRF", 1)
+    assert "18 '|'-terminated fields (the layout of MRCONSO.RRF in MRFILES.RRF)" in str(caught.value)
+    assert caught.value.found.startswith("15 fields: C0000001|")
+    # A release whose MRCONSO has 15 columns: its rows have 15 fields, SRL and SUPPRESS read as "".
+    meta = write_meta(tmp_path / "short", MRCONSO_RRF=[short(1), short(2)], MRFILES_RRF=[
+        mrfiles_row("MRCONSO.RRF", MRCONSO_COLUMNS[:15])
+    ])  # fmt: skip
+    terms = read_rrf(meta, "umls")["terms"]
+    assert terms["term"].to_pylist() == ["term 1", "term 2"] and all(terms["active"].to_pylist())
+
+
+def test_mrfiles_layout_must_be_the_adapters(tmp_path: Path) -> None:
+    columns = list(MRCONSO_COLUMNS)
+    columns[14], columns[13] = columns[13], columns[14]  # STR before CODE
+    meta = write_meta(tmp_path, MRCONSO_RRF=[good(1)], MRFILES_RRF=[mrfiles_row("MRCONSO.RRF", columns)])
+    with pytest.raises(SourceFormatError, match="MRCONSO.RRF with the columns") as caught:
+        read_rrf(meta, "umls")
+    assert caught.value.path == meta / "MRFILES.RRF" and "STR,CODE" in caught.value.found
+
+
+def test_mrcols_gives_the_field_count_without_mrfiles(tmp_path: Path) -> None:
+    mrcols = [f"{c}|{c}||0|0|0|MRCONSO.RRF|char|" for c in MRCONSO_COLUMNS]
+    meta = write_meta(tmp_path, MRCONSO_RRF=[short(1), short(2)], MRCOLS_RRF=mrcols)
+    with pytest.raises(SourceFormatError, match="in MRCOLS.RRF") as caught:
+        read_rrf(meta, "umls")
+    assert caught.value.line == 1
 
 
 def test_missing_inputs(tmp_path: Path) -> None:
@@ -334,7 +405,7 @@ def test_gzip_gives_the_same_tables(tmp_path: Path, cumulus: dict[str, pa.Table]
     for name in ("MRCONSO.RRF", "MRREL.RRF"):
         with open(CUMULUS / name, "rb") as src, gzip.open(tmp_path / f"{name}.gz", "wb") as dst:
             shutil.copyfileobj(src, dst)
-    assert_same_tables(read_rrf(tmp_path, "umls"), cumulus)
+    assert_same_tables(read_rrf(tmp_path, "umls", trailing_nullcols=True), cumulus)
 
 
 def test_both_plain_and_gzip_is_an_error(tmp_path: Path) -> None:
@@ -344,9 +415,13 @@ def test_both_plain_and_gzip_is_an_error(tmp_path: Path) -> None:
         read_rrf(meta, "umls")
 
 
-@pytest.mark.parametrize("sample", [CUMULUS, SCISPACY], ids=["cumulus", "scispacy"])
-def test_tiny_blocks_give_the_same_tables(sample: Path) -> None:
-    assert_same_tables(read_rrf(sample, "umls", block_size=1024), read_rrf(sample, "umls"))
+@pytest.mark.parametrize("sample", ["cumulus", "scispacy"])
+def test_tiny_blocks_give_the_same_tables(sample: str, scispacy: Path) -> None:
+    meta, nullcols = (CUMULUS, True) if sample == "cumulus" else (scispacy, False)
+    assert_same_tables(
+        read_rrf(meta, "umls", block_size=1024, trailing_nullcols=nullcols),
+        read_rrf(meta, "umls", trailing_nullcols=nullcols),
+    )
 
 
 def test_tiny_blocks_with_mixed_short_rows(tmp_path: Path) -> None:
@@ -357,7 +432,8 @@ def test_tiny_blocks_with_mixed_short_rows(tmp_path: Path) -> None:
             line = "|".join(line.split("|")[:15])
         lines.append(line)
     meta = write_meta(tmp_path, MRCONSO_RRF=lines)
-    small, large = read_rrf(meta, "umls", block_size=1024), read_rrf(meta, "umls")
+    small = read_rrf(meta, "umls", block_size=1024, trailing_nullcols=True)
+    large = read_rrf(meta, "umls", trailing_nullcols=True)
     assert_same_tables(small, large)
     assert small["terms"].num_rows == small["concepts"].num_rows == 399
 
@@ -370,7 +446,7 @@ def test_iter_rrf_pads_short_rows(tmp_path: Path) -> None:
         "C0000005||CUI|RO|C0000006||CUI||||MSH|MSH|||N|",  # stops after SUPPRESS
     ]
     path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
-    batches = list(iter_rrf(path, MRREL_COLUMNS, include=["CUI1", "SAB", "CVF"], required=11))
+    batches = list(iter_rrf(path, MRREL_COLUMNS, include=["CUI1", "SAB", "CVF"], required=11, trailing_nullcols=True))
     assert all(b.schema.names == ["CUI1", "SAB", "CVF"] for b in batches)
     rows = [r for b in batches for r in pa.Table.from_batches([b]).to_pylist()]
     assert sorted(rows, key=str) == [
@@ -395,7 +471,7 @@ def short(i: int) -> str:
 MALFORMED: dict[str, tuple[list[str] | bytes, int | None, str]] = {
     "extra field, trailing |": ([good(1), good(2), good(3) + "x|", good(4)], 3, "18 '|'-terminated"),
     "extra field, no trailing |": ([good(1), short(2), good(3) + "x", good(4)], 3, "extra field"),
-    "extra field after short rows": ([short(1), short(2), good(3) + "x|"], 3, "'|'-terminated"),
+    "extra field after short rows": ([short(1), short(2), good(3) + "x|"], 3, "15 to 18 '|'-separated"),
     "bad CUI": ([good(1), good(2).replace("C0000002", "C000002"), good(3)], 2, "CUI matching"),
     "bad CUI after short rows": (
         [short(1), short(2), good(3), short(4), good(5).replace("C0000005", "X0000005"), good(6)],
@@ -404,7 +480,19 @@ MALFORMED: dict[str, tuple[list[str] | bytes, int | None, str]] = {
     ),
     "bad CUI in a short row": ([good(1), short(2).replace("C0000002", "c0000002")], 2, "CUI"),
     "bad AUI": ([good(1), good(2).replace("A0000002", "")], 2, "AUI matching"),
-    "too few fields": ([good(1), "|".join(good(2).split("|")[:14]), good(3)], 2, "at least 15"),
+    "too few fields": ([good(1), "|".join(good(2).split("|")[:14]), good(3)], 2, "15 to 18 '|'-separated"),
+    "short row, strict": ([good(1), short(2), good(3)], 2, "18 '|'-terminated fields (as on line 1)"),
+    "stray | in STR": ([good(1), conso("C0000002", "A0000002", "Unspecified|viral"), good(3)], 2, "19 fields"),
+    "stray | in a short STR": ([good(1), short(2).replace("term 2", "Unspecified|viral"), good(3)], 2, "SRL"),
+    "last line cut in STR": (
+        f"{good(1)}\n{good(2)}\n".encode() + good(3).encode().split(b"term 3")[0] + b"term",
+        3,
+        "truncated file",
+    ),
+    "last line cut in CVF": (f"{good(1)}\n{good(2)[:-2]}".encode(), 2, "truncated file"),
+    "last line cut in a short row": (f"{good(1)}\n{short(2)[:-2]}".encode(), 2, "truncated file"),
+    "SRL out of range": ([good(1), good(2).replace("|term 2|0|", "|term 2|5|"), good(3)], 2, "SRL matching [0-49]"),
+    "SUPPRESS not N/O/E/Y": ([good(1), conso("C0000002", "A0000002", "t", suppress="X")], 2, "SUPPRESS matching"),
     "empty line": ([good(1), good(2), "", good(4)], 3, "empty line"),
     "bad UTF-8": (
         "".join(f"{x}\n" for x in [good(1), good(2), good(3)]).encode() + good(4).encode()
@@ -422,6 +510,19 @@ MALFORMED: dict[str, tuple[list[str] | bytes, int | None, str]] = {
 }  # fmt: skip
 
 
+NULLCOLS_CASES = {
+    "extra field, no trailing |",
+    "extra field after short rows",
+    "bad CUI after short rows",
+    "bad CUI in a short row",
+    "too few fields",
+    "stray | in a short STR",
+    "last line cut in a short row",
+    "bad UTF-8 in a short row",
+}
+"""Cases read with ``trailing_nullcols=True`` (their short rows are errors otherwise)."""
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.parametrize("block_size", [64 << 20, 300], ids=["default", "tiny"])
 @pytest.mark.parametrize("gz", [False, True], ids=["plain", "gz"])
@@ -430,10 +531,11 @@ def test_malformed_mrconso(tmp_path: Path, case: str, gz: bool, block_size: int)
     content, line, expected = MALFORMED[case]
     meta = write_meta(tmp_path, **{"MRCONSO_RRF_gz" if gz else "MRCONSO_RRF": content})
     with pytest.raises(SourceFormatError) as caught:
-        read_rrf(meta, "umls", block_size=block_size)
+        read_rrf(meta, "umls", block_size=block_size, trailing_nullcols=case in NULLCOLS_CASES)
     assert caught.value.line == line
     assert expected in str(caught.value)
     assert caught.value.path.name.startswith("MRCONSO.RRF")
+    assert f"{caught.value.path}:{line}" in str(caught.value) if line else str(caught.value.path) in str(caught.value)
 
 
 def test_first_problem_in_file_order_is_reported(tmp_path: Path) -> None:
@@ -499,7 +601,7 @@ def test_str_round_trips(
     got = {
         row["AUI"]: row["STR"]
         for batch in iter_rrf(path, MRCONSO_COLUMNS, include=["AUI", "STR"], required=15,
-                              block_size=block_size)
+                              block_size=block_size, trailing_nullcols=True)
         for row in pa.Table.from_batches([batch]).to_pylist()
     }  # fmt: skip
     assert got == {f"A{i:07d}": s for i, s in enumerate(strings, start=1)}

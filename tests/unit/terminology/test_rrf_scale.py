@@ -100,9 +100,17 @@ def test_write_rrf_gives_the_files_of_write_terminology(release: Path, tmp_path:
 
 @pytest.mark.parametrize("sample", ["cumulus-library-umls_2000AA", "scispacy_umls_META"])
 def test_write_rrf_on_the_samples(sample: str, tmp_path: Path) -> None:
+    meta, nullcols = SAMPLES / sample, sample.startswith("cumulus")  # cumulus: "trailing nullcols" rows
+    if sample.startswith("scispacy"):  # a copy with the final newlines its files lack
+        meta = tmp_path / "meta"
+        meta.mkdir()
+        for path in (SAMPLES / sample).glob("*.RRF"):
+            data = path.read_bytes()
+            (meta / path.name).write_bytes(data if data.endswith(b"\n") else data + b"\n")
     a, b = outputs(tmp_path / "a"), outputs(tmp_path / "b")
-    write_terminology(read_rrf(SAMPLES / sample, "umls"), {k: str(v) for k, v in a.items()}, "umls")
-    write_rrf(SAMPLES / sample, "umls", b)
+    tables = read_rrf(meta, "umls", trailing_nullcols=nullcols)
+    write_terminology(tables, {k: str(v) for k, v in a.items()}, "umls")
+    write_rrf(meta, "umls", b, trailing_nullcols=nullcols)
     assert_same_files(a, b)
 
 
@@ -130,6 +138,19 @@ def test_write_rrf_leaves_nothing_on_error(release: Path, tmp_path: Path) -> Non
     assert not folder.exists() or not any(folder.iterdir())
 
 
+def test_write_rrf_leaves_nothing_on_a_truncated_file(release: Path, tmp_path: Path) -> None:
+    path = release / "MRREL.RRF"
+    data = path.read_bytes()
+    path.write_bytes(data[: data.rindex(b"|", 0, len(data) - 2) - 2])  # the last line cut, no newline
+    last = data.count(b"\n")
+    folder = tmp_path / "out"
+    with pytest.raises(SourceFormatError, match="truncated file") as caught:
+        write_rrf(release, "umls", outputs(folder))
+    assert (caught.value.path, caught.value.line) == (path, last)
+    assert f"{path}:{last}" in str(caught.value)
+    assert not folder.exists() or not any(folder.iterdir())
+
+
 def test_repeated_aui_is_an_error(tmp_path: Path) -> None:
     meta = write_meta(tmp_path, MRCONSO=[conso(1, "A10", "a"), conso(2, "A9", "b"), conso(3, "A10", "c")])
     with pytest.raises(SourceFormatError, match="AUI A10 repeated"):
@@ -141,12 +162,16 @@ def test_serial_pass_after_a_late_short_row_repeats_no_row(tmp_path: Path) -> No
     lines[2500] = "|".join(lines[2500].split("|")[:15])  # trailing nullcols: a short row
     path = tmp_path / "MRCONSO.RRF"
     path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+    read = dict(include=["AUI", "SUPPRESS"], required=15, block_size=4096)
     got = [
         aui
-        for batch in iter_rrf(path, MRCONSO_COLUMNS, include=["AUI", "SUPPRESS"], required=15, block_size=4096)
+        for batch in iter_rrf(path, MRCONSO_COLUMNS, **read, trailing_nullcols=True)
         for aui in batch.column("AUI").to_pylist()
     ]
     assert sorted(got) == sorted(f"A{i}" for i in range(1, 3001))
+    with pytest.raises(SourceFormatError, match="18 '[|]'-terminated fields") as caught:
+        list(iter_rrf(path, MRCONSO_COLUMNS, **read))
+    assert caught.value.line == 2501 and caught.value.found.startswith("15 fields: ")
 
 
 @settings(max_examples=60, deadline=None)

@@ -308,6 +308,19 @@ def test_fsn_syn_and_syn_syn_exact() -> None:
     assert set(pos["concept_id1"]) == {"1", "2", "5"}
 
 
+def test_an_empty_terms_table_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="terms table is empty"):
+        build_positive_pairs(concepts(("1", True, CORE)), terms(), NO_ASSOCIATIONS)
+
+
+def test_terms_without_a_head_term_give_no_pairs() -> None:
+    assert strip_semantic_tag(pd.Series([], dtype=object)).empty
+    pos, counts = build_positive_pairs(concepts(("1", True, CORE)), terms(t("1", "9", "Fever")), NO_ASSOCIATIONS)
+    assert pos.empty and list(pos.columns) == POSITIVE_COLUMNS
+    assert counts["concepts_with_head"] == 0 and counts["syn_syn_positives"] == 0
+    assert similarity_components(pos).empty
+
+
 def test_levenshtein_and_difficulty_of_positives() -> None:
     c, tt = _snomed_like()
     pos, _ = build_positive_pairs(c, tt, NO_ASSOCIATIONS)

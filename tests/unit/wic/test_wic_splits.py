@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from biosem.errors import SourceFormatError
 from biosem.seeds import generator
 from biosem.wic import GROUPS
 from biosem.wic.io import write_released_json
@@ -24,8 +25,8 @@ from biosem.wic.splits import (
     split_records,
     term_pair_keys,
 )
+from biosem.wic.validate import load_quotas, load_splits, validate_splits
 from biosem.wic.validate import main as validate_main
-from biosem.wic.validate import validate_splits
 
 QUOTAS = {"test": {g: 20 for g in GROUPS}, "dev": {g: 10 for g in GROUPS}}
 
@@ -443,3 +444,30 @@ def test_fill_policy_keeps_full_strata_and_bounds_the_short_ones() -> None:
     assert result.quotas["test"]["term_identity"] == 20 and isinstance(result.quotas["test"]["synonyms"], dict)
     recs = {name: _records(frame) for name, frame in splits.items()}
     assert validate_splits(recs, result.quotas, train_cap=5) == []
+
+
+def test_validator_names_a_truncated_file_and_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = [{"term1": "a", "sentence1": "x" * 10}, {"term1": "b", "sentence1": "y" * 10}]
+    text = json.dumps(records, indent=1)
+    cut = text.index('"yyyy') + 3  # inside the second record's sentence
+    path = tmp_path / "test.json"
+    path.write_text(text[:cut])
+
+    with pytest.raises(SourceFormatError) as err:
+        load_splits(tmp_path, required=())
+    assert err.value.path == path
+    assert err.value.line == text[:cut].count("\n") + 1
+    assert "Unterminated string" in err.value.found
+
+    assert validate_main([str(tmp_path)]) == 2
+    message = capsys.readouterr().err
+    assert f"{path}:{err.value.line}" in message and "Unterminated string" in message
+
+
+def test_validator_names_a_bad_quotas_file(tmp_path: Path) -> None:
+    path = tmp_path / "quotas.json"
+    path.write_text('{"test": {"a": 1,}}\n')
+    with pytest.raises(SourceFormatError) as err:
+        load_quotas(path)
+    assert (err.value.path, err.value.line) == (path, 1)
+    assert "column 18" in err.value.found
