@@ -44,8 +44,6 @@ FAULT_MIRROR = "fault-mirror"
 """Folder (in the workflow copy) of the corrupted mirror copies; listed first in ``mirror_dirs``."""
 RF2_SAMPLE = REPO / CONFIG["terminologies"]["snomed_sample"]["path"]
 RRF_SAMPLE = REPO / CONFIG["terminologies"]["umls_sample"]["path"]
-STRICT_FORMATS = "issue 24: fixed on branch strict-formats"
-UNFIXED = "issue 24: not fixed yet (read_pubtator raises a bare UnicodeDecodeError: no file, no line)"
 
 
 @dataclass
@@ -652,10 +650,6 @@ def lock_leftover(work: Path) -> Case:
     return Case(terms_target("go_slim"), [str(work), "cannot be locked"], terminology_outputs("go_slim"))
 
 
-STRICT = pytest.mark.xfail(strict=True, reason=STRICT_FORMATS)
-"""Faults that main lets through or reports without file and line, fixed on strict-formats: remove the
-marker when that branch is merged (the case then XPASSes, which fails the suite)."""
-
 FAULTS: list = [
     pytest.param(obo_malformed_stanza, id="obo-malformed-stanza"),
     pytest.param(obo_bad_utf8, id="obo-bad-utf8"),
@@ -669,23 +663,23 @@ FAULTS: list = [
     pytest.param(rf2_bad_sctid, id="rf2-bad-sctid"),
     pytest.param(rf2_bad_utf8, id="rf2-bad-utf8"),
     pytest.param(rf2_truncated_mid_row, id="rf2-truncated-mid-row"),
-    pytest.param(rf2_last_line_without_newline, id="rf2-last-line-without-newline", marks=STRICT),
-    pytest.param(rf2_header_only_description, id="rf2-header-only-description", marks=STRICT),
+    pytest.param(rf2_last_line_without_newline, id="rf2-last-line-without-newline"),
+    pytest.param(rf2_header_only_description, id="rf2-header-only-description"),
     pytest.param(rrf_too_many_fields, id="rrf-too-many-fields"),
-    pytest.param(rrf_short_row, id="rrf-wrong-field-count", marks=STRICT),
-    pytest.param(rrf_truncated_last_line, id="rrf-truncated-last-line", marks=STRICT),
+    pytest.param(rrf_short_row, id="rrf-wrong-field-count"),
+    pytest.param(rrf_truncated_last_line, id="rrf-truncated-last-line"),
     pytest.param(rrf_bad_cui, id="rrf-bad-cui"),
     pytest.param(rrf_bad_utf8, id="rrf-bad-utf8"),
     pytest.param(pubtator_bad_offsets, id="pubtator-bad-offsets"),
-    pytest.param(pubtator_non_numeric_pmid, id="pubtator-non-numeric-pmid", marks=STRICT),
-    pytest.param(pubtator_bad_utf8, id="pubtator-bad-utf8", marks=pytest.mark.xfail(strict=True, reason=UNFIXED)),
+    pytest.param(pubtator_non_numeric_pmid, id="pubtator-non-numeric-pmid"),
+    pytest.param(pubtator_bad_utf8, id="pubtator-bad-utf8"),
     pytest.param(pmid_list_duplicate, id="pmid-list-duplicate"),
-    pytest.param(pmid_list_non_numeric, id="pmid-list-non-numeric", marks=STRICT),
+    pytest.param(pmid_list_non_numeric, id="pmid-list-non-numeric"),
     pytest.param(mesh_xml_malformed, id="mesh-xml-malformed"),
     pytest.param(mesh_rds_missing_column, id="mesh-rds-missing-column"),
-    pytest.param(simverb_duplicate_row, id="simverb-duplicate-row", marks=STRICT),
-    pytest.param(wic_truncated_json, id="wic-validator-truncated-json", marks=STRICT),
-    pytest.param(wic_non_utf8_json, id="wic-validator-non-utf8-json", marks=STRICT),
+    pytest.param(simverb_duplicate_row, id="simverb-duplicate-row"),
+    pytest.param(wic_truncated_json, id="wic-validator-truncated-json"),
+    pytest.param(wic_non_utf8_json, id="wic-validator-non-utf8-json"),
     pytest.param(config_seed_not_integer, id="config-seed-not-integer"),
     pytest.param(config_unknown_key, id="config-unknown-key"),
     pytest.param(config_unknown_termpairs_terminology, id="config-unknown-termpairs-terminology"),

@@ -106,6 +106,15 @@ def _mention(path: Path, lineno: int, line: str, cols: list[str]) -> PubTatorAnn
     return ann
 
 
+def _decode_line(path: Path, lineno: int, data: bytes) -> str:
+    """One line of a PubTator file as UTF-8 text (lines end at ``\n`` only, as in :func:`open_text`)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        found = data[max(0, exc.start - 20) : exc.end + 20].rstrip(b"\r\n").decode("utf-8", "backslashreplace")
+        raise SourceFormatError(path, lineno, f"UTF-8 text (byte {exc.start + 1} of the line)", found) from None
+
+
 def _check_pmid(path: Path | str, lineno: int, pmid: str) -> None:
     """A PMID is a positive decimal integer (NLM PubMed identifier): all digits."""
     if not _INT.match(pmid):
@@ -130,9 +139,9 @@ def read_pubtator(path: str | Path) -> Iterator[PubTatorDocument]:
     """
     path = Path(path)
     current: PubTatorDocument | None = None
-    with open_text(path) as fh:
-        for lineno, raw in enumerate(fh, 1):
-            line = raw.rstrip("\n").rstrip("\r")
+    with gzip.open(path, "rb") if is_gzip(path) else open(path, "rb") as fh:
+        for lineno, data in enumerate(fh, 1):
+            line = _decode_line(path, lineno, data).rstrip("\n").rstrip("\r")
             if not line.strip():
                 if current is not None:
                     yield current

@@ -555,3 +555,16 @@ def test_pmid_list_rejects_a_non_numeric_pmid(tmp_path: Path) -> None:
     with pytest.raises(SourceFormatError) as err:
         read_pmid_list(path)
     assert (err.value.path, err.value.line, err.value.found) == (path, 2, "99503X0")
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_a_pubtator_line_that_is_not_utf8_names_file_and_line(tmp_path: Path, compress: bool) -> None:
+    import gzip
+
+    data = "5|t|T.\n5|a|A caf".encode() + b"\xe9 au lait.\n"
+    path = tmp_path / ("bad.txt.gz" if compress else "bad.txt")
+    path.write_bytes(gzip.compress(data) if compress else data)
+    with pytest.raises(SourceFormatError, match="UTF-8 text") as err:
+        list(read_pubtator(path))
+    assert (err.value.path, err.value.line) == (path, 2)
+    assert err.value.found == "5|a|A caf\\xe9 au lait." and str(path) in str(err.value)
