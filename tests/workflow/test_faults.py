@@ -759,3 +759,33 @@ def test_truncated_mirror_copy_falls_through_to_the_next_mirror(tmp_path: Path) 
     good = SHARED_DATA / SOURCES["usf"]["mirror_path"]
     assert (work / fetched("usf")).read_bytes() == good.read_bytes()
     assert f"copied from mirror {good}" in (work / case.log).read_text(encoding="utf-8")
+
+
+# --- licence bypass attempts (the release's membership, read from the DAG) -----------------------------------
+
+BYPASSES = {
+    "licence-override": {"terminologies": {"snomed_sample": {"licence": "CC0-1.0"}, "umls_sample": {"licence": "CC0"}}},
+    "restricted-formats-off": {
+        "terminologies": {"snomed_sample": {"licence": "CC0-1.0"}, "umls_sample": {"licence": "CC0-1.0"}},
+        "release": {"restricted_formats": [], "restricted_licences": []},
+    },
+}
+
+
+@pytest.mark.parametrize("overlay", list(BYPASSES.values()), ids=list(BYPASSES))
+def test_licence_bypass_puts_nothing_restricted_in_public(overlay: dict, tmp_path: Path) -> None:
+    """Config cannot lift a restriction: the public release's DAG holds no SNOMED CT or UMLS dataset, and
+    naming one explicitly stops the public release, naming it. (Symlinked inputs and hidden files are
+    refused by the build and by biosem.release.check: tests/unit/release/test_licence_guard.py.)"""
+    work = copy_workflow(tmp_path / "w")
+    (work / OVERLAY).write_text(yaml.safe_dump(overlay))
+    listed = run_workflow(work, 1, "release_public", "--summary", "--configfile", *CONFIG_FILES, OVERLAY)
+    assert listed.returncode == 0, listed.stderr[-3000:]
+    public = [line.split("\t")[0] for line in listed.stdout.splitlines() if "/public/" in line]
+    assert any("/public/termpairs/hpo/" in p for p in public)
+    assert not [p for p in public if "snomed" in p or "umls" in p]
+    explicit = {**overlay, "release": {**overlay.get("release", {}), "datasets": ["termpairs/snomed_sample"]}}
+    (work / OVERLAY).write_text(yaml.safe_dump(explicit))
+    refused = run_workflow(work, 1, "release_public", "-n", "--configfile", *CONFIG_FILES, OVERLAY)
+    message = refused.stdout + refused.stderr
+    assert refused.returncode != 0 and "termpairs/snomed_sample" in message, message[-3000:]
