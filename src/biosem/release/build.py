@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 
 from biosem.io import write_text
 from biosem.release.card import FileChecksums, markdown_table, render_card
-from biosem.release.checksums import SUMS_NAME, format_sums, sha256_file
+from biosem.release.checksums import SUMS_NAME, format_sums, sha256_file, walk_release
 from biosem.release.croissant import croissant_json, validate_croissant, write_croissant
 from biosem.release.licence import LicenceStatus, RestrictedLicenceError, hub_licence
 from biosem.release.provenance import Provenance, config_yaml
@@ -77,21 +77,6 @@ def _refuse_symlink(what: str, path: str | os.PathLike[str]) -> None:
         raise SymlinkError(what, path, link)
 
 
-def _entries(root: Path) -> tuple[list[Path], list[Path], list[Path]]:
-    """``(files, folders, symlinks)`` under ``root``, hidden ones included, links never followed."""
-    files, folders, links = [], [], []
-    for top, dirs, names in os.walk(root, followlinks=False):
-        for name in dirs + names:
-            path = Path(top) / name
-            if path.is_symlink():
-                links.append(path)
-            elif name in dirs:
-                folders.append(path)
-            else:
-                files.append(path)
-    return sorted(files), sorted(folders), sorted(links)
-
-
 def remove_unlisted(root: str | os.PathLike[str], keep: Sequence[str]) -> list[str]:
     """Remove every file under ``root`` not in ``keep`` (relative POSIX paths), hidden ones included,
     then the folders left empty; return the removed files' relative paths (each logged).
@@ -100,7 +85,7 @@ def remove_unlisted(root: str | os.PathLike[str], keep: Sequence[str]) -> list[s
         SymlinkError: a symbolic link is under ``root`` (nothing is removed then).
     """
     base = Path(root)
-    files, folders, links = _entries(base)
+    files, folders, links = walk_release(base)
     if links:
         raise SymlinkError("release folder", base, links[0])
     wanted = set(keep)

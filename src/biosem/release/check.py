@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 import yaml
 
 from biosem.release.card import CREDITS_HEADING
-from biosem.release.checksums import SUMS_NAME, verify_sha256sums
+from biosem.release.checksums import SUMS_NAME, verify_sha256sums, walk_release
 from biosem.release.content import scan_table
 from biosem.release.croissant import CroissantValidationError, recorded_sources, validate_croissant
 from biosem.release.licence import LicenceStatus, classify, hub_licence
@@ -39,19 +39,6 @@ from biosem.workflow import paths
 
 TABLE_SUFFIXES = {".parquet": None, ".tsv": "\t", ".csv": ",", ".json": None, ".jsonl": None}
 """Files whose concept columns the content check reads (public releases)."""
-
-
-def _walk(base: Path) -> tuple[list[Path], list[Path]]:
-    """``(files, symbolic links)`` below ``base``, hidden ones included, links never followed."""
-    files, links = [], []
-    for top, dirs, names in os.walk(base, followlinks=False):
-        for name in dirs + names:
-            path = Path(top) / name
-            if path.is_symlink():
-                links.append(path)
-            elif name in names:
-                files.append(path)
-    return sorted(files), sorted(links)
 
 
 def _read_table(path: Path) -> pa.Table | None:
@@ -131,7 +118,7 @@ def _licence_status(folder: Path, rules: dict[str, Any]) -> LicenceStatus:
 def check_release(root: str | Path, records: int = 3) -> list[str]:
     """Problems found in release folder ``root`` (``results/release/<version>/<visibility>``)."""
     base = Path(root)
-    files, links = _walk(base)
+    files, _, links = walk_release(base)
     problems = [
         f"symbolic link: {p.relative_to(base).as_posix()} -> {os.readlink(p)} (expected real files only)" for p in links
     ]

@@ -98,3 +98,18 @@ def verify_sha256sums(root: str | os.PathLike[str], name: str = SUMS_NAME, hidde
         f"digest mismatch: {rel}" for rel in sorted(set(listed) & present) if sha256_file(base / rel) != listed[rel]
     ]
     return problems
+
+
+def walk_release(root: Path) -> tuple[list[Path], list[Path], list[Path]]:
+    """``(files, folders, symlinks)`` under ``root``, hidden ones included, links never followed."""
+    files, folders, links = [], [], []
+    for top, dirs, names in os.walk(root, followlinks=False):
+        for name in dirs + names:
+            path = Path(top) / name
+            if path.is_symlink():
+                links.append(path)
+            elif name in dirs:
+                folders.append(path)
+            else:
+                files.append(path)
+    return sorted(files), sorted(folders), sorted(links)
