@@ -86,7 +86,7 @@ rule summarise_termpairs:
         counts=report(
             paths.termpairs("{terminology}", "counts", "tsv"),
             caption="../report/termpairs_counts.rst",
-            category="termpairs",
+            category="Term pairs",
             labels={"terminology": "{terminology}", "table": "counts (Table 2)"},
         ),
     log:

@@ -11,7 +11,7 @@ rule select_wic_mentions:
         counts=report(
             paths.wic("selection_counts", "tsv"),
             caption="../report/wic_selection.rst",
-            category="wic",
+            category="WiC",
             labels={"table": "mentions and sentences per step"},
         ),
     log:
@@ -38,7 +38,7 @@ rule build_wic_candidates:
         counts=report(
             paths.wic("candidate_counts", "tsv"),
             caption="../report/wic_candidates.rst",
-            category="wic",
+            category="WiC",
             labels={"table": "candidate pairs per group"},
         ),
     log:
@@ -72,7 +72,7 @@ rule split_wic:
         counts=report(
             paths.wic("counts", "tsv"),
             caption="../report/wic_counts.rst",
-            category="wic",
+            category="WiC",
             labels={"table": "instances per split, group and label"},
         ),
     log:
@@ -100,7 +100,7 @@ rule validate_wic:
         report=report(
             paths.wic("validation", "txt"),
             caption="../report/wic_validation.rst",
-            category="wic",
+            category="WiC",
             labels={"table": "validation"},
         ),
     log:
