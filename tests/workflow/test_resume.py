@@ -31,10 +31,38 @@ def test_the_default_profile_sits_where_snakemake_loads_it() -> None:
     assert not (REPO / "workflow" / "profiles").exists()
 
 
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (from /proc), nearest first."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, queue = [], [pid]
+    while queue:
+        for child in sorted(children.get(queue.pop(0), [])):
+            found.append(child)
+            queue.append(child)
+    return found
+
+
+def _job_script(pid: int) -> bool:
+    try:
+        return b".snakemake/scripts/" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
 @pytest.mark.workflow
+@pytest.mark.parametrize("killed", ["job", "workflow"])
 def test_kill_9_mid_rule_then_the_readme_command_resumes_to_identical_bytes(
-    tmp_path: Path, workflow_runs: dict[int, Path]
+    killed: str, tmp_path: Path, workflow_runs: dict[int, Path]
 ) -> None:
+    """``job``: SIGKILL to one running rule's process; snakemake fails that job and stops, and the README's
+    command alone resumes. ``workflow``: SIGKILL to snakemake and its jobs (a crashed node); the stale lock
+    is removed with ``snakemake --unlock`` (README § Troubleshooting), then the README's command resumes."""
     workdir = copy_workflow(tmp_path / "killed")
     target = paths.termpairs("cl", "counts", "tsv")
     outputs = [target, *(paths.termpairs("cl", name) for name in DATASETS)]
@@ -44,19 +72,26 @@ def test_kill_9_mid_rule_then_the_readme_command_resumes_to_identical_bytes(
         cmd, cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
     started = time.monotonic()
-    # Kill once the term-pair stage is writing its datasets (some written, the summary not yet).
+    # Kill once the term-pair stage is writing its datasets (some written, the summary not yet) and a
+    # rule's script is running.
+    jobs: list[int] = []
     while proc.poll() is None and time.monotonic() - started < 900:
         if sum((workdir / name).exists() for name in outputs[1:]) >= 2:
-            break
-        time.sleep(0.1)
-    assert proc.poll() is None, "the run ended before it could be killed"
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+            jobs = [pid for pid in _descendants(proc.pid) if _job_script(pid)]
+            if jobs:
+                break
+        time.sleep(0.05)
+    assert proc.poll() is None and jobs, "the run ended before it could be killed"
+    if killed == "job":
+        os.kill(jobs[0], signal.SIGKILL)
+        assert proc.wait(timeout=600) != 0
+    else:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        assert run_workflow(workdir, 1, "--unlock").returncode == 0
     assert not (workdir / target).exists()
 
-    # A killed snakemake leaves its lock: README § Troubleshooting, `snakemake --unlock`, then the README's
-    # command (run_workflow: snakemake --cores N with the tests' config files), nothing else.
-    assert run_workflow(workdir, 1, "--unlock").returncode == 0
+    # The README's command (run_workflow: snakemake --cores N with the tests' config files), nothing else.
     resumed = run_workflow(workdir, 2, target)
     assert resumed.returncode == 0, resumed.stderr[-5000:]
     assert "Using workflow specific profile profiles/default" in resumed.stderr
