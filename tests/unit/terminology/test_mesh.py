@@ -15,7 +15,7 @@ import pytest
 from conftest import SHARED_DATA
 
 from biosem.errors import SourceFormatError
-from biosem.terminology.mesh import read_mesh, read_mesh_tables, read_mesh_xml
+from biosem.terminology.mesh import THESAURUS_COLUMNS, read_mesh, read_mesh_tables, read_mesh_xml
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 from biosem.terminology.write import write_terminology
 
@@ -170,17 +170,7 @@ THESAURUS = pd.DataFrame(
         ("D000900", "Anti-Bacterial Agents", "M0000003", "T000008", "Bacteriocidal Agents", "Y", "N", "NON", "N"),
         ("D000900", "Anti-Bacterial Agents", "M0000004", "T000009", "Anti-Infective Agents", "Y", "N", "NON", "N"),
     ],
-    columns=[
-        "DescriptorUI",
-        "DescriptorName",
-        "ConceptUI",
-        "TermUI",
-        "TermName",
-        "ConceptPreferredTermYN",
-        "IsPermutedTermYN",
-        "LexicalTag",
-        "RecordPreferredTermYN",
-    ],
+    columns=list(THESAURUS_COLUMNS),
 )
 # As in jaytimm's table, the top-level number D01 is only in tree1/mesh1.
 TREES = pd.DataFrame(

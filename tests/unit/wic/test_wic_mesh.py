@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pyreadr
 import pytest
 
+from biosem.terminology.mesh import THESAURUS_COLUMNS
 from biosem.wic.candidates import synonym_term_pairs, terminology_abbreviation_term_pairs
 from biosem.wic.concepts import MAPPED_TO, deduplicate_documents, unify_concepts
 from biosem.wic.io import read_term_sets
@@ -38,17 +39,7 @@ THESAURUS = pd.DataFrame(
         ("D000002", "Protective Equipment", "M0000002", "T012", "PPE Protective Equipment", "N", "N", "ABX", "N"),
         ("D000002", "Protective Equipment", "M0000002", "T013", "PPE", "N", "N", "ACR", "N"),
     ],
-    columns=[
-        "DescriptorUI",
-        "DescriptorName",
-        "ConceptUI",
-        "TermUI",
-        "TermName",
-        "ConceptPreferredTermYN",
-        "IsPermutedTermYN",
-        "LexicalTag",
-        "RecordPreferredTermYN",
-    ],
+    columns=list(THESAURUS_COLUMNS),
 )  # fmt: skip
 TREES = pd.DataFrame(
     [
