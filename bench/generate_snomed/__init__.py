@@ -1,6 +1,6 @@
 """Generate a synthetic, SNOMED-CT-scale RF2 Snapshot release for benchmarks.
 
-The term-pair builder (DESIGN.md, ``termpairs``) has to run on a full SNOMED CT International release
+The term-pair builder (docs/design.md, ``termpairs``) has to run on a full SNOMED CT International release
 (~350,000 concepts, > 1 million descriptions), and its exact Levenshtein nearest-neighbour search is the
 expensive step. SNOMED CT is licensed, so benchmarks and CI cannot use the real release. This package
 writes a release of the same size and layout whose *string statistics* resemble SNOMED CT:

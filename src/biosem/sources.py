@@ -1,4 +1,4 @@
-"""Locate, download and verify source files (DESIGN.md § Sources).
+"""Locate, download and verify source files (docs/design.md § Sources).
 
 A public source is given in config by a ``mirror_path`` (relative to each of ``mirror_dirs``), an
 optional ``url`` and a pinned ``sha256``. The checksum is over the file's *content*: for a gzip file

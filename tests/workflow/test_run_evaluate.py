@@ -1,4 +1,4 @@
-"""The evaluate stage in the embedded default run (DESIGN.md § Evaluation): contents, not existence."""
+"""The evaluate stage in the embedded default run (docs/design.md § Evaluation): contents, not existence."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 # Human-judgement studies and agreement statistics (IAA-1/IAA-2, Krippendorff's alpha, kappa):
 # rating sets into rated datasets, expert study sheets for termpairs and wic, and their scoring
-# once filled sheets are listed in the config (DESIGN.md § simlex "Ratings", § termpairs).
+# once filled sheets are listed in the config (docs/design.md § simlex "Ratings", § termpairs).
 
 
 rule aggregate_ratings:

@@ -1,5 +1,5 @@
 # BMASS analogies from terminology relations (Newman-Griffis et al. 2017): term frequencies in a
-# corpus, then Single-Answer / Multi-Answer / All-Info analogies per relation (DESIGN.md § analogies).
+# corpus, then Single-Answer / Multi-Answer / All-Info analogies per relation (docs/design.md § analogies).
 
 
 rule count_term_frequencies:

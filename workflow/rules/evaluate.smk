@@ -1,5 +1,5 @@
 # Scores of word/term representations on every built dataset and the external benchmarks
-# (DESIGN.md § Evaluation): train or load models, one evaluation rule per family and model, one
+# (docs/design.md § Evaluation): train or load models, one evaluation rule per family and model, one
 # tidy results table, report plots.
 
 

@@ -1,5 +1,5 @@
 # Releases: Hugging Face-layout datasets with cards, Croissant, checksums and a licence guard
-# (DESIGN.md § Release). Not part of `rule all`: run `snakemake --cores 8 release_public` or
+# (docs/design.md § Release). Not part of `rule all`: run `snakemake --cores 8 release_public` or
 # `release_private`. Layout: results/release/<version>/<public|private>/<family>/<dataset>/.
 # Dataset list, input functions and params: plan.release (providers: biosem.release.families).
 

@@ -1,5 +1,5 @@
 # BioWiC word-in-context splits (Rouhizadeh et al., Scientific Data 2024): select mentions,
-# candidate pairs by blocking, test/dev/train, validation (DESIGN.md § wic).
+# candidate pairs by blocking, test/dev/train, validation (docs/design.md § wic).
 
 
 rule select_wic_mentions:

@@ -2,7 +2,7 @@
 
 Reads the ratings (long format, or the SimVerb wide annotator matrix, possibly inside a zip), writes
 the rated dataset (published txt + Parquet), the agreement table and the per-rater table.
-Parameters: config agreement.ratings.<name>; DESIGN.md § simlex "Ratings".
+Parameters: config agreement.ratings.<name>; docs/design.md § simlex "Ratings".
 """
 
 import logging

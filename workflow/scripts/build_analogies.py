@@ -2,7 +2,7 @@
 
 Reads the ``relations`` and ``concepts`` intermediates and the ``term_counts``; writes each setting and its
 unigram subset as reference text and Parquet, and the per-relation counts table. Rules:
-:mod:`biosem.analogies.construct` (DESIGN.md § analogies).
+:mod:`biosem.analogies.construct` (docs/design.md § analogies).
 """
 
 import logging

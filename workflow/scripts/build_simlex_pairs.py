@@ -1,4 +1,4 @@
-"""Select the pairs of Bio-SimLex (nouns) or Bio-SimVerb (verbs) in four quarters (DESIGN.md § simlex).
+"""Select the pairs of Bio-SimLex (nouns) or Bio-SimVerb (verbs) in four quarters (docs/design.md § simlex).
 
 Writes the pairs (Parquet and ``word1<TAB>word2<TAB>quarter``), the counts per quarter and the expert
 review sheets of the two associated quarters. Parameters: config ``simlex.pairs``.

@@ -1,7 +1,7 @@
 """Build every positive term pair of one terminology and the similarity components.
 
 Reads the concepts/terms/associations intermediates; writes the positives (all five kinds, easy and
-hard) and the connected components of the similarity graph. Parameters: DESIGN.md § termpairs.
+hard) and the connected components of the similarity graph. Parameters: docs/design.md § termpairs.
 """
 
 import logging

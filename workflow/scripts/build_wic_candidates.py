@@ -2,7 +2,7 @@
 
 Reads the selected mentions and the synonym term sets (the terminology's terms, with its abbreviation
 term types, or the corpus term sets), plus the terminology's relations and mappings for pruning; writes
-the candidates and their counts per group and label before and after pruning. Parameters: DESIGN.md § wic.
+the candidates and their counts per group and label before and after pruning. Parameters: docs/design.md § wic.
 """
 
 import logging

@@ -1,4 +1,4 @@
-"""Collect the lexical resources of the associated biomedical quarter (DESIGN.md § simlex).
+"""Collect the lexical resources of the associated biomedical quarter (docs/design.md § simlex).
 
 OBO synonyms and siblings of the configured terminologies, WordNet synonyms, optional synonym
 tables; lexicon variants (spelling, lemminflect / LRAGR inflections, LRNOM / WordNet / suffix-rule

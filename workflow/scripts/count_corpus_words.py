@@ -1,4 +1,4 @@
-"""Count the noun and verb lemmas of the configured corpus (Bio-SimLex vocabulary, DESIGN.md § simlex).
+"""Count the noun and verb lemmas of the configured corpus (Bio-SimLex vocabulary, docs/design.md § simlex).
 
 Reads the sentence intermediates of the configured corpora and any plain-text corpus files; writes
 the ``word_counts`` intermediate and the per-filter counts table. Parameters: config ``simlex.vocabulary``.

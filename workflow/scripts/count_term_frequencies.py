@@ -2,7 +2,7 @@
 
 Reads the ``terms`` intermediate and the corpus (documents Parquet of the configured corpora, then plain
 or gzipped text files, one document per line); writes the ``term_counts`` intermediate. Rules:
-:mod:`biosem.analogies.frequency` (DESIGN.md § analogies).
+:mod:`biosem.analogies.frequency` (docs/design.md § analogies).
 """
 
 import itertools

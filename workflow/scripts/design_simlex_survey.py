@@ -1,4 +1,4 @@
-"""Lay out the rating survey of one pair set: sheets per group, design table, instructions (DESIGN.md § simlex)."""
+"""Lay out the rating survey of one pair set: sheets per group, design table, instructions (docs/design.md § simlex)."""
 
 import logging
 

@@ -1,4 +1,4 @@
-"""Parse the USF free association norms (Appendix A) into the ``usf`` intermediate (DESIGN.md § Intermediates)."""
+"""Parse the USF free association norms (Appendix A) into the ``usf`` intermediate (docs/design.md § Intermediates)."""
 
 import logging
 

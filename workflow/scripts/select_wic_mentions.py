@@ -3,7 +3,7 @@
 Reads the sentences and mentions intermediates of every configured corpus (and, with a terminology,
 its concepts and mappings of the corpus namespaces, plus its ``mapped_to`` relations when MeSH
 supplementary records follow their heading); keeps each PMID in the first corpus that has it; writes
-the selected mentions, the corpus term sets and the counts per step. Parameters: DESIGN.md § wic,
+the selected mentions, the corpus term sets and the counts per step. Parameters: docs/design.md § wic,
 config/README.md § wic.
 """
 

@@ -2,7 +2,7 @@
 
 Reads the candidates and the selected mentions; writes train/dev/test as JSON (released schema) and
 Parquet (plus provenance columns), the quotas used and the counts per split × group × label.
-Parameters: DESIGN.md § wic, config/README.md § wic.
+Parameters: docs/design.md § wic, config/README.md § wic.
 """
 
 import json

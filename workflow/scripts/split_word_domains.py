@@ -1,4 +1,4 @@
-"""Split the vocabulary into biomedical and general words by relative frequency (DESIGN.md § simlex).
+"""Split the vocabulary into biomedical and general words by relative frequency (docs/design.md § simlex).
 
 Reads ``word_counts`` and the corpus size from the filters table; applies the reviewed domain file
 if configured; writes ``word_domains``, the review sheet and the frequency-ranking correlation.

@@ -1,7 +1,7 @@
 """Ratings -> rated dataset: bias correction, rater exclusion, IAA-1/IAA-2, mean score and SD.
 
 The ratings step of Bio-SimLex / Bio-SimVerb (Chiu et al. 2018), following SimLex-999 (Hill et al.
-2015 § 3.3) and SimVerb-3500 (Gerz et al. 2016); DESIGN.md § simlex "Ratings".
+2015 § 3.3) and SimVerb-3500 (Gerz et al. 2016); docs/design.md § simlex "Ratings".
 
 Inputs (both become a :class:`RatingMatrix`, items x raters, NaN = not rated):
 

@@ -1,6 +1,6 @@
 """BMASS analogy construction from terminology relations (Newman-Griffis, Lai & Fosler-Lussier 2017).
 
-The paper's construction code was never published; biosem states each rule (DESIGN.md § analogies):
+The paper's construction code was never published; biosem states each rule (docs/design.md § analogies):
 
 1. **Relations** (:func:`relation_instances`): the ``relations`` intermediate of any format, one relation
    per (REL, RELA): UMLS MRREL REL/RELA (``RO/has_finding_site``), MeSH in the same conventions

@@ -1,4 +1,4 @@
-"""Arrow schemas of the analogies stage (BMASS; DESIGN.md § analogies).
+"""Arrow schemas of the analogies stage (BMASS; docs/design.md § analogies).
 
 * ``TERM_COUNTS`` (``results/intermediate/term_counts/<terminology>.parquet``): one row per active term
   of the terminology: its surface form (SNOMED CT FSNs without their semantic tag), the normalised form

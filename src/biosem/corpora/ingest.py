@@ -307,7 +307,7 @@ def ingest_corpus(
     processes: int = 1,
     type_namespaces: Mapping[str, str] | None = None,
 ) -> CorpusTables:
-    """Read, check and segment one PubTator corpus (DESIGN.md § Intermediates, corpora; § wic).
+    """Read, check and segment one PubTator corpus (docs/design.md § Intermediates, corpora; § wic).
 
     Args:
         name: corpus name (the ``corpus`` column).

@@ -1,4 +1,4 @@
-"""Arrow schemas of the corpus intermediates (DESIGN.md § Intermediates, corpora; BigBIO-KB-like).
+"""Arrow schemas of the corpus intermediates (docs/design.md § Intermediates, corpora; BigBIO-KB-like).
 
 Three tables per corpus, written to ``results/intermediate/{documents,sentences,mentions}/<corpus>.parquet``
 through :func:`biosem.io.write_table`:

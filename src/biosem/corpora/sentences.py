@@ -1,4 +1,4 @@
-"""Sentence segmentation of PubTator documents with pysbd, with exact offsets (DESIGN.md § wic).
+"""Sentence segmentation of PubTator documents with pysbd, with exact offsets (docs/design.md § wic).
 
 The rules the BioWiC reference leaves implicit, made explicit here:
 

@@ -1,6 +1,6 @@
 """Scoring word and term representations on every dataset biosem builds and on standard benchmarks.
 
-Modules (DESIGN.md § Evaluation):
+Modules (docs/design.md § Evaluation):
 
 * :mod:`biosem.evaluate.models`: word vectors through gensim ``KeyedVectors`` (word2vec text/binary,
   fastText, GloVe), deterministic word2vec training, phrase vectors (multi-word = mean of word

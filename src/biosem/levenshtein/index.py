@@ -1,6 +1,6 @@
 """Exact k-nearest neighbours under Levenshtein distance, with validity constraints.
 
-The term-pair "Levenshtein negatives" (Schulz & Juric, AAAI 2020; DESIGN.md § termpairs) need, for
+The term-pair "Levenshtein negatives" (Schulz & Juric, AAAI 2020; docs/design.md § termpairs) need, for
 every first term of a positive pair, the k nearest terms of a pool that are *valid* partners (not in
 the similarity component of the query). The reference code compares every query with every pool term
 in Python; at SNOMED CT scale that is ~10^11 distance computations.

@@ -1,4 +1,4 @@
-"""Reproducible releases of the datasets biosem builds (DESIGN.md § Release).
+"""Reproducible releases of the datasets biosem builds (docs/design.md § Release).
 
 * :mod:`~biosem.release.registry`: what each family releases (files, sources, parameters, paper);
   :mod:`~biosem.release.families` holds the built-in providers.

@@ -1,7 +1,7 @@
 """The built-in release providers, one per dataset family (see :mod:`biosem.release.registry`).
 
 Each provider turns the config into :class:`~biosem.release.registry.ReleaseDataset` entries: the
-Parquet files the family's rules write (the contracts in DESIGN.md), the sources and their licences,
+Parquet files the family's rules write (the contracts in docs/design.md), the sources and their licences,
 the construction parameters actually used, and the paper. To add a family, write one more function
 here decorated with ``@provider("<family>", stage="<stage whose rules write the files>")``.
 """

@@ -1,7 +1,7 @@
 """Lexical resources for the associated biomedical quarter (Chiu et al. 2018, § Pair selection).
 
 Associated biomedical pairs are word pairs that a resource relates, after adding morphological
-variants (DESIGN.md § simlex):
+variants (docs/design.md § simlex):
 
 * **OBO synonyms**: two single-word terms of the same active concept, among its ``name`` and its
   synonyms of the configured scopes (default EXACT): HPO ``Seizure`` / ``Convulsion``.

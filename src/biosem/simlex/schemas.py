@@ -1,4 +1,4 @@
-"""Arrow schemas of the simlex intermediates and datasets (DESIGN.md § simlex; BRIEF contracts).
+"""Arrow schemas of the simlex intermediates and datasets (docs/design.md § simlex; BRIEF contracts).
 
 Every table is written through :func:`biosem.io.write_table`, which casts to these schemas, checks the
 non-nullable columns and sorts rows by the table's key, so identical content gives identical bytes.
@@ -30,7 +30,7 @@ QUARTERS = (
 """The four quarters of each pair set, in output order (Chiu et al. 2018, § Pair selection)."""
 
 ROLES = ("unique", "consistency", "duplicate")
-"""Survey item roles (SimLex-999 protocol; DESIGN.md § simlex, Survey)."""
+"""Survey item roles (SimLex-999 protocol; docs/design.md § simlex, Survey)."""
 
 
 def _s(name: str, nullable: bool = False) -> pa.Field:

@@ -2,7 +2,7 @@
 
 Chiu et al. 2018, § Word selection.
 
-Pipeline per document (DESIGN.md § simlex, Vocabulary):
+Pipeline per document (docs/design.md § simlex, Vocabulary):
 
 1. **Sentences**: those of the corpora stage's ``sentences`` intermediate (pysbd, mentions
    protected), or pysbd (rule-based, no model) on each line of a plain-text corpus.

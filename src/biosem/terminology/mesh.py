@@ -1,6 +1,6 @@
 """MeSH adapter: NLM's XML release, or the mirror's tables of it, -> the five terminology intermediates.
 
-Two readers of one release write the same tables (DESIGN.md § Intermediates):
+Two readers of one release write the same tables (docs/design.md § Intermediates):
 
 * :func:`read_mesh_xml`: NLM's descriptor file ``desc20XX.xml[.gz]`` and, optionally, the supplementary
   concept record file ``supp20XX.xml[.gz]``, streamed with ``lxml.etree.iterparse`` (each record is

@@ -2,7 +2,7 @@
 
 Parsing is done by pronto (which parses OBO through fastobo); this module only validates the bytes
 (gzip, UTF-8, non-empty), maps pronto's exceptions to :class:`~biosem.errors.SourceFormatError` and
-turns the ontology into the tables of :mod:`biosem.terminology.schemas` (DESIGN.md § Intermediates).
+turns the ontology into the tables of :mod:`biosem.terminology.schemas` (docs/design.md § Intermediates).
 
 Spec: OBO flat file format 1.4, https://owlcollab.github.io/oboformat/doc/obo-syntax.html (and the
 OBO 1.2 guide it extends, https://owlcollab.github.io/oboformat/doc/GO.format.obo-1_2.html).

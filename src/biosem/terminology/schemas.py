@@ -1,4 +1,4 @@
-"""Arrow schemas of the five terminology intermediates (DESIGN.md § Intermediates).
+"""Arrow schemas of the five terminology intermediates (docs/design.md § Intermediates).
 
 Every reader (RF2, RRF, OBO) writes ``concepts``, ``terms``, ``relations``, ``associations`` and
 ``mappings`` through :func:`biosem.io.write_table`, which casts to these schemas, checks the

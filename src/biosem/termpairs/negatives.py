@@ -1,4 +1,4 @@
-"""Negatives of the term-pair datasets, one per positive, and the datasets they make (DESIGN.md § termpairs).
+"""Negatives of the term-pair datasets, one per positive, and the datasets they make (docs/design.md § termpairs).
 
 *random* pairs the first term with a term drawn from another instance of the same dataset;
 *levenshtein* pairs it with its nearest term of the dataset (distance > 0). In both, the partner must

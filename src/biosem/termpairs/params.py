@@ -1,4 +1,4 @@
-"""Construction parameters of the term-pair datasets (config ``termpairs``; DESIGN.md § termpairs)."""
+"""Construction parameters of the term-pair datasets (config ``termpairs``; docs/design.md § termpairs)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Positive term pairs of a terminology and the similarity graph over them (DESIGN.md § termpairs).
+"""Positive term pairs of a terminology and the similarity graph over them (docs/design.md § termpairs).
 
 Source-agnostic: the builders read the terminology intermediates (``concepts``, ``terms``,
 ``associations``; see :mod:`biosem.terminology.schemas`) of SNOMED CT RF2, UMLS RRF or OBO alike.

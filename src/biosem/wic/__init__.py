@@ -1,4 +1,4 @@
-"""BioWiC word-in-context pairs (Rouhizadeh et al., Scientific Data 2024; DESIGN.md § wic).
+"""BioWiC word-in-context pairs (Rouhizadeh et al., Scientific Data 2024; docs/design.md § wic).
 
 Construction, one module per step:
 

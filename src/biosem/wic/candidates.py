@@ -1,4 +1,4 @@
-"""Candidate sentence pairs by blocking, in BioWiC's four groups (DESIGN.md § wic).
+"""Candidate sentence pairs by blocking, in BioWiC's four groups (docs/design.md § wic).
 
 The reference (``step2_tuple_creation.py``) compares every pair of the ~60,000 selected sentences in
 Python (1.8 billion pairs, a Levenshtein matrix in numpy per pair). The groups only depend on the two

@@ -1,6 +1,6 @@
 """Wiring of the agreement stage: rating sets into rated datasets with IAA-1/IAA-2 and
 Krippendorff's alpha, expert study sheets for termpairs and wic, and their scoring once filled
-sheets are listed in the config (DESIGN.md § simlex "Ratings", § termpairs). Rules:
+sheets are listed in the config (docs/design.md § simlex "Ratings", § termpairs). Rules:
 ``workflow/rules/agreement.smk``.
 """
 

@@ -1,6 +1,6 @@
 """Wiring of the analogies stage: BMASS analogies from terminology relations (Newman-Griffis et
 al. 2017). Term frequencies in a corpus, then Single-Answer / Multi-Answer / All-Info analogies per
-relation (DESIGN.md § analogies). Rules: ``workflow/rules/analogies.smk``.
+relation (docs/design.md § analogies). Rules: ``workflow/rules/analogies.smk``.
 """
 
 from __future__ import annotations

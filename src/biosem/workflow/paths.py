@@ -5,7 +5,7 @@ with wildcard placeholders (``paths.termpair_dataset("{terminology}", "{dataset}
 input functions and the release registry call them with concrete names. Paths are relative to the
 folder Snakemake runs in (the repository root by default).
 
-Layout (DESIGN.md § Data flow)::
+Layout (docs/design.md § Data flow)::
 
     resources/<source>/<file>                              public sources, fetched and verified
     resources/<source>/<file>.sha256                       their pinned content sha256 (re-checked on use)

@@ -1,6 +1,6 @@
 """Wiring of the wic stage: BioWiC word-in-context splits (Rouhizadeh et al., Scientific Data 2024).
 
-select mentions -> candidate pairs by blocking -> test/dev/train -> validation (DESIGN.md § wic).
+select mentions -> candidate pairs by blocking -> test/dev/train -> validation (docs/design.md § wic).
 Rules: ``workflow/rules/wic.smk``.
 """
 

@@ -1,7 +1,7 @@
 """Tests of the term-pair builders (biosem.termpairs; Schulz & Juric, AAAI 2020, "medisim").
 
 Every table is hand-made in the test with the columns of the terminology intermediates
-(:data:`biosem.terminology.schemas.CONCEPTS`, ``TERMS``, ``ASSOCIATIONS``), one rule of DESIGN.md § termpairs
+(:data:`biosem.terminology.schemas.CONCEPTS`, ``TERMS``, ``ASSOCIATIONS``), one rule of docs/design.md § termpairs
 at a time, with exact expected outputs.
 """
 
