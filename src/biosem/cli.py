@@ -49,12 +49,13 @@ def load_config(configfiles: Sequence[str | Path] = (), base: str | Path = CONFI
     """
     from snakemake.utils import update_config, validate
 
+    for path in (base, CONFIG_SCHEMA):
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"no {path} in {Path.cwd()}: run biosem info in the repository root")
     config: dict[str, Any] = {}
     for path in (base, *configfiles):
         layer = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
         update_config(config, copy.deepcopy(layer))
-    if not Path(CONFIG_SCHEMA).is_file():
-        raise FileNotFoundError(f"no {CONFIG_SCHEMA} here: run biosem info in the repository root")
     validate(config, CONFIG_SCHEMA, set_default=True)
     return config
 
@@ -163,11 +164,11 @@ def run_info(args: argparse.Namespace) -> int:
 # --- the command -----------------------------------------------------------------------------------
 
 VALIDATE_WIC = (
-    "Check a BioWiC-format split set (train.json, dev.json and/or test.json in DIR, as released by "
-    "Rouhizadeh et al. 2024 or built by biosem): record schema, term offsets, per-group quotas (DIR/quotas.json, "
+    "Check a BioWiC-format split set (train.json, dev.json and/or test.json in FOLDER, as released by "
+    "Rouhizadeh et al. 2024 or built by biosem): record schema, term offsets, per-group quotas (FOLDER/quotas.json, "
     "--quotas, or the paper's), label balance, no duplicate sentence or term pair in test, no test sentence or "
     "term pair in train or dev, and the train sentence cap. Prints one line per violation; exits 0 if the set is "
-    "valid, 1 if there are violations, 2 if DIR holds no split or a file cannot be read."
+    "valid, 1 if there are violations, 2 if FOLDER holds no split or a file cannot be read."
 )
 CHECK_RELEASE = (
     "Check built release folders (results/release/<version>/<visibility>) before publishing them: every "

@@ -182,3 +182,10 @@ def test_info_on_an_invalid_config_exits_2(tmp_path: Path, in_repo: None, capsys
     assert main(["info", "--configfile", str(overlay)]) == 2
     assert "sede" in capsys.readouterr().err
     assert main(["info", "--configfile", str(tmp_path / "absent.yaml")]) == 2
+    assert "absent.yaml" in capsys.readouterr().err
+
+
+def test_info_outside_the_repository_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["info"]) == 2
+    assert "no config/config.yaml in" in capsys.readouterr().err
