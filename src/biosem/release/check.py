@@ -180,10 +180,13 @@ def check_release(root: str | Path, records: int = 3) -> list[str]:
     return problems
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m biosem.release.check", description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command line's arguments (also ``biosem check-release``'s, :mod:`biosem.cli`)."""
     parser.add_argument("folders", nargs="+", help=f"release folders, e.g. {paths.release('0.1.0', 'public')}")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print each folder's problems (or ``OK``); return 1 if any folder has a problem, else 0."""
     failed = False
     for folder in args.folders:
         problems = check_release(folder)
@@ -193,6 +196,12 @@ def main(argv: list[str] | None = None) -> int:
         if not problems:
             print(f"{folder}: OK")
     return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m biosem.release.check", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

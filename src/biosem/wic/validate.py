@@ -311,13 +311,16 @@ def report(violations: list[Violation], splits: dict[str, list[dict]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command line: print the report; exit 0 if valid, 1 if there are violations, 2 on unreadable input."""
-    ap = argparse.ArgumentParser(prog="python -m biosem.wic.validate", description=__doc__.split("\n\n")[0])
-    ap.add_argument("folder", help="folder with any of train.json, dev.json, test.json")
-    ap.add_argument("--quotas", help="quotas JSON (default: FOLDER/quotas.json if present, else the paper's)")
-    ap.add_argument("--train-cap", type=int, default=TRAIN_SENTENCE_CAP, help="max uses of a sentence in train")
-    args = ap.parse_args(argv)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command line's arguments (also ``biosem validate-wic``'s, :mod:`biosem.cli`)."""
+    parser.add_argument("folder", help="folder with any of train.json, dev.json, test.json")
+    parser.add_argument("--quotas", help="quotas JSON (default: FOLDER/quotas.json if present, else the paper's)")
+    parser.add_argument("--train-cap", type=int, default=TRAIN_SENTENCE_CAP, help="max uses of a sentence in train")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the report of ``args.folder``; return 0 if valid, 1 if there are violations, 2 on unreadable
+    input (no split file, a file that is not JSON or not a list, a bad quotas file)."""
     try:
         splits = load_splits(args.folder, required=())
         quotas_path = Path(args.quotas) if args.quotas else Path(args.folder) / "quotas.json"
@@ -328,6 +331,13 @@ def main(argv: list[str] | None = None) -> int:
     violations = validate_splits(splits, quotas, args.train_cap)
     sys.stdout.write(report(violations, splits))
     return 1 if violations else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: print the report; exit 0 if valid, 1 if there are violations, 2 on unreadable input."""
+    ap = argparse.ArgumentParser(prog="python -m biosem.wic.validate", description=__doc__.split("\n\n")[0])
+    add_arguments(ap)
+    return run(ap.parse_args(argv))
 
 
 if __name__ == "__main__":
