@@ -171,7 +171,7 @@ VALIDATE_WIC = (
     "valid, 1 if there are violations, 2 if FOLDER holds no split or a file cannot be read."
 )
 CHECK_RELEASE = (
-    "Check built release folders (results/release/<version>/<visibility>) before publishing them: every "
+    f"Check built release folders ({paths.release('<version>', '<visibility>')}) before publishing them: every "
     "SHA256SUMS, the croissant.json of each dataset (validated with mlcroissant, offline), each card's YAML "
     "header and licence metadata against the licences its sources' provenance gives, and, in a public release, "
     "no restricted dataset and no restricted terminology identifier in its tables. Prints one line per problem "
