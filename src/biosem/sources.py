@@ -21,7 +21,7 @@ import urllib.request
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from biosem.errors import SourceFormatError, SourceIntegrityError, SourceNotFoundError
 from biosem.io import atomic_path, write_text
@@ -44,6 +44,15 @@ def is_gzip(path: str | Path) -> bool:
     """True if the file starts with the gzip magic bytes."""
     with open(path, "rb") as fh:
         return fh.read(2) == _GZIP_MAGIC
+
+
+def open_binary(path: str | Path) -> IO[bytes]:
+    """Open a file for reading bytes, decompressing it when it is gzip (by its magic bytes, not its name).
+
+    Raises:
+        OSError: the file cannot be opened (callers name the file in their own error).
+    """
+    return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")
 
 
 def content_sha256(path: str | Path) -> str:

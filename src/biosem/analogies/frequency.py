@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import functools
-import gzip
 import itertools
 import logging
 import multiprocessing
@@ -54,6 +53,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError
+from biosem.sources import open_binary
 from biosem.termpairs.positives import strip_semantic_tag
 
 log = logging.getLogger(__name__)
@@ -450,12 +450,6 @@ def document_chunks(
             yield DOCUMENT_SEPARATOR.join(buffer)
 
 
-def _open_binary(path: Path):
-    with open(path, "rb") as probe:
-        magic = probe.read(2)
-    return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")
-
-
 def text_file_chunks(
     path: str | os.PathLike[str], chunk_bytes: int = 4 * 2**20, stats: Counter[str] | None = None
 ) -> Iterator[bytes]:
@@ -469,7 +463,7 @@ def text_file_chunks(
     path = Path(path)
     stats = Counter() if stats is None else stats
     line_no = 0
-    with _open_binary(path) as handle:
+    with open_binary(path) as handle:
         while True:
             lines = handle.readlines(chunk_bytes)
             if not lines:

@@ -30,7 +30,6 @@ Gzip files (the MedMentions ``corpus_pubtator.txt.gz``) are read transparently.
 
 from __future__ import annotations
 
-import gzip
 import io
 import re
 from collections.abc import Iterator
@@ -40,7 +39,7 @@ from pathlib import Path
 from bioc.pubtator import PubTator, PubTatorAnn, PubTatorRel, loads_ann
 
 from biosem.errors import SourceFormatError
-from biosem.sources import is_gzip
+from biosem.sources import open_binary
 
 _TITLE = re.compile(r"^([^|\t\s]+)\|t\|(.*)$")
 _ABSTRACT = re.compile(r"^([^|\t\s]+)\|a\|(.*)$")
@@ -80,9 +79,7 @@ def open_text(path: str | Path) -> io.TextIOBase:
     Lines end at ``\n`` only (a stray ``\r`` inside a text stays in it; ``\r\n`` endings are
     stripped by the reader), so no character of a title or abstract is translated.
     """
-    if is_gzip(path):
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="\n")
-    return open(path, encoding="utf-8", newline="\n")
+    return io.TextIOWrapper(open_binary(path), encoding="utf-8", newline="\n")
 
 
 def _mention(path: Path, lineno: int, line: str, cols: list[str]) -> PubTatorAnn:
@@ -139,7 +136,7 @@ def read_pubtator(path: str | Path) -> Iterator[PubTatorDocument]:
     """
     path = Path(path)
     current: PubTatorDocument | None = None
-    with gzip.open(path, "rb") if is_gzip(path) else open(path, "rb") as fh:
+    with open_binary(path) as fh:
         for lineno, data in enumerate(fh, 1):
             line = _decode_line(path, lineno, data).rstrip("\n").rstrip("\r")
             if not line.strip():

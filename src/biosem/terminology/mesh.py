@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import collections
 import csv
-import gzip
 import io
 import logging
 import re
@@ -77,6 +76,7 @@ from lxml import etree
 
 from biosem.errors import SourceFormatError
 from biosem.io import TableSpec, to_arrow
+from biosem.sources import open_binary
 from biosem.terminology.schemas import ASSOCIATIONS, CONCEPTS, MAPPINGS, RELATIONS, TERMS
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,6 @@ THESAURUS_COLUMNS = (
 TREE_COLUMNS = ("DescriptorUI", "tree_location")
 PHARMACOLOGICAL_ACTION_COLUMNS = ("DescriptorUI", "PharmActionUI")
 
-_GZIP_MAGIC = b"\x1f\x8b"
 _DESCRIPTOR_UI = re.compile(r"^D[0-9]{6,9}$")
 _SCR_UI = re.compile(r"^C[0-9]{6,9}$")
 _HEADING = re.compile(r"^\*?(D[0-9]{6,9})$")
@@ -281,14 +280,9 @@ def iter_supplemental_records(path: str | Path) -> Iterator[SupplementalRecord]:
 
 def _open_binary(path: Path) -> IO[bytes]:
     try:
-        handle = path.open("rb")
+        return open_binary(path)
     except OSError as err:
         raise SourceFormatError(path, None, "a readable MeSH file", f"{type(err).__name__}: {err}") from err
-    if handle.read(2) == _GZIP_MAGIC:
-        handle.close()
-        return gzip.open(path, "rb")
-    handle.seek(0)
-    return handle
 
 
 def _iter_records(path: Path, root_tag: str, record_tag: str) -> Iterator[Any]:
