@@ -9,9 +9,9 @@ import logging
 from biosem.evaluate.models import load_rule_model
 from biosem.evaluate.results import RESULTS, results_frame
 from biosem.evaluate.schemas import TERMPAIR_PREDICTIONS
+from biosem.evaluate.suite import termpair_params
 from biosem.evaluate.termpairs import (
     CategoryParams,
-    TermPairEvalParams,
     category_rows,
     category_terms,
     empty_predictions,
@@ -31,12 +31,7 @@ def main(snakemake) -> None:
     model = load_rule_model(snakemake.wildcards.model, snakemake.params.spec, snakemake.input.model)
     rows, predictions = [], empty_predictions()
     if model is not None:
-        params = TermPairEvalParams(
-            similarities=tuple(cfg["similarities"]),
-            require_all_words=cfg["require_all_words"],
-            n_resamples=cfg["n_resamples"],
-            confidence_level=cfg["confidence_level"],
-        )
+        params = termpair_params(cfg)
         datasets = ParquetTables(
             dict(zip(snakemake.params.datasets, snakemake.input.datasets, strict=True)),
             columns=["term1", "term2", "label"],

@@ -184,6 +184,41 @@ def load_keyed_vectors(path: str | Path, fmt: str, max_vocab: int | None = None)
     raise ValueError(f"unknown word-vector format {fmt!r}; expected one of {WORD_VECTOR_FORMATS}")
 
 
+FASTTEXT_MAGIC = 793712314
+"""The first int32 (little-endian) of a Facebook fastText ``.bin`` model (``FASTTEXT_FILEFORMAT_MAGIC_INT32``)."""
+_TEXT_BYTES = frozenset(b"\t\n\r") | frozenset(range(32, 256))
+
+
+def infer_vector_format(path: str | Path) -> str:
+    """The :data:`WORD_VECTOR_FORMATS` name of a word-vector file, from its first bytes (gzip read through).
+
+    ``fasttext``: starts with :data:`FASTTEXT_MAGIC`; otherwise a first line of two integers
+    (``<n> <dim>``) is the word2vec header: ``word2vec_binary`` when the 4 KiB after it hold a control byte
+    (raw float32 data), else ``word2vec_text``; any other first line is ``glove`` (no header line).
+
+    Raises:
+        SourceFormatError: an empty file, or a first line that is not text.
+        OSError: the file cannot be read.
+    """
+    from biosem.errors import SourceFormatError
+    from biosem.sources import open_binary
+
+    with open_binary(path) as fh:
+        head = fh.read(1 << 16)
+    if len(head) >= 4 and int.from_bytes(head[:4], "little") == FASTTEXT_MAGIC:
+        return "fasttext"
+    first, newline, rest = head.partition(b"\n")
+    if not first.strip():
+        raise SourceFormatError(path, 1, "word vectors (a header '<n> <dim>' or '<word> <values...>')", "")
+    try:
+        fields = first.decode("utf-8").split()
+    except UnicodeDecodeError as exc:
+        raise SourceFormatError(path, 1, "a text first line (word2vec header or GloVe row)", repr(first[:80])) from exc
+    if len(fields) == 2 and all(f.isdigit() for f in fields):
+        return "word2vec_binary" if any(b not in _TEXT_BYTES for b in rest[:4096]) else "word2vec_text"
+    return "glove"
+
+
 class Representation(Protocol):
     """What the evaluation families need from a model."""
 
