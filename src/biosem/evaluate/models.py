@@ -41,6 +41,7 @@ from gensim.models import KeyedVectors, Word2Vec
 from gensim.models.fasttext import FastTextKeyedVectors, load_facebook_vectors
 from scipy import sparse
 
+from biosem.evaluate.encoders import read_embedding_table
 from biosem.io import atomic_path
 
 log = logging.getLogger(__name__)
@@ -460,10 +461,13 @@ def rowwise_cosine(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def load_rule_model(name: str, spec: Mapping[str, Any], path_input: Any) -> Representation | None:
-    """Load the model of a rule: ``path_input`` is the rule's ``model`` input (a path, or an empty
-    list for a sentence encoder). Returns None for an encoder that cannot be loaded (logged)."""
+    """Load the model of a rule: ``path_input`` is the rule's ``model`` input, the vector file or, for a
+    sentence encoder, its embedding table (:func:`biosem.evaluate.encoders.read_embedding_table`; None when
+    the table is empty because the encoder could not be loaded, logged)."""
     if isinstance(path_input, (str, Path)):
         path: str | None = str(path_input)
     else:
         path = str(path_input[0]) if len(path_input) else None
+    if spec["format"] == "sentence_transformers" and path is not None:
+        return read_embedding_table(path, name)
     return load_representation(name, spec, path)

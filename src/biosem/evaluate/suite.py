@@ -9,19 +9,19 @@ Config sections: ``evaluate.rated``, ``evaluate.termpairs``, ``evaluate.analogie
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from biosem.evaluate.analogies import AnalogyParams, evaluate_analogy_datasets
+from biosem.evaluate.analogies import AnalogyParams, analogy_phrases, candidate_key, evaluate_analogy_datasets
 from biosem.evaluate.benchmarks import read_rated_pairs
 from biosem.evaluate.models import Representation
 from biosem.evaluate.rated import RatedParams, evaluate_rated_datasets
 from biosem.evaluate.schemas import ANALOGY_PREDICTIONS
-from biosem.evaluate.termpairs import TermPairEvalParams
-from biosem.evaluate.wic import evaluate_context_cosine
+from biosem.evaluate.termpairs import CategoryParams, TermPairEvalParams, category_terms
+from biosem.evaluate.wic import context_strings, evaluate_context_cosine
 from biosem.io import read_table
 from biosem.seeds import generator
 
@@ -90,6 +90,24 @@ def score_rated(
     return evaluate_rated_datasets(model, datasets, rated_params(cfg), seed, token_counts)
 
 
+def analogy_inputs(
+    datasets: Mapping[str, str | Path], term_counts: Mapping[str, str | Path], candidate_min_count: int
+) -> Iterator[tuple[str, dict[str, pd.DataFrame], list[str]]]:
+    """Per terminology of ``term_counts`` (terminology -> its ``term_counts`` Parquet): its analogy datasets
+    (``analogies/<t>/<setting>`` -> frame, from ``datasets`` name -> Parquet) and its candidate terms, those
+    counted at least ``candidate_min_count`` times (sorted)."""
+    for terminology, counts_path in term_counts.items():
+        counts = read_table(counts_path, columns=["term", "count"])
+        candidates = sorted(set(counts.loc[counts["count"] >= candidate_min_count, "term"]))
+        log.info("%s: %d terms with count >= %d", terminology, len(candidates), candidate_min_count)
+        frames = {
+            name: read_table(path, columns=ANALOGY_COLUMNS)
+            for name, path in datasets.items()
+            if name.split("/")[1] == terminology
+        }
+        yield terminology, frames, candidates
+
+
 def score_analogies(
     model: Representation,
     datasets: Mapping[str, str | Path],
@@ -98,23 +116,38 @@ def score_analogies(
     workers: int = 1,
 ) -> tuple[list[dict[str, object]], pd.DataFrame]:
     """Rows and top-k predictions of ``model`` on analogy datasets (``analogies/<t>/<setting>`` -> Parquet),
-    per terminology of ``term_counts`` (terminology -> its ``term_counts`` Parquet): the candidates are its
-    terms counted at least ``candidate_min_count`` times, plus every term of its analogies."""
+    per terminology of ``term_counts`` (:func:`analogy_inputs`); every term of the analogies is a candidate too."""
     rows: list[dict[str, object]] = []
     predictions = [pd.DataFrame(columns=ANALOGY_PREDICTIONS.schema.names)]
-    for terminology, counts_path in term_counts.items():
-        counts = read_table(counts_path, columns=["term", "count"])
-        candidates = sorted(set(counts.loc[counts["count"] >= params.candidate_min_count, "term"]))
-        log.info("%s: %d terms with count >= %d", terminology, len(candidates), params.candidate_min_count)
-        frames = {
-            name: read_table(path, columns=ANALOGY_COLUMNS)
-            for name, path in datasets.items()
-            if name.split("/")[1] == terminology
-        }
+    for _, frames, candidates in analogy_inputs(datasets, term_counts, params.candidate_min_count):
         r, p = evaluate_analogy_datasets(model, frames, candidates, params, workers=workers)
         rows += r
         predictions.append(p)
     return rows, pd.concat(predictions, ignore_index=True)
+
+
+def category_samples(
+    cfg: Mapping[str, Any],
+    tables: Iterable[tuple[str, str | Path, str | Path, str | Path]],
+    seed: int,
+    termpair_config: Mapping[str, Any],
+) -> list[tuple[str, pd.DataFrame, CategoryParams]]:
+    """Per terminology of ``tables`` (``(terminology, concepts, terms, relations)`` Parquets): the category
+    sample (:func:`biosem.evaluate.termpairs.category_terms`, generator (seed, "evaluate", "categories",
+    terminology)) and its :class:`CategoryParams` (config ``evaluate.termpairs.categories.<t>`` as ``cfg[t]``)."""
+    out = []
+    for terminology, concepts, terms, relations in tables:
+        params = CategoryParams(**{**cfg[terminology], "parent_rels": tuple(cfg[terminology]["parent_rels"])})
+        sample = category_terms(
+            read_table(concepts),
+            read_table(terms),
+            read_table(relations),
+            params,
+            generator(seed, "evaluate", "categories", terminology),
+            termpair_config,
+        )
+        out.append((terminology, sample, params))
+    return out
 
 
 def score_wic(
@@ -132,3 +165,34 @@ def score_wic(
         cfg["n_resamples"],
         cfg["confidence_level"],
     )
+
+
+def encoder_strings(
+    encoder: Representation,
+    rated: Mapping[str, pd.DataFrame] | None = None,
+    termpairs: Mapping[str, pd.DataFrame] | None = None,
+    categories: Iterable[pd.DataFrame] = (),
+    analogies: Iterable[tuple[Mapping[str, pd.DataFrame], Sequence[str]]] = (),
+    wic: Iterable[pd.DataFrame] = (),
+    wic_window: int = 0,
+) -> set[str]:
+    """Every string a sentence encoder is asked to encode when scored on these datasets (what its
+    ``phrase_vectors`` receives): rated items (``word1``, ``word2``), term-pair terms (``term1``, ``term2``),
+    category sample terms (``term``), analogy candidate keys (:func:`biosem.evaluate.analogies.candidate_key` of
+    :func:`biosem.evaluate.analogies.analogy_phrases`, from ``(frames, candidates)`` per terminology) and WiC
+    contexts (:func:`biosem.evaluate.wic.context_strings` with ``wic_window``) of each split."""
+    strings: set[str] = set()
+    for pairs in (rated or {}).values():
+        strings.update(pairs["word1"], pairs["word2"])
+    for name in termpairs or {}:
+        pairs = termpairs[name]
+        strings.update(pairs["term1"], pairs["term2"])
+    for sample in categories:
+        strings.update(sample["term"])
+    for frames, candidates in analogies:
+        keys = {candidate_key(encoder, p) for p in analogy_phrases(frames, candidates)}
+        strings.update(k for k in keys if k)
+    for split in wic:
+        for contexts in context_strings(split, wic_window):
+            strings.update(contexts)
+    return strings
