@@ -249,6 +249,7 @@ def evaluate_models(
     """Score each model (name -> spec) on the external rated benchmarks of config ``evaluate.benchmarks`` and the
     built datasets of ``families`` (:func:`built_datasets`), with the workflow's parameters (config ``evaluate``,
     ``seed``) and its library functions (:mod:`biosem.evaluate.suite`); term-pair category separation is not scored.
+    A sentence encoder encodes each distinct string of these datasets once (:func:`encoders.encode_distinct`).
 
     Returns the tidy results table (:data:`biosem.evaluate.results.RESULTS`, sorted) and notes on what was skipped.
 
@@ -256,13 +257,16 @@ def evaluate_models(
         ValueError: a model cannot be loaded (a sentence encoder without sentence-transformers or weights).
         SourceFormatError, FileNotFoundError: a vector or dataset file cannot be read.
     """
-    from biosem.evaluate.models import load_representation
+    from biosem.evaluate.analogies import evaluate_analogy_datasets
+    from biosem.evaluate.encoders import EmbeddingTable, encode_distinct
+    from biosem.evaluate.models import SentenceEncoder, load_representation
     from biosem.evaluate.results import collect, results_frame
     from biosem.evaluate.suite import (
+        analogy_inputs,
         analogy_params,
+        encoder_strings,
         read_rated_datasets,
         read_token_counts,
-        score_analogies,
         score_rated,
         score_wic,
         termpair_params,
@@ -286,27 +290,35 @@ def evaluate_models(
     rated = read_rated_datasets(benchmarks, built.get("rated", {}).items()) if "rated" in families else {}
     counts_path = paths.evaluation("models", "token_counts.parquet")  # the workflow's frequency-band counts
     token_counts = read_token_counts(counts_path) if rated and Path(counts_path).is_file() else None
+    termpairs = ParquetTables(built.get("termpairs", {}), columns=["term1", "term2", "label"])
+    analogy_sets = built.get("analogies", {})
+    analogies = list(
+        analogy_inputs(
+            {k: v for k, v in analogy_sets.items() if k.startswith("analogies/")},
+            {k.split("/")[1]: v for k, v in analogy_sets.items() if k.startswith("term_counts/")},
+            section["analogies"]["candidate_min_count"],
+        )
+    )
+    wic = [read_table(built["wic"][f"wic/{s}"]) for s in ("dev", "test")] if built.get("wic") else []
     frames = []
     for name, spec in models.items():
         model = load_representation(name, spec)
         if model is None:
-            raise ValueError(
-                f"model {name}: the sentence encoder {spec['model']} could not be loaded (see the log above)"
+            raise ValueError(f"model {name}: the sentence encoder {spec['model']} could not be loaded (logged above)")
+        if isinstance(model, SentenceEncoder):  # each distinct string encoded once, as rule encode_strings does
+            strings = encoder_strings(
+                model, rated, termpairs, (), [(f, c) for _, f, c in analogies], wic, section["wic"]["window"]
             )
+            model = EmbeddingTable.from_arrow(name, encode_distinct(model, strings))
         rows: list[dict[str, object]] = []
         if rated:
             rows += score_rated(model, rated, section["rated"], seed, token_counts)
-        if built.get("termpairs"):
-            datasets = ParquetTables(built["termpairs"], columns=["term1", "term2", "label"])
-            rows += evaluate_termpair_datasets(model, datasets, termpair_params(section["termpairs"]), seed)[0]
-        if built.get("analogies"):
-            items = built["analogies"]
-            term_counts = {k.split("/")[1]: v for k, v in items.items() if k.startswith("term_counts/")}
-            datasets = {k: v for k, v in items.items() if k.startswith("analogies/")}
-            rows += score_analogies(model, datasets, term_counts, analogy_params(section["analogies"]))[0]
-        if built.get("wic"):
-            dev, test = (read_table(built["wic"][f"wic/{s}"]) for s in ("dev", "test"))
-            rows += score_wic(model, dev, test, section["wic"], seed)
+        if termpairs:
+            rows += evaluate_termpair_datasets(model, termpairs, termpair_params(section["termpairs"]), seed)[0]
+        for _, datasets, candidates in analogies:
+            rows += evaluate_analogy_datasets(model, datasets, candidates, analogy_params(section["analogies"]))[0]
+        if wic:
+            rows += score_wic(model, wic[0], wic[1], section["wic"], seed)
         frames.append(results_frame(rows))
     for family in families:
         if family != "rated" and not built.get(family):

@@ -60,6 +60,21 @@ class EmbeddingTable:
         self.index = {s: i for i, s in enumerate(strings)}
         self.vectors = np.asarray(vectors, dtype=np.float32)
 
+    @classmethod
+    def from_arrow(cls, name: str, table: pa.Table, where: str = "embedding table") -> EmbeddingTable:
+        """The representation of an :data:`EMBEDDINGS` table (as :func:`encode_distinct` returns it).
+
+        Raises:
+            ValueError: rows whose vectors differ in length (``where`` names the table).
+        """
+        vectors = table.column("vector").combine_chunks()
+        lengths = np.diff(vectors.offsets.to_numpy())
+        if len(set(lengths.tolist())) > 1:
+            raise ValueError(f"{where}: vectors of lengths {sorted(set(lengths.tolist()))}; expected one dimension")
+        dim = int(lengths[0]) if len(lengths) else 0
+        matrix = vectors.flatten().to_numpy().reshape(table.num_rows, dim)
+        return cls(name, table.column("string").to_pylist(), matrix)
+
     def __len__(self) -> int:
         return len(self.index)
 
@@ -90,11 +105,6 @@ def read_embedding_table(path: str | Path, name: str) -> EmbeddingTable | None:
     if table.num_rows == 0:
         log.warning("model %s skipped: its embedding table %s is empty (see the encode_strings log)", name, path)
         return None
-    vectors = table.column("vector").combine_chunks()
-    lengths = np.diff(vectors.offsets.to_numpy())
-    if len(set(lengths.tolist())) != 1:
-        raise ValueError(f"{path}: vectors of lengths {sorted(set(lengths.tolist()))}; expected one dimension")
-    matrix = vectors.flatten().to_numpy().reshape(table.num_rows, int(lengths[0]))
-    strings = table.column("string").to_pylist()
-    log.info("model %s: %d strings, dimension %d (%s)", name, len(strings), matrix.shape[1], path)
-    return EmbeddingTable(name, strings, matrix)
+    model = EmbeddingTable.from_arrow(name, table, str(path))
+    log.info("model %s: %d strings, dimension %d (%s)", name, len(model), model.vectors.shape[1], path)
+    return model

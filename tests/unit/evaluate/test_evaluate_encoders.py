@@ -13,10 +13,11 @@ import pandas as pd
 import pytest
 
 from biosem.evaluate.analogies import AnalogyParams, evaluate_analogy_datasets
+from biosem.evaluate.benchmarks import read_rated_pairs
 from biosem.evaluate.encoders import EMBEDDINGS, EmbeddingTable, encode_distinct, read_embedding_table
 from biosem.evaluate.models import load_rule_model, load_sentence_encoder
 from biosem.evaluate.rated import RatedParams, evaluate_rated_datasets
-from biosem.evaluate.suite import encoder_strings
+from biosem.evaluate.suite import encoder_strings, rated_params
 from biosem.evaluate.termpairs import TermPairEvalParams, category_rows, evaluate_termpair_datasets
 from biosem.evaluate.wic import evaluate_context_cosine
 from biosem.io import write_table
@@ -203,3 +204,42 @@ def test_a_string_outside_the_table_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "empty.parquet"
     write_table(EMBEDDINGS.schema.empty_table(), path, EMBEDDINGS)
     assert read_embedding_table(path, "m") is None
+
+
+def test_biosem_evaluate_encodes_each_string_once(
+    model_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``biosem evaluate FOLDER`` (evaluate_models) on SimLex-999: each item encoded once, and the scores of
+    the encoder itself."""
+    from conftest import REPO, SHARED_DATA
+
+    from biosem.cli import evaluate_models, load_config
+    from biosem.evaluate import models as models_module
+
+    monkeypatch.chdir(REPO)
+    config = load_config()
+    config["mirror_dirs"] = [str(SHARED_DATA)]
+    config["evaluate"]["benchmarks"] = {"simlex999": config["evaluate"]["benchmarks"]["simlex999"]}
+    config["evaluate"]["rated"]["n_resamples"] = 50
+    monkeypatch.chdir(tmp_path)  # no built datasets here
+    recorded: list[list[str]] = []
+    load = models_module.load_sentence_encoder
+
+    def recording_loader(name, spec):
+        enc = load(name, spec)
+        recorded.append(_record_encode(enc))
+        return enc
+
+    monkeypatch.setattr(models_module, "load_sentence_encoder", recording_loader)
+    spec = {**SPEC, "model": str(model_folder)}
+    results, _ = evaluate_models({"minilm": spec}, config, ["rated"])
+    assert len(recorded) == 1
+    calls = Counter(recorded[0])
+    pairs = read_rated_pairs(SHARED_DATA / "simlex999" / "SimLex-999.txt", "simlex999")
+    assert set(calls) == set(pairs["word1"]) | set(pairs["word2"]) and max(calls.values()) == 1
+    row = results.set_index(["dataset", "subset"]).loc[("simlex999", "all")]
+    direct = evaluate_rated_datasets(
+        load("minilm", spec), {"simlex999": pairs}, rated_params(config["evaluate"]["rated"]), config["seed"]
+    )[0]
+    assert (row["n"], row["coverage"]) == (direct["n"], direct["coverage"]) == (999, 1.0)
+    np.testing.assert_allclose(row["value"], direct["value"], atol=1e-6)
