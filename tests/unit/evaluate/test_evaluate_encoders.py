@@ -13,7 +13,6 @@ import pandas as pd
 import pytest
 
 from biosem.evaluate.analogies import AnalogyParams, evaluate_analogy_datasets
-from biosem.evaluate.benchmarks import read_rated_pairs
 from biosem.evaluate.encoders import EMBEDDINGS, EmbeddingTable, encode_distinct, read_embedding_table
 from biosem.evaluate.models import load_rule_model, load_sentence_encoder
 from biosem.evaluate.rated import RatedParams, evaluate_rated_datasets
@@ -209,19 +208,29 @@ def test_a_string_outside_the_table_is_an_error(tmp_path: Path) -> None:
 def test_biosem_evaluate_encodes_each_string_once(
     model_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``biosem evaluate FOLDER`` (evaluate_models) on SimLex-999: each item encoded once, and the scores of
-    the encoder itself."""
-    from conftest import REPO, SHARED_DATA
+    """``biosem evaluate FOLDER`` (evaluate_models) on a rated benchmark found in a mirror and a built rated
+    dataset: each item encoded once, and the scores of the encoder itself."""
+    from conftest import REPO
 
     from biosem.cli import evaluate_models, load_config
     from biosem.evaluate import models as models_module
+    from biosem.sources import content_sha256
+    from biosem.workflow import paths
 
     monkeypatch.chdir(REPO)
     config = load_config()
-    config["mirror_dirs"] = [str(SHARED_DATA)]
-    config["evaluate"]["benchmarks"] = {"simlex999": config["evaluate"]["benchmarks"]["simlex999"]}
+    monkeypatch.chdir(tmp_path)
+    bench = RATED["bench_a"]
+    (tmp_path / "mirror").mkdir()
+    text = "".join(f"{a}\t{b}\t{c}\n" for a, b, c in zip(bench["word1"], bench["word2"], bench["score"]))
+    (tmp_path / "mirror" / "bench_a.txt").write_text(text)
+    sha256 = content_sha256(tmp_path / "mirror" / "bench_a.txt")
+    config["mirror_dirs"] = [str(tmp_path / "mirror")]
+    config["sources"]["bench_a"] = {"filename": "bench_a.txt", "mirror_path": "bench_a.txt", "sha256": sha256}
+    config["evaluate"]["benchmarks"] = {"bench_a": {"source": "bench_a", "format": "three_column"}}
     config["evaluate"]["rated"]["n_resamples"] = 50
-    monkeypatch.chdir(tmp_path)  # no built datasets here
+    Path(paths.rated("mine", "parquet")).parent.mkdir(parents=True)
+    RATED["simlex/mine"].drop(columns="pos").to_parquet(paths.rated("mine", "parquet"))
     recorded: list[list[str]] = []
     load = models_module.load_sentence_encoder
 
@@ -235,11 +244,12 @@ def test_biosem_evaluate_encodes_each_string_once(
     results, _ = evaluate_models({"minilm": spec}, config, ["rated"])
     assert len(recorded) == 1
     calls = Counter(recorded[0])
-    pairs = read_rated_pairs(SHARED_DATA / "simlex999" / "SimLex-999.txt", "simlex999")
-    assert set(calls) == set(pairs["word1"]) | set(pairs["word2"]) and max(calls.values()) == 1
-    row = results.set_index(["dataset", "subset"]).loc[("simlex999", "all")]
-    direct = evaluate_rated_datasets(
-        load("minilm", spec), {"simlex999": pairs}, rated_params(config["evaluate"]["rated"]), config["seed"]
-    )[0]
-    assert (row["n"], row["coverage"]) == (direct["n"], direct["coverage"]) == (999, 1.0)
-    np.testing.assert_allclose(row["value"], direct["value"], atol=1e-6)
+    assert set(calls) == encoder_strings(None, RATED) and max(calls.values()) == 1
+    got = results.set_index(["dataset", "subset"])
+    params = rated_params(config["evaluate"]["rated"])
+    direct = evaluate_rated_datasets(load("minilm", spec), RATED, params, config["seed"])
+    assert [r["dataset"] for r in direct] == sorted(got.index.get_level_values("dataset")) == ["bench_a", "simlex/mine"]
+    for row in direct:
+        found = got.loc[(row["dataset"], "all")]
+        assert (found["n"], found["coverage"]) == (row["n"], row["coverage"]) == (4, 1.0)
+        np.testing.assert_allclose(found["value"], row["value"], atol=1e-6)
