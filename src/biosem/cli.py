@@ -18,14 +18,18 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from biosem import __version__
+from biosem.evaluate.models import WORD_VECTOR_FORMATS
 from biosem.release import check as release_check
 from biosem.wic import validate as wic_validate
 from biosem.workflow import paths
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CONFIG_FILE = "config/config.yaml"
 CONFIG_SCHEMA = "workflow/schemas/config.schema.yaml"
@@ -161,6 +165,228 @@ def run_info(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- evaluate --------------------------------------------------------------------------------------
+
+FAMILIES = ("rated", "termpairs", "analogies", "wic")
+"""The dataset families ``biosem evaluate`` scores (rated: the external benchmarks and biosem's rated datasets)."""
+
+
+def benchmark_file(source: str, spec: Mapping[str, Any], mirror_dirs: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The file of a benchmark's source whose content matches its pinned sha256: fetched under ``resources/``
+    (:func:`paths.source`) or in a mirror (:func:`biosem.sources.find_in_mirrors`); else None and what was tried."""
+    from biosem.sources import content_sha256, find_in_mirrors
+
+    tried = []
+    fetched = paths.source(source, spec["filename"])
+    if Path(fetched).is_file():
+        got = content_sha256(fetched)
+        if got == spec["sha256"]:
+            return fetched, []
+        tried.append(f"{fetched} (sha256 {got} != pinned {spec['sha256']})")
+    found, more = find_in_mirrors(source, spec, mirror_dirs)
+    return (str(found) if found is not None else None), tried + more
+
+
+def built_datasets(families: Sequence[str]) -> dict[str, dict[str, str]]:
+    """The built datasets under the results folder of the current folder (:mod:`biosem.workflow.paths`), named as
+    the workflow names them: ``rated`` (``simlex/<name>``), ``termpairs`` (``termpairs/<t>/<dataset>``),
+    ``analogies`` (``analogies/<t>/<setting>``, for terminologies whose term counts exist, keyed
+    ``term_counts/<t>`` too) and ``wic`` (``wic/dev``, ``wic/test``, both or neither); name -> Parquet, sorted."""
+    from glob import glob
+
+    from biosem.analogies.construct import DATASETS as ANALOGY_DATASETS
+    from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
+
+    found: dict[str, dict[str, str]] = {family: {} for family in families}
+    if "rated" in families:
+        for path in glob(paths.rated("*", "parquet")):
+            found["rated"][f"simlex/{Path(path).stem}"] = path
+    if "termpairs" in families:
+        for dataset in TERMPAIR_DATASETS:
+            for path in glob(paths.termpairs("*", dataset)):
+                found["termpairs"][f"termpairs/{Path(path).parent.name}/{dataset}"] = path
+    if "analogies" in families:
+        for setting in ANALOGY_DATASETS:
+            for path in glob(paths.analogies("*", setting, "parquet")):
+                terminology = Path(path).parent.name
+                counts = paths.intermediate("term_counts", terminology)
+                if Path(counts).is_file():
+                    found["analogies"][f"analogies/{terminology}/{setting}"] = path
+                    found["analogies"][f"term_counts/{terminology}"] = counts
+    if "wic" in families:
+        splits = {f"wic/{s}": paths.wic(s, "parquet") for s in ("dev", "test")}
+        if all(Path(p).is_file() for p in splits.values()):
+            found["wic"] = splits
+    return {family: dict(sorted(names.items())) for family, names in found.items()}
+
+
+def model_spec(path: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """The config-style spec (config ``evaluate.models``) of one VECTORS argument: a folder is a
+    sentence-transformers model, a file a word-vector file of ``--format`` or the inferred format."""
+    from biosem.evaluate.models import infer_vector_format
+
+    if path.is_dir():
+        return {
+            "format": "sentence_transformers",
+            "model": str(path),
+            "device": args.device,
+            "batch_size": args.batch_size,
+            "local_files_only": True,
+        }
+    fmt = args.format or infer_vector_format(path)
+    return {"format": fmt, "path": str(path), "lowercase": args.lowercase, "max_vocab": args.max_vocab}
+
+
+def model_name(path: Path) -> str:
+    """A model's name in the results table: its file or folder name without ``.gz`` and one more suffix."""
+    name = path.name.removesuffix(".gz")
+    return Path(name).stem if not path.is_dir() else name
+
+
+def evaluate_models(
+    models: Mapping[str, Mapping[str, Any]], config: Mapping[str, Any], families: Sequence[str]
+) -> tuple["pd.DataFrame", list[str]]:
+    """Score each model (name -> spec) on the external rated benchmarks of config ``evaluate.benchmarks`` and the
+    built datasets of ``families`` (:func:`built_datasets`), with the workflow's parameters (config ``evaluate``,
+    ``seed``) and its library functions (:mod:`biosem.evaluate.suite`); term-pair category separation is not scored.
+    A sentence encoder encodes each distinct string of these datasets once (:func:`encoders.encode_distinct`).
+
+    Returns the tidy results table (:data:`biosem.evaluate.results.RESULTS`, sorted) and notes on what was skipped.
+
+    Raises:
+        ValueError: a model cannot be loaded (a sentence encoder without sentence-transformers or weights).
+        SourceFormatError, FileNotFoundError: a vector or dataset file cannot be read.
+    """
+    from biosem.evaluate.analogies import evaluate_analogy_datasets
+    from biosem.evaluate.encoders import EmbeddingTable, encode_distinct
+    from biosem.evaluate.models import SentenceEncoder, load_representation
+    from biosem.evaluate.results import collect, results_frame
+    from biosem.evaluate.suite import (
+        analogy_inputs,
+        analogy_params,
+        encoder_strings,
+        read_rated_datasets,
+        read_token_counts,
+        score_rated,
+        score_wic,
+        termpair_params,
+    )
+    from biosem.evaluate.termpairs import evaluate_termpair_datasets
+    from biosem.io import ParquetTables, read_table
+
+    section, seed = config["evaluate"], int(config["seed"])
+    built = built_datasets(families)
+    notes: list[str] = []
+    benchmarks = []
+    if "rated" in families:
+        for name in sorted(section["benchmarks"]):
+            spec = {"name": name, **section["benchmarks"][name]}
+            source = spec["source"]
+            path, tried = benchmark_file(source, config["sources"][source], config.get("mirror_dirs") or [])
+            if path is None:
+                notes.append(f"benchmark {name} skipped: no file of source {source} ({'; '.join(tried) or 'none'})")
+            else:
+                benchmarks.append((spec, path))
+    rated = read_rated_datasets(benchmarks, built.get("rated", {}).items()) if "rated" in families else {}
+    counts_path = paths.evaluation("models", "token_counts.parquet")  # the workflow's frequency-band counts
+    token_counts = read_token_counts(counts_path) if rated and Path(counts_path).is_file() else None
+    termpairs = ParquetTables(built.get("termpairs", {}), columns=["term1", "term2", "label"])
+    analogy_sets = built.get("analogies", {})
+    analogies = list(
+        analogy_inputs(
+            {k: v for k, v in analogy_sets.items() if k.startswith("analogies/")},
+            {k.split("/")[1]: v for k, v in analogy_sets.items() if k.startswith("term_counts/")},
+            section["analogies"]["candidate_min_count"],
+        )
+    )
+    wic = [read_table(built["wic"][f"wic/{s}"]) for s in ("dev", "test")] if built.get("wic") else []
+    frames = []
+    for name, spec in models.items():
+        model = load_representation(name, spec)
+        if model is None:
+            raise ValueError(f"model {name}: the sentence encoder {spec['model']} could not be loaded (logged above)")
+        if isinstance(model, SentenceEncoder):  # each distinct string encoded once, as rule encode_strings does
+            strings = encoder_strings(
+                model, rated, termpairs, (), [(f, c) for _, f, c in analogies], wic, section["wic"]["window"]
+            )
+            model = EmbeddingTable.from_arrow(name, encode_distinct(model, strings))
+        rows: list[dict[str, object]] = []
+        if rated:
+            rows += score_rated(model, rated, section["rated"], seed, token_counts)
+        if termpairs:
+            rows += evaluate_termpair_datasets(model, termpairs, termpair_params(section["termpairs"]), seed)[0]
+        for _, datasets, candidates in analogies:
+            rows += evaluate_analogy_datasets(model, datasets, candidates, analogy_params(section["analogies"]))[0]
+        if wic:
+            rows += score_wic(model, wic[0], wic[1], section["wic"], seed)
+        frames.append(results_frame(rows))
+    for family in families:
+        if family != "rated" and not built.get(family):
+            notes.append(f"{family}: no built dataset under {paths.DATASETS}")
+    return collect(frames), notes
+
+
+def format_summary(results: "pd.DataFrame") -> str:
+    """Per model and dataset family: the number of result rows; then Spearman's rho, n and coverage of every
+    rated dataset (subset ``all``)."""
+    from biosem.evaluate.rated import METRIC
+
+    lines = []
+    if results.empty:
+        return "no results\n"
+    family = results["dataset"].str.split("/").str[0]
+    family = family.where(results["dataset"].str.contains("/") | (results["metric"] != METRIC), "rated")
+    counts = results.groupby([results["model"], family], sort=True).size()
+    lines += _table([("model", "family", "rows")] + [(m, f, n) for (m, f), n in counts.items()])
+    rated = results[(results["metric"] == METRIC) & (results["subset"] == "all")]
+    if len(rated):
+        lines += [""]
+        lines += _table(
+            [("model", "dataset", "rho", "n", "coverage")]
+            + [(r.model, r.dataset, f"{r.value:.4f}", r.n, f"{r.coverage:.3f}") for r in rated.itertuples(index=False)]
+        )
+    return "\n".join(lines) + "\n"
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    """Score the models, write ``--output`` (Parquet, or TSV for a ``.tsv`` name) and print a summary; return 2
+    on a config, model or dataset that cannot be read."""
+    from snakemake_interface_common.exceptions import WorkflowError
+
+    from biosem.errors import SourceFormatError
+    from biosem.evaluate.results import COLUMNS, RESULTS
+    from biosem.io import write_table, write_text
+    from biosem.logs import configure_logging
+
+    configure_logging(None)
+    models: dict[str, dict[str, Any]] = {}
+    try:
+        config = load_config(args.configfile)
+        for vectors in args.vectors:
+            path = Path(vectors)
+            if not path.exists():
+                raise FileNotFoundError(f"no such file or folder: {path}")
+            name = model_name(path)
+            if name in models:
+                raise ValueError(f"two models are named {name!r}: rename one of the files")
+            models[name] = model_spec(path, args)
+        results, notes = evaluate_models(models, config, args.families)
+    except (OSError, yaml.YAMLError, WorkflowError, SourceFormatError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.output.suffix == ".tsv":
+        write_text(
+            results[COLUMNS].to_csv(sep="\t", index=False, lineterminator="\n", float_format="%.12g"), args.output
+        )
+    else:
+        write_table(results, args.output, RESULTS)
+    sys.stdout.write(format_summary(results))
+    print(f"{len(results)} rows written to {args.output}")
+    return 0
+
+
 # --- the command -----------------------------------------------------------------------------------
 
 VALIDATE_WIC = (
@@ -176,6 +402,18 @@ CHECK_RELEASE = (
     "header and licence metadata against the licences its sources' provenance gives, and, in a public release, "
     "no restricted dataset and no restricted terminology identifier in its tables. Prints one line per problem "
     "(or OK) per folder; exits 1 if any folder has a problem, else 0."
+)
+EVALUATE = (
+    "Score embeddings on the datasets of this checkout, as the workflow's evaluate rules do: each VECTORS is a "
+    "word-vector file (word2vec binary or text, GloVe text, fastText .bin; the format is inferred from the file "
+    "unless --format is given; gzip read through) or a local sentence-transformers model folder (needs the "
+    "encoders extra). Datasets: the external rated benchmarks of config evaluate.benchmarks (SimLex-999, "
+    "SimVerb-3500, ...; the fetched file under resources/ or a mirror_dirs copy, checksum-checked) and whatever "
+    f"datasets are built under {paths.DATASETS} (rated, term pairs, analogies with their term counts, WiC dev/test); "
+    "term-pair category separation is not scored. Parameters and seed: the config (config/config.yaml of the "
+    "current folder with each --configfile merged on it). Writes the workflow's tidy results table "
+    "(model, dataset, subset, metric, value, n, coverage, ci_low, ci_high) to --output and prints a summary; "
+    "exits 2 if the config, a model or a dataset cannot be read."
 )
 INFO = (
     "Summarise the workflow config of the current folder (the repository root): config/config.yaml, with each "
@@ -218,6 +456,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=run_info)
+
+    p = sub.add_parser("evaluate", help="score embedding files or encoders on the datasets", description=EVALUATE)
+    p.add_argument("vectors", nargs="+", metavar="VECTORS", help="word-vector files or sentence-transformers folders")
+    p.add_argument("--output", "-o", type=Path, required=True, help="results table: .parquet, or .tsv")
+    p.add_argument("--format", choices=WORD_VECTOR_FORMATS, help="format of every vector file (default: inferred)")
+    p.add_argument("--lowercase", action="store_true", help="lowercase the vectors' keys and every query")
+    p.add_argument("--max-vocab", type=int, metavar="N", help="keep the first N vectors of each file")
+    p.add_argument(
+        "--families",
+        nargs="+",
+        choices=FAMILIES,
+        default=list(FAMILIES),
+        help="dataset families to score (default: all)",
+    )
+    p.add_argument("--device", default="cpu", help="sentence encoders: torch device (default cpu)")
+    p.add_argument("--batch-size", type=int, default=64, help="sentence encoders: batch size (default 64)")
+    p.add_argument(
+        "--configfile",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="FILE",
+        help="config overlays merged on config/config.yaml in order (as snakemake --configfile)",
+    )
+    p.set_defaults(func=run_evaluate)
     return parser
 
 

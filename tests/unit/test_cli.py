@@ -3,17 +3,28 @@ config, and the console script declared in pyproject.toml."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import tomllib
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
-from conftest import REPO
+from conftest import REPO, SHARED_DATA
+from gensim.models import KeyedVectors
 
-from biosem.cli import main
+from biosem.cli import load_config, main
+from biosem.errors import SourceFormatError
+from biosem.evaluate.benchmarks import read_rated_pairs
+from biosem.evaluate.models import WordVectors, infer_vector_format, load_keyed_vectors
+from biosem.evaluate.rated import evaluate_rated_datasets
+from biosem.evaluate.results import COLUMNS
+from biosem.evaluate.suite import rated_params
 from biosem.release import check as release_check
 from biosem.wic import GROUPS
 from biosem.wic import validate as wic_validate
+from biosem.workflow import paths
 
 
 def _exit_code(argv: list[str]) -> int:
@@ -29,7 +40,7 @@ def test_console_script_is_declared() -> None:
     assert pyproject["project"]["scripts"]["biosem"] == "biosem.cli:main"
 
 
-@pytest.mark.parametrize("command", [[], ["validate-wic"], ["check-release"], ["info"]], ids=" ".join)
+@pytest.mark.parametrize("command", [[], ["validate-wic"], ["check-release"], ["info"], ["evaluate"]], ids=" ".join)
 def test_help_exits_0(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert _exit_code([*command, "--help"]) == 0
     out = capsys.readouterr().out
@@ -189,3 +200,111 @@ def test_info_outside_the_repository_exits_2(tmp_path: Path, monkeypatch: pytest
     monkeypatch.chdir(tmp_path)
     assert main(["info"]) == 2
     assert "no config/config.yaml in" in capsys.readouterr().err
+
+
+# --- evaluate ----------------------------------------------------------------------------------------
+SIMLEX = SHARED_DATA / "simlex999" / "SimLex-999.txt"
+
+
+def _checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder with the repository's config and schemas, its mirror the shared data, 200 bootstrap resamples;
+    the current folder. Returns the overlay to pass with --configfile."""
+    (tmp_path / "config").mkdir()
+    (tmp_path / "workflow" / "schemas").mkdir(parents=True)
+    for schema in (REPO / "workflow" / "schemas").glob("*.yaml"):
+        (tmp_path / "workflow" / "schemas" / schema.name).write_text(schema.read_text())
+    (tmp_path / "config" / "config.yaml").write_text((REPO / "config" / "config.yaml").read_text())
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text(f"mirror_dirs: [{SHARED_DATA}]\nevaluate: {{rated: {{n_resamples: 200}}}}\n")
+    monkeypatch.chdir(tmp_path)
+    return overlay
+
+
+def _glove_from_simlex(path: Path, dim: int = 8, drop: int = 40) -> list[str]:
+    """A GloVe-format file (no header) with seeded random vectors for the SimLex-999 words, leaving out ``drop``
+    of them (so some pairs are uncovered); returns the words written."""
+    pairs = read_rated_pairs(SIMLEX, "simlex999")
+    words = sorted(set(pairs["word1"]) | set(pairs["word2"]))
+    rng = np.random.default_rng(25)
+    keep = sorted(rng.choice(len(words), size=len(words) - drop, replace=False))
+    vectors = rng.normal(size=(len(keep), dim))
+    lines = [" ".join([words[i], *(f"{v:.6f}" for v in row)]) for i, row in zip(keep, vectors)]
+    path.write_text("\n".join(lines) + "\n")
+    return [words[i] for i in keep]
+
+
+@pytest.mark.skipif(not SIMLEX.is_file(), reason=f"SimLex-999 not in the shared data ({SIMLEX})")
+def test_evaluate_gives_the_workflow_scores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """The rho, n and coverage on SimLex-999 are those of the evaluate_rated_pairs rule's library call; a built
+    rated dataset under results/ is scored too; TSV and Parquet outputs hold the same table."""
+    overlay = _checkout(tmp_path, monkeypatch)
+    glove = tmp_path / "toy.50d.txt"
+    words = _glove_from_simlex(glove)
+    mine = pd.DataFrame({"word1": words[:30], "word2": words[30:60], "score": np.arange(30.0)})
+    Path(paths.rated("mine", "parquet")).parent.mkdir(parents=True)
+    mine.to_parquet(paths.rated("mine", "parquet"))
+
+    argv = ["evaluate", str(glove), "--families", "rated", "--configfile", str(overlay)]
+    assert main([*argv, "--output", str(tmp_path / "out.tsv")]) == 0
+    out = capsys.readouterr().out
+    assert "toy.50d  rated" in out and "simlex999" in out
+    table = pd.read_csv(tmp_path / "out.tsv", sep="\t", keep_default_na=False, na_values=[""])
+    assert main([*argv, "--output", str(tmp_path / "out.parquet")]) == 0
+    parquet = pd.read_parquet(tmp_path / "out.parquet")
+    assert list(table.columns) == list(parquet.columns) == COLUMNS
+    assert len(table) == len(parquet)
+    np.testing.assert_allclose(table["value"], parquet["value"], rtol=1e-11)
+
+    config = load_config([overlay])
+    kv = load_keyed_vectors(glove, "glove")
+    expected = evaluate_rated_datasets(
+        WordVectors("toy.50d", kv, lowercase=False),
+        {"simlex999": read_rated_pairs(SIMLEX, "simlex999"), "simlex/mine": mine.assign(pos=None)},
+        rated_params(config["evaluate"]["rated"]),
+        config["seed"],
+    )
+    got = parquet.set_index(["dataset", "subset"])
+    assert set(got.index.get_level_values("dataset")) == {*config["evaluate"]["benchmarks"], "simlex/mine"}
+    for row in expected:
+        found = got.loc[(row["dataset"], "all")]
+        assert found["model"] == "toy.50d" and found["metric"] == row["metric"] == "cosine:spearman"
+        assert found["value"] == row["value"] and found["n"] == row["n"] and found["coverage"] == row["coverage"]
+        assert (found["ci_low"], found["ci_high"]) == (row["ci_low"], row["ci_high"])
+    simlex = got.loc[("simlex999", "all")]
+    assert 0.9 < simlex["coverage"] < 1 and simlex["n"] == round(999 * simlex["coverage"])
+    assert got.loc[("simlex/mine", "all"), "n"] == 30
+
+
+def test_evaluate_infers_the_vector_format(tmp_path: Path) -> None:
+    kv = KeyedVectors(3)
+    kv.add_vectors(["alpha", "beta", "gamma"], np.arange(9, dtype=np.float32).reshape(3, 3) + 0.5)
+    kv.save_word2vec_format(str(tmp_path / "v.txt"), binary=False)
+    kv.save_word2vec_format(str(tmp_path / "v.bin"), binary=True)
+    (tmp_path / "v.glove").write_text("alpha 0.5 1.5 2.5\nbeta 3.5 4.5 5.5\n")
+    with gzip.open(tmp_path / "v.glove.gz", "wt") as fh:
+        fh.write("alpha 0.5 1.5 2.5\n")
+    (tmp_path / "v.ftbin").write_bytes((793712314).to_bytes(4, "little") + (12).to_bytes(4, "little"))
+    assert infer_vector_format(tmp_path / "v.txt") == "word2vec_text"
+    assert infer_vector_format(tmp_path / "v.bin") == "word2vec_binary"
+    assert infer_vector_format(tmp_path / "v.glove") == "glove"
+    assert infer_vector_format(tmp_path / "v.glove.gz") == "glove"
+    assert infer_vector_format(tmp_path / "v.ftbin") == "fasttext"
+    for name in ("v.txt", "v.bin", "v.glove"):
+        loaded = load_keyed_vectors(tmp_path / name, infer_vector_format(tmp_path / name))
+        np.testing.assert_array_equal(loaded["alpha"], [0.5, 1.5, 2.5])
+    (tmp_path / "empty.txt").write_text("\n")
+    with pytest.raises(SourceFormatError, match="empty.txt"):
+        infer_vector_format(tmp_path / "empty.txt")
+
+
+def test_evaluate_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    overlay = _checkout(tmp_path, monkeypatch)
+    out = ["--output", str(tmp_path / "out.tsv"), "--configfile", str(overlay)]
+    assert main(["evaluate", str(tmp_path / "absent.txt"), *out]) == 2
+    assert "absent.txt" in capsys.readouterr().err
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "v.txt").write_text("alpha 0.5 1.5\n")
+    (tmp_path / "v.txt").write_text("alpha 0.5 1.5\n")
+    assert main(["evaluate", str(tmp_path / "a" / "v.txt"), str(tmp_path / "v.txt"), *out]) == 2
+    assert "two models are named 'v'" in capsys.readouterr().err
+    assert not (tmp_path / "out.tsv").exists()

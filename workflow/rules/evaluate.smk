@@ -40,6 +40,39 @@ rule count_training_tokens:
         "../scripts/count_training_tokens.py"
 
 
+rule encode_strings:
+    input:
+        unpack(plan.evaluate.encode_inputs),
+        checksums=plan.evaluate.benchmark_checksums,
+    output:
+        embeddings=paths.evaluation("embeddings", "{model}.parquet"),
+    log:
+        paths.log("encode_strings", "{model}"),
+    benchmark:
+        paths.benchmark("encode_strings", "{model}")
+    wildcard_constraints:
+        model=name_pattern(plan.evaluate.encoders),
+    conda:
+        "../envs/biosem.yaml"
+    resources:
+        mem_mb=6000,
+    params:
+        spec=plan.evaluate.model_spec,
+        benchmarks=plan.evaluate.benchmarks,
+        built=list(plan.evaluate.built_rated),
+        termpairs=list(plan.evaluate.termpair_datasets),
+        category_terminologies=plan.evaluate.encoded_categories,
+        categories=config["evaluate"]["termpairs"]["categories"],
+        termpair_construction=plan.termpairs.construction,
+        analogies=list(plan.evaluate.analogy_datasets),
+        analogy_terminologies=plan.evaluate.analogy_terminologies,
+        candidate_min_count=config["evaluate"]["analogies"]["candidate_min_count"],
+        wic_window=config["evaluate"]["wic"]["window"],
+        seed=config["seed"],
+    script:
+        "../scripts/encode_strings.py"
+
+
 rule evaluate_rated_pairs:
     input:
         unpack(plan.evaluate.rated_inputs),

@@ -5,11 +5,10 @@ Spearman's rho of cosine vs human score, coverage, OOV policy, BCa intervals, fr
 
 import logging
 
-from biosem.evaluate.benchmarks import read_rated_pairs
 from biosem.evaluate.models import load_rule_model
-from biosem.evaluate.rated import RatedParams, evaluate_rated_datasets
 from biosem.evaluate.results import RESULTS, results_frame
-from biosem.io import read_table, write_table
+from biosem.evaluate.suite import read_rated_datasets, read_token_counts, score_rated
+from biosem.io import write_table
 from biosem.logs import configure_logging
 from biosem.sources import verify_fetched
 
@@ -23,21 +22,11 @@ def main(snakemake) -> None:
     model = load_rule_model(name, snakemake.params.spec, snakemake.input.model)
     rows = []
     if model is not None:
-        datasets = {}
-        for spec, path in zip(snakemake.params.benchmarks, snakemake.input.benchmarks, strict=True):
-            datasets[spec["name"]] = read_rated_pairs(path, spec["format"], spec.get("member"))
-        for dataset, path in zip(snakemake.params.built, snakemake.input.built, strict=True):
-            datasets[dataset] = read_rated_pairs(path, "parquet")
-        for dataset, pairs in sorted(datasets.items()):
-            log.info("%s: %d pairs", dataset, len(pairs))
-        counts = None
-        if len(snakemake.input.token_counts):
-            table = read_table(snakemake.input.token_counts[0], columns=["token", "count"])
-            counts = dict(zip(table["token"], table["count"].astype(int)))
-        params = RatedParams(
-            **{**snakemake.params.rated, "frequency_bands": tuple(snakemake.params.rated["frequency_bands"])}
-        )
-        rows = evaluate_rated_datasets(model, datasets, params, snakemake.params.seed, counts)
+        benchmarks = zip(snakemake.params.benchmarks, snakemake.input.benchmarks, strict=True)
+        built = zip(snakemake.params.built, snakemake.input.built, strict=True)
+        datasets = read_rated_datasets(benchmarks, built)
+        counts = read_token_counts(snakemake.input.token_counts[0]) if len(snakemake.input.token_counts) else None
+        rows = score_rated(model, datasets, snakemake.params.rated, snakemake.params.seed, counts)
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
 
 

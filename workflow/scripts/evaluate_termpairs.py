@@ -9,17 +9,14 @@ import logging
 from biosem.evaluate.models import load_rule_model
 from biosem.evaluate.results import RESULTS, results_frame
 from biosem.evaluate.schemas import TERMPAIR_PREDICTIONS
+from biosem.evaluate.suite import category_samples, termpair_params
 from biosem.evaluate.termpairs import (
-    CategoryParams,
-    TermPairEvalParams,
     category_rows,
-    category_terms,
     empty_predictions,
     evaluate_termpair_datasets,
 )
-from biosem.io import ParquetTables, read_table, write_table
+from biosem.io import ParquetTables, write_table
 from biosem.logs import configure_logging
-from biosem.seeds import generator
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +28,7 @@ def main(snakemake) -> None:
     model = load_rule_model(snakemake.wildcards.model, snakemake.params.spec, snakemake.input.model)
     rows, predictions = [], empty_predictions()
     if model is not None:
-        params = TermPairEvalParams(
-            similarities=tuple(cfg["similarities"]),
-            require_all_words=cfg["require_all_words"],
-            n_resamples=cfg["n_resamples"],
-            confidence_level=cfg["confidence_level"],
-        )
+        params = termpair_params(cfg)
         datasets = ParquetTables(
             dict(zip(snakemake.params.datasets, snakemake.input.datasets, strict=True)),
             columns=["term1", "term2", "label"],
@@ -49,21 +41,7 @@ def main(snakemake) -> None:
             snakemake.input.relations,
             strict=True,
         )
-        for terminology, concepts, terms, relations in tables:
-            cat = CategoryParams(
-                **{
-                    **cfg["categories"][terminology],
-                    "parent_rels": tuple(cfg["categories"][terminology]["parent_rels"]),
-                }
-            )
-            sample = category_terms(
-                read_table(concepts),
-                read_table(terms),
-                read_table(relations),
-                cat,
-                generator(seed, "evaluate", "categories", terminology),
-                snakemake.params.termpairs,
-            )
+        for terminology, sample, cat in category_samples(cfg["categories"], tables, seed, snakemake.params.termpairs):
             rows += category_rows(model, f"categories/{terminology}", sample, cat.bins)
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
     write_table(predictions, snakemake.output.predictions, TERMPAIR_PREDICTIONS)

@@ -575,6 +575,16 @@ def log_progress(label: str) -> Callable[[int, int], None]:
     return report
 
 
+def analogy_phrases(datasets: Mapping[str, pd.DataFrame], candidate_terms: Sequence[str]) -> list[str]:
+    """The phrases a terminology's candidate vocabulary is built from (:func:`build_candidates`): the candidate
+    terms, then every a, c, b and d term of the datasets (columns ``a_term, b_terms, c_term, d_terms``)."""
+    phrases = list(candidate_terms)
+    for frame in datasets.values():
+        phrases += list(frame["a_term"]) + list(frame["c_term"])
+        phrases += [t for ts in frame["b_terms"] for t in ts] + [t for ts in frame["d_terms"] for t in ts]
+    return phrases
+
+
 def evaluate_analogy_datasets(
     model: Representation,
     datasets: Mapping[str, pd.DataFrame],
@@ -588,10 +598,7 @@ def evaluate_analogy_datasets(
     ``candidate_terms``: the frequent terms of the terminology; every term of the datasets is added.
     Returns result rows (per relation, ``macro``, ``all``) and top-k predictions.
     """
-    phrases = list(candidate_terms)
-    for frame in datasets.values():
-        phrases += list(frame["a_term"]) + list(frame["c_term"])
-        phrases += [t for ts in frame["b_terms"] for t in ts] + [t for ts in frame["d_terms"] for t in ts]
+    phrases = analogy_phrases(datasets, candidate_terms)
     keys, E = build_candidates(model, phrases, params.require_all_words)
     index = {k: i for i, k in enumerate(keys)}
     log.info(

@@ -41,6 +41,7 @@ from gensim.models import KeyedVectors, Word2Vec
 from gensim.models.fasttext import FastTextKeyedVectors, load_facebook_vectors
 from scipy import sparse
 
+from biosem.evaluate.encoders import read_embedding_table
 from biosem.io import atomic_path
 
 log = logging.getLogger(__name__)
@@ -182,6 +183,41 @@ def load_keyed_vectors(path: str | Path, fmt: str, max_vocab: int | None = None)
             raise ValueError("max_vocab does not apply to fastText .bin models (n-gram vectors cover every word)")
         return load_facebook_vectors(str(path))
     raise ValueError(f"unknown word-vector format {fmt!r}; expected one of {WORD_VECTOR_FORMATS}")
+
+
+FASTTEXT_MAGIC = 793712314
+"""The first int32 (little-endian) of a Facebook fastText ``.bin`` model (``FASTTEXT_FILEFORMAT_MAGIC_INT32``)."""
+_TEXT_BYTES = frozenset(b"\t\n\r") | frozenset(range(32, 256))
+
+
+def infer_vector_format(path: str | Path) -> str:
+    """The :data:`WORD_VECTOR_FORMATS` name of a word-vector file, from its first bytes (gzip read through).
+
+    ``fasttext``: starts with :data:`FASTTEXT_MAGIC`; otherwise a first line of two integers
+    (``<n> <dim>``) is the word2vec header: ``word2vec_binary`` when the 4 KiB after it hold a control byte
+    (raw float32 data), else ``word2vec_text``; any other first line is ``glove`` (no header line).
+
+    Raises:
+        SourceFormatError: an empty file, or a first line that is not text.
+        OSError: the file cannot be read.
+    """
+    from biosem.errors import SourceFormatError
+    from biosem.sources import open_binary
+
+    with open_binary(path) as fh:
+        head = fh.read(1 << 16)
+    if len(head) >= 4 and int.from_bytes(head[:4], "little") == FASTTEXT_MAGIC:
+        return "fasttext"
+    first, newline, rest = head.partition(b"\n")
+    if not first.strip():
+        raise SourceFormatError(path, 1, "word vectors (a header '<n> <dim>' or '<word> <values...>')", "")
+    try:
+        fields = first.decode("utf-8").split()
+    except UnicodeDecodeError as exc:
+        raise SourceFormatError(path, 1, "a text first line (word2vec header or GloVe row)", repr(first[:80])) from exc
+    if len(fields) == 2 and all(f.isdigit() for f in fields):
+        return "word2vec_binary" if any(b not in _TEXT_BYTES for b in rest[:4096]) else "word2vec_text"
+    return "glove"
 
 
 class Representation(Protocol):
@@ -425,10 +461,13 @@ def rowwise_cosine(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def load_rule_model(name: str, spec: Mapping[str, Any], path_input: Any) -> Representation | None:
-    """Load the model of a rule: ``path_input`` is the rule's ``model`` input (a path, or an empty
-    list for a sentence encoder). Returns None for an encoder that cannot be loaded (logged)."""
+    """Load the model of a rule: ``path_input`` is the rule's ``model`` input, the vector file or, for a
+    sentence encoder, its embedding table (:func:`biosem.evaluate.encoders.read_embedding_table`; None when
+    the table is empty because the encoder could not be loaded, logged)."""
     if isinstance(path_input, (str, Path)):
         path: str | None = str(path_input)
     else:
         path = str(path_input[0]) if len(path_input) else None
+    if spec["format"] == "sentence_transformers" and path is not None:
+        return read_embedding_table(path, name)
     return load_representation(name, spec, path)

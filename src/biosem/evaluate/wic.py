@@ -47,12 +47,10 @@ def context_window(sentence: str, start: int, end: int, window: int) -> list[str
     return left[-window:] + right if window > 0 else []
 
 
-def context_cosines(model: Representation, frame: pd.DataFrame, window: int) -> tuple[np.ndarray, np.ndarray]:
-    """Cosine of the two targets' context vectors per instance, and coverage (float64, bool).
-
-    ``frame``: columns ``sentence1, start1, end1, sentence2, start2, end2``. Uncovered: a side
-    with no known context word (NaN cosine).
-    """
+def context_strings(frame: pd.DataFrame, window: int) -> tuple[list[str], list[str]]:
+    """Per instance, the context words of each target (:func:`context_window`) joined by single spaces: the
+    phrases whose vectors :func:`context_cosines` compares. ``frame``: columns ``sentence1, start1, end1,
+    sentence2, start2, end2``."""
     ctx1 = [
         " ".join(context_window(s, int(a), int(b), window))
         for s, a, b in zip(frame["sentence1"], frame["start1"], frame["end1"])
@@ -61,6 +59,16 @@ def context_cosines(model: Representation, frame: pd.DataFrame, window: int) -> 
         " ".join(context_window(s, int(a), int(b), window))
         for s, a, b in zip(frame["sentence2"], frame["start2"], frame["end2"])
     ]
+    return ctx1, ctx2
+
+
+def context_cosines(model: Representation, frame: pd.DataFrame, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cosine of the two targets' context vectors per instance, and coverage (float64, bool).
+
+    ``frame``: columns ``sentence1, start1, end1, sentence2, start2, end2``. Uncovered: a side
+    with no known context word (NaN cosine).
+    """
+    ctx1, ctx2 = context_strings(frame, window)
     v1, c1 = model.phrase_vectors(ctx1, require_all=False)
     v2, c2 = model.phrase_vectors(ctx2, require_all=False)
     covered = c1 & c2

@@ -72,6 +72,7 @@ class Evaluate:
         self.training_available = all(c in set(corpora) for c in self.training_corpora)
         self.trained = sorted(n for n, s in self.models.items() if s["format"] == "train")
         self.evaluated = sorted(n for n, s in self.models.items() if s["format"] != "train" or self.training_available)
+        self.encoders = sorted(n for n, s in self.models.items() if s["format"] == "sentence_transformers")
         names = sorted(section["benchmarks"])
         self.benchmarks = [{"name": n, **section["benchmarks"][n]} for n in names]
         self.benchmark_files = [
@@ -86,6 +87,8 @@ class Evaluate:
         self.analogy_datasets = dict(sorted(analogy_datasets.items()))
         self.analogy_terminologies = sorted({name.split("/")[1] for name in self.analogy_datasets})
         self.wic_splits = [paths.wic(s, "parquet") for s in WIC_SPLITS] if wic_built else []
+        # The category terminologies an encoder's strings are collected from (none when no term pairs are scored).
+        self.encoded_categories = self.category_terminologies if self.termpair_datasets else []
 
     # --- params ---------------------------------------------------------------------------------
 
@@ -100,14 +103,35 @@ class Evaluate:
 
     # --- inputs ---------------------------------------------------------------------------------
 
-    def model_input(self, wildcards: Any) -> str | list[str]:
-        """The vector file of a model (nothing for a sentence encoder: it loads by name)."""
+    def model_input(self, wildcards: Any) -> str:
+        """The vectors of a model: its vector file, or a sentence encoder's embedding table (rule encode_strings)."""
         spec = self.models[wildcards.model]
         if spec["format"] == "train":
             return paths.evaluation("models", f"{wildcards.model}.bin")
         if spec["format"] == "sentence_transformers":
-            return []
+            return self.embeddings(wildcards.model)
         return str(spec["path"])
+
+    def embeddings(self, model: str) -> str:
+        """The embedding table of a sentence encoder: each distinct string of its datasets, encoded once."""
+        return paths.evaluation("embeddings", f"{model}.parquet")
+
+    def encode_inputs(self, wildcards: Any) -> dict[str, Any]:
+        """Every dataset a sentence encoder is scored on (:meth:`parts`): the inputs of its evaluate rules but
+        the model, named ``benchmarks``, ``built`` (rated), ``termpairs`` (+ ``concepts``, ``terms``,
+        ``relations`` of the category terminologies), ``analogies`` (+ ``term_counts``), ``splits`` (WiC)."""
+        rated = self.rated_inputs(wildcards)
+        termpairs = self.termpair_inputs(wildcards) if self.termpair_datasets else {}
+        analogies = self.analogy_inputs(wildcards) if self.analogy_datasets else {}
+        return {
+            "benchmarks": rated["benchmarks"],
+            "built": rated["built"],
+            "termpairs": termpairs.get("datasets", []),
+            **{table: termpairs.get(table, []) for table in TERMPAIR_TABLES},
+            "analogies": analogies.get("datasets", []),
+            "term_counts": analogies.get("term_counts", []),
+            "splits": self.wic_splits,
+        }
 
     def token_counts(self) -> str:
         return paths.evaluation("models", "token_counts.parquet")

@@ -84,3 +84,34 @@ def test_config_checks() -> None:
     cfg["evaluate"]["models"]["random"] = {"format": "glove", "path": "x"}
     with pytest.raises(ValueError, match="reserved"):
         stage(cfg)
+
+
+def test_a_sentence_encoder_reads_its_embedding_table() -> None:
+    """An encoder's evaluate rules read the table encode_strings writes from every dataset it is scored on."""
+    cfg = config()
+    cfg["evaluate"]["models"]["minilm"] = {"format": "sentence_transformers", "model": "/models/all-MiniLM-L6-v2"}
+    p = stage(
+        cfg,
+        corpora=CORPORA,
+        analogies={"analogies/hpo/all_info": "results/datasets/analogies/hpo/all_info.parquet"},
+        rated={"simlex/simverb3500": "results/datasets/simlex/rated/simverb3500.parquet"},
+        wic=True,
+    )
+    assert p.encoders == ["minilm"] and "minilm" in p.evaluated
+    w = SimpleNamespace(model="minilm")
+    table = "results/evaluation/embeddings/minilm.parquet"
+    assert p.embeddings("minilm") == table
+    assert all(f(w)["model"] == table for f in (p.rated_inputs, p.termpair_inputs, p.analogy_inputs, p.wic_inputs))
+    inputs = p.encode_inputs(w)
+    assert "model" not in inputs
+    assert inputs["benchmarks"] == p.benchmark_files and inputs["built"] == list(p.built_rated.values())
+    assert inputs["termpairs"] == ["results/datasets/termpairs/hpo/fsn_syn_easy_random.parquet"]
+    assert inputs["concepts"] == ["results/intermediate/concepts/hpo.parquet"] and p.encoded_categories == ["hpo"]
+    assert inputs["analogies"] == ["results/datasets/analogies/hpo/all_info.parquet"]
+    assert inputs["term_counts"] == ["results/intermediate/term_counts/hpo.parquet"]
+    assert inputs["splits"] == p.wic_splits
+    # Families that are not scored add no input (and no category tables without term pairs).
+    p = stage(cfg, termpairs={})
+    inputs = p.encode_inputs(w)
+    assert inputs["termpairs"] == inputs["concepts"] == inputs["analogies"] == inputs["splits"] == []
+    assert p.encoded_categories == []

@@ -1,0 +1,198 @@
+"""Scoring one model on each family's datasets: the steps the evaluate rules' scripts and ``biosem evaluate``
+share (config section -> parameters, dataset files -> frames, seeded generators), so both give the same rows.
+
+Config sections: ``evaluate.rated``, ``evaluate.termpairs``, ``evaluate.analogies``, ``evaluate.wic``
+(config/README.md § evaluate); datasets as the workflow names them (``simlex999``, ``simlex/<name>``,
+``termpairs/<t>/<dataset>``, ``analogies/<t>/<setting>``, ``wic/dev``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from biosem.evaluate.analogies import AnalogyParams, analogy_phrases, candidate_key, evaluate_analogy_datasets
+from biosem.evaluate.benchmarks import read_rated_pairs
+from biosem.evaluate.models import Representation
+from biosem.evaluate.rated import RatedParams, evaluate_rated_datasets
+from biosem.evaluate.schemas import ANALOGY_PREDICTIONS
+from biosem.evaluate.termpairs import CategoryParams, TermPairEvalParams, category_terms
+from biosem.evaluate.wic import context_strings, evaluate_context_cosine
+from biosem.io import read_table
+from biosem.seeds import generator
+
+log = logging.getLogger(__name__)
+
+ANALOGY_COLUMNS = ["relation", "a_term", "b_terms", "c_term", "d_terms"]
+"""The columns of an analogy dataset Parquet the scoring reads."""
+
+
+def rated_params(cfg: Mapping[str, Any]) -> RatedParams:
+    """:class:`RatedParams` from config ``evaluate.rated``."""
+    return RatedParams(**{**cfg, "frequency_bands": tuple(cfg["frequency_bands"])})
+
+
+def termpair_params(cfg: Mapping[str, Any]) -> TermPairEvalParams:
+    """:class:`TermPairEvalParams` from config ``evaluate.termpairs`` (its ``categories`` are read apart)."""
+    return TermPairEvalParams(
+        similarities=tuple(cfg["similarities"]),
+        require_all_words=cfg["require_all_words"],
+        n_resamples=cfg["n_resamples"],
+        confidence_level=cfg["confidence_level"],
+    )
+
+
+def analogy_params(cfg: Mapping[str, Any]) -> AnalogyParams:
+    """:class:`AnalogyParams` from config ``evaluate.analogies``."""
+    return AnalogyParams(
+        methods=tuple(cfg["methods"]),
+        top_k=cfg["top_k"],
+        block_mb=cfg["block_mb"],
+        candidate_min_count=cfg["candidate_min_count"],
+        require_all_words=cfg["require_all_words"],
+    )
+
+
+def read_rated_datasets(
+    benchmarks: Iterable[tuple[Mapping[str, Any], str | Path]], built: Iterable[tuple[str, str | Path]]
+) -> dict[str, pd.DataFrame]:
+    """Rated pairs by dataset name: external benchmarks (``(spec, file)``, spec of config
+    ``evaluate.benchmarks`` with its ``name``) and biosem's rated datasets (``(name, Parquet)``).
+
+    Raises:
+        SourceFormatError: see :func:`biosem.evaluate.benchmarks.read_rated_pairs`.
+    """
+    datasets = {spec["name"]: read_rated_pairs(path, spec["format"], spec.get("member")) for spec, path in benchmarks}
+    datasets.update({name: read_rated_pairs(path, "parquet") for name, path in built})
+    for name, pairs in sorted(datasets.items()):
+        log.info("%s: %d pairs", name, len(pairs))
+    return datasets
+
+
+def read_token_counts(path: str | Path) -> dict[str, int]:
+    """Token -> count of the training corpora's token table (``token, count``)."""
+    table = read_table(path, columns=["token", "count"])
+    return dict(zip(table["token"], table["count"].astype(int)))
+
+
+def score_rated(
+    model: Representation,
+    datasets: Mapping[str, pd.DataFrame],
+    cfg: Mapping[str, Any],
+    seed: int,
+    token_counts: Mapping[str, int] | None = None,
+) -> list[dict[str, object]]:
+    """Result rows of ``model`` on rated datasets (:func:`biosem.evaluate.rated.evaluate_rated_datasets`)."""
+    return evaluate_rated_datasets(model, datasets, rated_params(cfg), seed, token_counts)
+
+
+def analogy_inputs(
+    datasets: Mapping[str, str | Path], term_counts: Mapping[str, str | Path], candidate_min_count: int
+) -> Iterator[tuple[str, dict[str, pd.DataFrame], list[str]]]:
+    """Per terminology of ``term_counts`` (terminology -> its ``term_counts`` Parquet): its analogy datasets
+    (``analogies/<t>/<setting>`` -> frame, from ``datasets`` name -> Parquet) and its candidate terms, those
+    counted at least ``candidate_min_count`` times (sorted)."""
+    for terminology, counts_path in term_counts.items():
+        counts = read_table(counts_path, columns=["term", "count"])
+        candidates = sorted(set(counts.loc[counts["count"] >= candidate_min_count, "term"]))
+        log.info("%s: %d terms with count >= %d", terminology, len(candidates), candidate_min_count)
+        frames = {
+            name: read_table(path, columns=ANALOGY_COLUMNS)
+            for name, path in datasets.items()
+            if name.split("/")[1] == terminology
+        }
+        yield terminology, frames, candidates
+
+
+def score_analogies(
+    model: Representation,
+    datasets: Mapping[str, str | Path],
+    term_counts: Mapping[str, str | Path],
+    params: AnalogyParams,
+    workers: int = 1,
+) -> tuple[list[dict[str, object]], pd.DataFrame]:
+    """Rows and top-k predictions of ``model`` on analogy datasets (``analogies/<t>/<setting>`` -> Parquet),
+    per terminology of ``term_counts`` (:func:`analogy_inputs`); every term of the analogies is a candidate too."""
+    rows: list[dict[str, object]] = []
+    predictions = [pd.DataFrame(columns=ANALOGY_PREDICTIONS.schema.names)]
+    for _, frames, candidates in analogy_inputs(datasets, term_counts, params.candidate_min_count):
+        r, p = evaluate_analogy_datasets(model, frames, candidates, params, workers=workers)
+        rows += r
+        predictions.append(p)
+    return rows, pd.concat(predictions, ignore_index=True)
+
+
+def category_samples(
+    cfg: Mapping[str, Any],
+    tables: Iterable[tuple[str, str | Path, str | Path, str | Path]],
+    seed: int,
+    termpair_config: Mapping[str, Any],
+) -> list[tuple[str, pd.DataFrame, CategoryParams]]:
+    """Per terminology of ``tables`` (``(terminology, concepts, terms, relations)`` Parquets): the category
+    sample (:func:`biosem.evaluate.termpairs.category_terms`, generator (seed, "evaluate", "categories",
+    terminology)) and its :class:`CategoryParams` (config ``evaluate.termpairs.categories.<t>`` as ``cfg[t]``)."""
+    out = []
+    for terminology, concepts, terms, relations in tables:
+        params = CategoryParams(**{**cfg[terminology], "parent_rels": tuple(cfg[terminology]["parent_rels"])})
+        sample = category_terms(
+            read_table(concepts),
+            read_table(terms),
+            read_table(relations),
+            params,
+            generator(seed, "evaluate", "categories", terminology),
+            termpair_config,
+        )
+        out.append((terminology, sample, params))
+    return out
+
+
+def score_wic(
+    model: Representation, dev: pd.DataFrame, test: pd.DataFrame, cfg: Mapping[str, Any], seed: int
+) -> list[dict[str, object]]:
+    """Rows of ``model`` on WiC dev/test (:func:`biosem.evaluate.wic.evaluate_context_cosine`, config
+    ``evaluate.wic``); bootstrap generators seeded from (seed, "evaluate", "wic", model, key)."""
+    log.info("WiC dev %d, test %d instances", len(dev), len(test))
+    return evaluate_context_cosine(
+        model,
+        dev,
+        test,
+        cfg["window"],
+        lambda key: generator(seed, "evaluate", "wic", model.name, key),
+        cfg["n_resamples"],
+        cfg["confidence_level"],
+    )
+
+
+def encoder_strings(
+    encoder: Representation,
+    rated: Mapping[str, pd.DataFrame] | None = None,
+    termpairs: Mapping[str, pd.DataFrame] | None = None,
+    categories: Iterable[pd.DataFrame] = (),
+    analogies: Iterable[tuple[Mapping[str, pd.DataFrame], Sequence[str]]] = (),
+    wic: Iterable[pd.DataFrame] = (),
+    wic_window: int = 0,
+) -> set[str]:
+    """Every string a sentence encoder is asked to encode when scored on these datasets (what its
+    ``phrase_vectors`` receives): rated items (``word1``, ``word2``), term-pair terms (``term1``, ``term2``),
+    category sample terms (``term``), analogy candidate keys (:func:`biosem.evaluate.analogies.candidate_key` of
+    :func:`biosem.evaluate.analogies.analogy_phrases`, from ``(frames, candidates)`` per terminology) and WiC
+    contexts (:func:`biosem.evaluate.wic.context_strings` with ``wic_window``) of each split."""
+    strings: set[str] = set()
+    for pairs in (rated or {}).values():
+        strings.update(pairs["word1"], pairs["word2"])
+    for name in termpairs or {}:
+        pairs = termpairs[name]
+        strings.update(pairs["term1"], pairs["term2"])
+    for sample in categories:
+        strings.update(sample["term"])
+    for frames, candidates in analogies:
+        keys = {candidate_key(encoder, p) for p in analogy_phrases(frames, candidates)}
+        strings.update(k for k in keys if k)
+    for split in wic:
+        for contexts in context_strings(split, wic_window):
+            strings.update(contexts)
+    return strings
