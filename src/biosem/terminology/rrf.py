@@ -782,7 +782,7 @@ def _rrf_tables(
     atoms = _read_mrconso(mrconso, languages, sabs, reading)
     _release_memory()
     yield {
-        "concepts": _concept_chunks(np.unique(atoms.cui), mrsty, reading, source),
+        "concepts": _concept_chunks(_distinct_cuis(atoms.cui), mrsty, reading, source),
         "terms": _term_chunks(atoms, source),
         "mappings": _mapping_chunks(atoms, source),
     }
@@ -971,6 +971,11 @@ def _cui_strings(numbers: np.ndarray) -> pa.Array:
     data[:, 1] = _D4[low]
     offsets = np.arange(0, _CUI_WIDTH * n + 1, _CUI_WIDTH, dtype=np.int32)
     return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data.reshape(-1))])
+
+
+def _distinct_cuis(cui: np.ndarray) -> np.ndarray:
+    """The distinct CUI numbers (< 10**7), sorted, as int32: a bincount, not a sort."""
+    return np.flatnonzero(np.bincount(cui)).astype(np.int32) if cui.size else np.zeros(0, np.int32)
 
 
 def _concat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
@@ -1309,7 +1314,9 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _R
         if mask is not None:
             batch = batch.filter(mask)
         n_sab += batch.num_rows
-        batch = batch.filter(pc.and_(pc.not_equal(batch.column("CUI1"), ""), pc.not_equal(batch.column("CUI2"), "")))
+        both = pc.and_(pc.not_equal(batch.column("CUI1"), ""), pc.not_equal(batch.column("CUI2"), ""))
+        if not pc.all(both).as_py():  # most releases have a CUI on both sides of every row
+            batch = batch.filter(both)
         if not batch.num_rows:
             continue
         parts["cui1"].append(_cui_numbers(batch.column("CUI1")))
