@@ -142,7 +142,7 @@ def view(folder: Path, files: dict[str, Path | str]) -> Path:
     return folder
 
 
-def measure(meta: Path, tmp: Path, languages: list[str] | None, table_path: bool) -> dict:
+def measure(meta: Path, tmp: Path, languages: list[str] | None, table_path: bool, release: bool = True) -> dict:
     report: dict = {
         "release": str(meta),
         "languages": languages,
@@ -181,6 +181,8 @@ def measure(meta: Path, tmp: Path, languages: list[str] | None, table_path: bool
         entry["cpu_ratio"] = round(plain["cpu_s"] / biosem["cpu_s"], 2)
         report["files"][name] = entry
         print(json.dumps({name: entry}), flush=True)
+    if not release:
+        return report
     whole = {k: v for k, v in {"MRCONSO": mrconso, "MRREL": mrrel, "MRSTY": mrsty, "MRSAB": mrsab}.items() if v}
     folder = view(tmp / "view-release", whole)
     size_mb = sum(p.stat().st_size for p in whole.values()) / 1e6
@@ -200,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("bench/out/ingest_umls.json"))
     ap.add_argument("--languages", nargs="*", default=["ENG"], help="LAT filter (none given: all)")
     ap.add_argument("--table-path", action="store_true", help="measure read_rrf + write_terminology")
+    ap.add_argument("--files-only", action="store_true", help="skip the last run (the whole release)")
     ap.add_argument("--tmp", type=Path, default=None, help="scratch folder (default: a temporary one)")
     ap.add_argument("--task", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -217,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.release is None:
         ap.error("--release is required")
     with tempfile.TemporaryDirectory(prefix="bench-umls-", dir=args.tmp) as tmp:
-        report = measure(args.release, Path(tmp), languages, args.table_path)
+        report = measure(args.release, Path(tmp), languages, args.table_path, release=not args.files_only)
     report["path"] = "read_rrf + write_terminology" if args.table_path else "write_rrf"
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n")

@@ -9,7 +9,8 @@ Pipeline per document (docs/design.md § simlex, Vocabulary):
 2. **Tokens**: NLTK's Treebank-style word tokenizer (``NLTKWordTokenizer``, the one behind
    ``nltk.word_tokenize``, which needs no Punkt model since sentences come from pysbd).
 3. **POS**: NLTK's averaged-perceptron tagger (Penn Treebank tags, ``averaged_perceptron_tagger_eng``
-   under ``NLTK_DATA``), on American spellings with a sentence-initial capital lowered
+   under ``NLTK_DATA``; tokenizer and tagger run as :mod:`biosem.simlex.tagging`, which gives NLTK's
+   tokens and tags with less work per token), on American spellings with a sentence-initial capital lowered
    (:meth:`Analyser.tagging_forms`). Nouns are the configured noun tags (default ``NN``, ``NNS``:
    common nouns), verbs the verb tags (``VB``, ``VBD``, ``VBG``, ``VBN``, ``VBP``, ``VBZ``); ``MD``
    (modals) enters as a verb so that the modal filter can count it.
@@ -217,12 +218,13 @@ class Analyser:
     def __init__(self, params: VocabularyParams, multiwords: frozenset[tuple[str, ...]] | None) -> None:
         import pysbd
         from nltk.corpus import wordnet as wn
-        from nltk.tag.perceptron import PerceptronTagger
-        from nltk.tokenize import NLTKWordTokenizer
+        from nltk.tag.perceptron import PerceptronTagger as NltkPerceptronTagger
+
+        from biosem.simlex.tagging import PerceptronTagger, WordTokenizer
 
         self.params = params
         try:
-            self._tagger = PerceptronTagger(lang="eng")
+            self._tagger = PerceptronTagger(NltkPerceptronTagger(lang="eng"))
             wn.ensure_loaded()
         except LookupError as err:
             raise LookupError(
@@ -230,7 +232,7 @@ class Analyser:
                 f"and corpora/wordnet (e.g. ../shared/data/nltk_data). {err}"
             ) from err
         self._wn = wn
-        self._tokenizer = NLTKWordTokenizer()
+        self._tokenizer = WordTokenizer()
         self._segmenter = pysbd.Segmenter(language="en", clean=False)
         self._spell = SpellingNormaliser(params.lrspl, params.spelling_table, params.spelling_rules)
         self._pos_of_tag = {t: "noun" for t in params.noun_tags}
@@ -240,10 +242,14 @@ class Analyser:
         self._auxiliaries = frozenset(params.auxiliaries)
         self._greek = frozenset(params.greek_letters)
         self._multiwords = multiwords or frozenset()
-        self._mw_first: dict[str, list[tuple[str, ...]]] = {}
-        for mw in sorted(self._multiwords, key=lambda m: (-len(m), m)):
-            self._mw_first.setdefault(mw[0], []).append(mw)
+        lengths: dict[str, set[int]] = {}
+        for mw in self._multiwords:
+            lengths.setdefault(mw[0], set()).add(len(mw))
+        self._mw_lengths = {first: tuple(sorted(n, reverse=True)) for first, n in lengths.items()}
         self._lemma_cache: dict[tuple[str, str], str] = {}
+        self._outcome: dict[tuple[str, str, bool], str] = {}  # (token, tag, in multiword) -> step
+        self._letter: dict[str, bool] = {}
+        self._forms: dict[str, tuple[str, str]] = {}  # token -> tagging form (first token, other)
 
     # -- lemmas ------------------------------------------------------------------------------------
     def lemma(self, token: str, tag: str) -> str:
@@ -321,19 +327,23 @@ class Analyser:
         Spans are matched greedily left to right, longest first.
         """
         mask = [False] * len(tokens)
-        if not self._mw_first:
+        if not self._mw_lengths:
             return mask
+        lengths = self._mw_lengths
+        entries = self._multiwords
         lowers = [t.lower() for t in tokens]
+        n_tokens = len(tokens)
         i = 0
-        while i < len(tokens):
+        while i < n_tokens:
+            lower, lemma = lowers[i], lemmas[i]
+            if lower not in lengths and lemma not in lengths:
+                i += 1
+                continue
             matched = 0
-            for first in {lowers[i], lemmas[i]}:
-                for mw in self._mw_first.get(first, ()):
-                    n = len(mw)
-                    if n <= matched or i + n > len(tokens):
-                        continue
-                    if tuple(lowers[i : i + n]) == mw or tuple(lemmas[i : i + n]) == mw:
-                        matched = n
+            for n in sorted({*lengths.get(lower, ()), *lengths.get(lemma, ())}, reverse=True):
+                if i + n <= n_tokens and (tuple(lowers[i : i + n]) in entries or tuple(lemmas[i : i + n]) in entries):
+                    matched = n
+                    break
             if matched:
                 for j in range(i, i + matched):
                     mask[j] = True
@@ -350,17 +360,27 @@ class Analyser:
         token is spelt American (keeping its capital), and the first token of a sentence written
         with only an initial capital is lowercased. Other tokens (``DNA``, ``IL-6``) are unchanged.
         """
+        forms = self._forms
         out = []
-        for i, token in enumerate(tokens):
-            lower = token.lower()
-            if token == lower:
-                out.append(self._spell(lower))
-            elif token[0].isupper() and token[1:] == lower[1:]:
-                american = self._spell(lower)
-                out.append(american if i == 0 else american[:1].upper() + american[1:])
-            else:
-                out.append(token)
+        for token in tokens:
+            hit = forms.get(token)
+            if hit is None:
+                hit = forms[token] = self._tagging_form(token)
+            out.append(hit[1])
+        if out:
+            out[0] = forms[tokens[0]][0]
         return out
+
+    def _tagging_form(self, token: str) -> tuple[str, str]:
+        """(form as a sentence's first token, form elsewhere); see :meth:`tagging_forms`."""
+        lower = token.lower()
+        if token == lower:
+            american = self._spell(lower)
+            return american, american
+        if token[0].isupper() and token[1:] == lower[1:]:
+            american = self._spell(lower)
+            return american, american[:1].upper() + american[1:]
+        return token, token
 
     # -- documents ---------------------------------------------------------------------------------
     def sentences(self, document: Document) -> Iterator[list[str]]:
@@ -375,35 +395,53 @@ class Analyser:
                     yield tokens
 
     def count_documents(self, documents: Iterable[Document]) -> CorpusCounts:
-        """Count the kept lemmas of ``documents``."""
+        """Count the kept lemmas of ``documents``.
+
+        Per token, the work that depends only on the token (and its tag) is done once per distinct
+        token: tagging forms, whether it holds a letter, lemma and filter are cached.
+        """
         out = CorpusCounts()
+        step_tokens: Counter = Counter()
+        step_types = out.step_types
+        outcome = self._outcome
+        word_tokens = 0
         for document in documents:
             out.documents += 1
             seen: set[tuple[str, str]] = set()
             for tokens in self.sentences(document):
-                tags = [tag for _, tag in self._tagger.tag(self.tagging_forms(tokens))]
-                lemmas = []
-                for token, tag in zip(tokens, tags, strict=True):
-                    pos = self._pos_of_tag.get(tag)
-                    lemmas.append(self.lemma(token, tag) if pos else token.lower())
+                tags = self._tagger.tag(self.tagging_forms(tokens))
+                word_tokens += sum(self._has_letter(t) for t in tokens)
+                lemmas = [self._lemma_or_lower(token, tag) for token, tag in zip(tokens, tags, strict=True)]
                 in_mw = self.multiword_mask(tokens, lemmas)
                 for token, tag, lemma, mw in zip(tokens, tags, lemmas, in_mw, strict=True):
-                    if any(ch.isalpha() for ch in token):
-                        out.word_tokens += 1
                     pos = self._pos_of_tag.get(tag)
                     if pos is None:
                         continue
-                    out.step_tokens[(pos, "candidates")] += 1
-                    out.step_types.setdefault((pos, "candidates"), set()).add(lemma)
-                    reason = self.token_filter(token, lemma, tag, mw)
-                    step = reason or "kept"
-                    out.step_tokens[(pos, step)] += 1
-                    out.step_types.setdefault((pos, step), set()).add(lemma)
-                    if reason is None:
+                    key = (token, tag, mw)
+                    step = outcome.get(key)
+                    if step is None:
+                        step = outcome[key] = self.token_filter(token, lemma, tag, mw) or "kept"
+                    step_tokens[(pos, "candidates")] += 1
+                    step_tokens[(pos, step)] += 1
+                    step_types.setdefault((pos, "candidates"), set()).add(lemma)
+                    step_types.setdefault((pos, step), set()).add(lemma)
+                    if step == "kept":
                         out.counts[(lemma, pos)] += 1
                         seen.add((lemma, pos))
             out.document_counts.update(seen)
+        out.word_tokens = word_tokens
+        out.step_tokens = step_tokens
         return out
+
+    def _has_letter(self, token: str) -> bool:
+        hit = self._letter.get(token)
+        if hit is None:
+            hit = self._letter[token] = any(ch.isalpha() for ch in token)
+        return hit
+
+    def _lemma_or_lower(self, token: str, tag: str) -> str:
+        """The lemma of a noun or verb token (:meth:`lemma`), else the lowercased token."""
+        return self.lemma(token, tag) if tag in self._pos_of_tag else token.lower()
 
 
 # --------------------------------------------------------------------------------------------------

@@ -782,7 +782,7 @@ def _rrf_tables(
     atoms = _read_mrconso(mrconso, languages, sabs, reading)
     _release_memory()
     yield {
-        "concepts": _concept_chunks(np.unique(atoms.cui), mrsty, reading, source),
+        "concepts": _concept_chunks(_distinct_cuis(atoms.cui), mrsty, reading, source),
         "terms": _term_chunks(atoms, source),
         "mappings": _mapping_chunks(atoms, source),
     }
@@ -925,7 +925,6 @@ class _Codes:
 
 
 _CUI_WIDTH = 8  # "C" and 7 digits
-_POWERS = 10 ** np.arange(_CUI_WIDTH - 2, -1, -1, dtype=np.int32)
 
 
 def _cui_numbers(cui: pa.Array) -> np.ndarray:
@@ -942,21 +941,41 @@ def _cui_numbers(cui: pa.Array) -> np.ndarray:
     if cui.null_count or offsets[-1] - offsets[0] != _CUI_WIDTH * n:
         raise ValueError("CUIs must be non-null 'C' + 7 digits")
     data = np.frombuffer(cui.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
-    digits = data.reshape(n, _CUI_WIDTH)[:, 1:].astype(np.int32) - ord("0")
-    return digits @ _POWERS
+    # Each value is one big-endian 8-byte word "Cddddddd": take its digits from the low 7 bytes.
+    words = data.view(">u8").astype(np.uint64)
+    number = np.zeros(n, dtype=np.uint64)
+    for shift in range(8 * (_CUI_WIDTH - 2), -1, -8):
+        number *= np.uint64(10)
+        number += ((words >> np.uint64(shift)) & np.uint64(0xFF)) - np.uint64(ord("0"))
+    return number.astype(np.int32)
+
+
+def _digit_words(width: int, prefix: bytes = b"") -> np.ndarray:
+    """``prefix`` + the ``width``-digit zero-padded decimal of 0 .. 10**width - 1, as uint32 words."""
+    text = b"".join(prefix + str(i).zfill(width).encode() for i in range(10**width))
+    return np.frombuffer(text, dtype=np.uint32)
+
+
+_C3 = _digit_words(3, b"C")  # "C000" .. "C999"
+_D4 = _digit_words(4)  # "0000" .. "9999"
 
 
 def _cui_strings(numbers: np.ndarray) -> pa.Array:
-    """int CUI numbers (0 <= x < 10**7) -> ``C\\d{7}`` strings, built as Arrow buffers."""
+    """int CUI numbers (0 <= x < 10**7) -> ``C\\d{7}`` strings, built as Arrow buffers: each value is
+    two 4-byte words, "C" + the first 3 digits and the last 4 digits, looked up in tables."""
     n = len(numbers)
-    data = np.empty((n, _CUI_WIDTH), dtype=np.uint8)
-    data[:, 0] = ord("C")
     rest = np.asarray(numbers, dtype=np.int64)
-    for i in range(_CUI_WIDTH - 1, 0, -1):
-        data[:, i] = rest % 10 + ord("0")
-        rest //= 10
+    data = np.empty((n, 2), dtype=np.uint32)
+    high, low = np.divmod(rest, 10_000)
+    data[:, 0] = _C3[high]
+    data[:, 1] = _D4[low]
     offsets = np.arange(0, _CUI_WIDTH * n + 1, _CUI_WIDTH, dtype=np.int32)
     return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data.reshape(-1))])
+
+
+def _distinct_cuis(cui: np.ndarray) -> np.ndarray:
+    """The distinct CUI numbers (< 10**7), sorted, as int32: a bincount, not a sort."""
+    return np.flatnonzero(np.bincount(cui)).astype(np.int32) if cui.size else np.zeros(0, np.int32)
 
 
 def _concat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
@@ -973,7 +992,10 @@ def _chunk_bounds(n: int) -> Iterator[tuple[int, int]]:
 
 
 def _lookup(values: Sequence[str | None], codes: np.ndarray) -> pa.Array:
-    return pa.array(values, type=pa.string()).take(pa.array(codes))
+    """``values[codes]`` as a string array, built by casting a dictionary array (for a small
+    ``values`` about ten times faster than ``take``)."""
+    indices = pa.array(np.asarray(codes, dtype=np.int32))
+    return pa.DictionaryArray.from_arrays(indices, pa.array(values, type=pa.string())).cast(pa.string())
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1143,7 +1165,7 @@ def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
     tty_values = atoms.tty_codes.values()
     abbreviation = np.array([v in ABBREVIATION_TTYS for v in tty_values], dtype=bool)
     language = [_iso639_1(v) for v in atoms.lat_codes.values()]
-    sab_values, types = atoms.sab_codes.values(), pa.array(["preferred", "abbreviation", "synonym"])
+    sab_values, types = atoms.sab_codes.values(), ["preferred", "abbreviation", "synonym"]
     for lo, hi in _chunk_bounds(n):
         rows = order[lo:hi]
         m = hi - lo
@@ -1157,7 +1179,7 @@ def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
                 "concept_id": _cui_strings(cui_sorted[lo:hi]),
                 "term_id": atoms.aui.take(index),
                 "term": atoms.string.take(index),
-                "term_type": types.take(pa.array(kind)),
+                "term_type": _lookup(types, kind),
                 "language": _lookup(language, atoms.lat[rows]),
                 "active": pa.array(atoms.active[rows]),
                 "scope": nulls,
@@ -1292,7 +1314,9 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _R
         if mask is not None:
             batch = batch.filter(mask)
         n_sab += batch.num_rows
-        batch = batch.filter(pc.and_(pc.not_equal(batch.column("CUI1"), ""), pc.not_equal(batch.column("CUI2"), "")))
+        both = pc.and_(pc.not_equal(batch.column("CUI1"), ""), pc.not_equal(batch.column("CUI2"), ""))
+        if not pc.all(both).as_py():  # most releases have a CUI on both sides of every row
+            batch = batch.filter(both)
         if not batch.num_rows:
             continue
         parts["cui1"].append(_cui_numbers(batch.column("CUI1")))

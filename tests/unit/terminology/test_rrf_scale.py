@@ -208,6 +208,20 @@ def test_cui_numbers_round_trip() -> None:
     strings = rrf._cui_strings(numbers)
     assert strings.to_pylist() == ["C0000000", "C0000005", "C1234567", "C9999999"]
     assert rrf._cui_numbers(strings.slice(1)).tolist() == [5, 1234567, 9_999_999]
+    # Every digit in every position, and a slice that does not start on an 8-byte boundary.
+    many = np.random.default_rng(1).integers(0, 10**7, 20_000)
+    text = rrf._cui_strings(many)
+    assert text.to_pylist() == [f"C{n:07d}" for n in many]
+    assert rrf._cui_numbers(text.slice(3)).tolist() == many[3:].tolist()
+    assert rrf._distinct_cuis(many.astype(np.int32)).tolist() == np.unique(many).tolist()
+
+
+def test_lookup_keeps_nulls_and_order() -> None:
+    values = [None, "isa", "", "has_finding_site"]
+    codes = np.array([3, 0, 1, 1, 2, 3], dtype=np.uint16)
+    looked_up = rrf._lookup(values, codes)
+    assert looked_up.type == pa.string()
+    assert looked_up.to_pylist() == [values[c] for c in codes]
 
 
 def test_packed_keys_sort_like_tuples() -> None:
