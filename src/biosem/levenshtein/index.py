@@ -67,6 +67,7 @@ from biosem.levenshtein.kernels import (
     histograms,
     screened_pairs,
 )
+from biosem.logs import Progress
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -181,11 +182,14 @@ class LevenshteinIndex:
         workers: threads (``-1`` = all cores). Query-length groups are searched concurrently, each
             with single-threaded kernel calls (they release the GIL); results are assembled in
             length order, so they do not depend on the thread count.
+        name: what a scan is, in its progress messages (:class:`biosem.logs.Progress`: queries
+            done per query-length group, rate, time left).
     """
 
-    def __init__(self, pool: Sequence[str], workers: int = 1) -> None:
+    def __init__(self, pool: Sequence[str], workers: int = 1, name: str = "Levenshtein scan") -> None:
         self.pool = list(pool)
         self.workers = workers
+        self.name = name
         self._threads = max(1, os.cpu_count() or 1) if workers < 0 else max(1, workers)
         self._lock = threading.Lock()
         self.lengths = np.fromiter((len(s) for s in self.pool), dtype=np.int64, count=len(self.pool))
@@ -229,7 +233,15 @@ class LevenshteinIndex:
         lengths, counts = np.unique(qlens, return_counts=True)
         members = {qlen: np.flatnonzero(qlens == qlen) for qlen in lengths.tolist()}
         size = dict(zip(lengths.tolist(), counts.tolist()))
-        found = self._map(lambda qlen: search(members[qlen], qlen), members, lambda qlen: cost(qlen, size[qlen]))
+        what = f"{self.name} ({qlens.size:,} queries, {len(self.pool):,} pool strings)"
+        with Progress(log, what, int(qlens.size), unit="queries") as progress:
+
+            def run(qlen: int) -> tuple[np.ndarray, ...]:
+                out = search(members[qlen], qlen)
+                progress.advance(size[qlen])
+                return out
+
+            found = self._map(run, members, lambda qlen: cost(qlen, size[qlen]))
         parts: list[list[np.ndarray]] = [[], [], [], []]
         for qlen in lengths.tolist():
             qrow, *rest = found[qlen]

@@ -7,6 +7,8 @@ kernel (32-bit, 64-bit, several 64-bit words) meets the length-ordered scan.
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pytest
 from conftest import SHARED_DATA
@@ -204,6 +206,20 @@ def test_nearest_same_answer_on_one_and_two_threads(hpo_pool: list[str], queries
     assert sum(len(p) > 64 for p in qs) >= 20
     assert out[0] == out[1]
     assert len(out[0][0]) >= len(qs)
+
+
+def test_scan_logs_progress_once_done(
+    hpo_pool: list[str], queries: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The scan logs its progress (biosem.logs.Progress) from the length-group threads; a fast scan
+    logs only the final line, with every query counted."""
+    caplog.set_level(logging.INFO, logger="biosem.levenshtein.index")
+    pool = sorted(set(hpo_pool))
+    index = LevenshteinIndex(pool, workers=2, name="hard test search")
+    index.scan(queries, np.ones((len(queries), 1), dtype=np.int64), np.zeros(len(queries)), np.ones(len(pool)))
+    (message,) = [m for m in caplog.messages if m.startswith("hard test search")]
+    n = f"{len(queries):,}"
+    assert message.startswith(f"hard test search ({n} queries, {len(pool):,} pool strings): 100% ({n}/{n} queries)")
 
 
 def test_nearest_large_groups_and_no_valid_candidate() -> None:
