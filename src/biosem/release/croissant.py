@@ -18,6 +18,7 @@ from typing import Any
 
 import mlcroissant as mlc
 import pyarrow as pa
+import rdflib
 
 from biosem.io import write_text
 from biosem.release.licence import LicenceStatus, croissant_licences, is_unstated, plain_text
@@ -28,6 +29,8 @@ from biosem.release.shards import ShardInfo
 CROISSANT_VERSION = "http://mlcommons.org/croissant/1.1"
 PROV = "http://www.w3.org/ns/prov#"
 PARQUET = "application/x-parquet"
+SCHEMA_ENUMERATION = rdflib.URIRef("https://schema.org/Enumeration")
+"""``sc:Enumeration``: the data type of a record set of categories (Croissant 1.1 § categorical data)."""
 
 
 class CroissantValidationError(ValueError):
@@ -71,6 +74,7 @@ def label_record_set(dataset: ReleaseDataset) -> mlc.RecordSet | None:
         id=rs,
         name=rs,
         description=f"Classes of the `{dataset.label_column}` column: its integer value and the class name.",
+        data_types=[SCHEMA_ENUMERATION],
         key=[f"{rs}/index"],
         fields=[
             mlc.Field(id=f"{rs}/index", name="index", data_types=[mlc.DataType.INTEGER]),
