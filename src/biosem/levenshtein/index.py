@@ -405,6 +405,7 @@ class LevenshteinIndex:
         offsets = np.arange(-HINT_WINDOW, HINT_WINDOW)
         width = 4 * HINT_WINDOW
         strings_q = np.array(queries, dtype=object)
+        progress = Progress(log, f"{self.name}: bounds from sorted neighbours", n, unit="queries")
         for lo in range(0, n, HINT_BATCH):
             part = strings_q[lo : lo + HINT_BATCH]
             at = np.searchsorted(lex_keys, part)
@@ -434,6 +435,8 @@ class LevenshteinIndex:
                 ranked = np.sort(np.where(inside, d, _NONE), axis=1)
                 kth = ranked[rows, np.clip(k - 1, 0, width - 1)]
                 hint[lo : lo + HINT_BATCH, b] = np.where(k > 0, np.where(k <= width, kth, _NONE), -1)
+            progress.advance(part.size)
+        progress.finish()
         return hint
 
     def _length_rings(self, qlen: int) -> list[tuple[int, int, int]]:
