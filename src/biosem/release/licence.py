@@ -431,15 +431,18 @@ def dataset_licence(status: LicenceStatus) -> Licence | None:
     """The one licence an open dataset is shared under, or ``None`` (restricted, unstated or mixed).
 
     Sources under licences without conditions (CC0, a public-domain notice) leave the choice to the
-    others: CC BY 4.0 + CC0 is CC BY 4.0, NLM's MeSH terms + a public-domain corpus are NLM's terms.
-    A licence biosem does not list counts as one with conditions (:func:`unlisted_licence`), so a
+    others: CC BY 4.0 + CC0 is CC BY 4.0, NLM's MeSH terms + a public-domain corpus are NLM's terms;
+    when no source sets a condition, the one such licence with a Hub id decides (CC0 + a public-domain
+    corpus is CC0). A licence biosem does not list counts as one with conditions (:func:`unlisted_licence`), so a
     dataset of one source names that source's licence.
     """
     if status.restricted or any(lic.lower() in UNSTATED for lic in status.source_licences):
         return None
     found = [identify_licence(lic) or unlisted_licence(lic) for lic in status.source_licences]
     known = {f.key: f for f in found}
-    binding = {k: f for k, f in known.items() if f.conditions} or known
+    binding = {k: f for k, f in known.items() if f.conditions}
+    if not binding:  # no source sets a condition (CC0, public domain): the one with a Hub id, if just one
+        binding = {k: f for k, f in known.items() if f.hub_id != "other"} if len(known) > 1 else known
     return next(iter(binding.values())) if len(binding) == 1 else None
 
 

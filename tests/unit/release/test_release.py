@@ -142,6 +142,14 @@ def test_notices_and_hub_licences() -> None:
     assert hub_licence(classify([cc0, cc0b])) == {"license": "cc0-1.0"}
     # CC0 adds no condition: the CC BY source decides; two licences with conditions are a mix.
     assert hub_licence(classify([HPO, cc0])) == {"license": "cc-by-4.0"}
+    # Without conditions at all, CC0 (a Hub id) covers a public-domain corpus too.
+    public_domain = Source("corpus", "public", "corpus", "NCBI public domain notice")
+    assert hub_licence(classify([cc0, public_domain])) == {"license": "cc0-1.0"}
+    assert hub_licence(classify([public_domain])) == {
+        "license": "other",
+        "license_name": "us-government-public-domain",
+        "license_link": "README.md",
+    }
     apache = Source("sheet", "local", "review", "Apache-2.0")
     assert hub_licence(classify([HPO, apache])) == {
         "license": "other",
