@@ -56,6 +56,8 @@ class Progress:
         min_seconds, max_seconds: the least and the most time between messages.
         clock: seconds, monotonic (a fake clock in tests).
         scale: shown amounts are divided by it (``1e6`` with ``unit="MB"`` for bytes).
+        finish_after: the final line is left out when the loop took less than this many seconds and
+            logged nothing before (a step repeated many times on small inputs stays quiet).
     """
 
     def __init__(
@@ -69,12 +71,14 @@ class Progress:
         max_seconds: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
         scale: float = 1.0,
+        finish_after: float = 0.0,
     ) -> None:
         if total is not None and total < 0:
             raise ValueError(f"progress {what!r}: total must be >= 0 or None, found {total}")
         self.logger, self.what, self.total, self.unit = logger, what, total, unit
         self.step, self.min_seconds, self.max_seconds = step, min_seconds, max_seconds
-        self.clock, self.scale = clock, scale
+        self.clock, self.scale, self.finish_after = clock, scale, finish_after
+        self._logged = False
         self.done = 0.0
         self.start = clock()
         self._last_time = self.start
@@ -111,16 +115,20 @@ class Progress:
                 self._finished = True
                 if self.total is not None:
                     self.done = max(self.done, float(self.total))
-                self._log(self.clock(), 1.0 if self.total is not None else None, final=True)
+                now = self.clock()
+                if self._logged or now - self.start >= self.finish_after:
+                    self._log(now, 1.0 if self.total is not None else None, final=True)
 
     def _amount(self, value: float) -> str:
         shown = value / self.scale
         return f"{shown:,.0f}" if self.scale == 1 or shown >= 10 else f"{shown:.1f}"
 
     def _log(self, now: float, share: float | None, final: bool = False) -> None:
+        self._logged = True
         elapsed = now - self.start
         rate = self.done / elapsed if elapsed > 0 else 0.0
-        speed = f"{self._amount(rate)} {self.unit}/s"
+        shown = rate / self.scale
+        speed = f"{shown:,.0f} {self.unit}/s" if shown >= 10 else f"{shown:.2g} {self.unit}/s"
         if share is None:
             tail = f"in {format_duration(elapsed)}" if final else speed
             self.logger.info("%s: %s %s done, %s", self.what, self._amount(self.done), self.unit, tail)

@@ -96,7 +96,7 @@ def test_slow_loop_reports_every_max_seconds(messages: Messages) -> None:
         clock.now += 61  # under 5 % each time, but a minute without a message
         progress.advance(1)
     assert len(messages) == 5
-    assert messages[0] == "slow: 0% (1/1,000 items), 0 items/s, about 16 h 55 min left"
+    assert messages[0] == "slow: 0% (1/1,000 items), 0.016 items/s, about 16 h 55 min left"
 
 
 def test_unknown_total_gives_amount_and_rate(messages: Messages) -> None:
@@ -132,6 +132,18 @@ def test_threads_advance_concurrently(messages: Messages) -> None:
     progress.finish()
     assert progress.done == 4000
     assert [m.split(" (")[0] for m in messages] == ["threads: 25%", "threads: 50%", "threads: 75%", "threads: 100%"]
+
+
+def test_quick_loop_without_messages_can_stay_quiet(messages: Messages) -> None:
+    clock = FakeClock()
+    with Progress(LOG, "quick", 10, clock=clock, finish_after=1.0) as progress:
+        clock.now += 0.5
+        progress.advance(10)
+    assert messages == []
+    with Progress(LOG, "long", 10, clock=clock, finish_after=1.0) as progress:
+        clock.now += 2
+        progress.advance(10)
+    assert messages == ["long: 100% (10/10 items), 5 items/s, done in 2 s"]
 
 
 def test_negative_total_is_refused() -> None:

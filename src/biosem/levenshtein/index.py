@@ -80,6 +80,9 @@ RING_MIN = 2048
 _NONE = np.int32(1 << 30)
 # Screen pairs by bag distance before computing their distances (biosem.levenshtein.kernels.screened_distances).
 SCREEN = True
+PROGRESS_QUIET_SECONDS = 1.0
+"""A scan (or its pre-scan bounds) that takes less logs no progress line: the searches that resume for a
+few first terms at a time (:func:`biosem.termpairs.search.assign_nearest`) stay quiet."""
 # The limit of a query that has no bound yet (every pair is computed).
 _UNLIMITED = np.int64(1 << 40)
 # Pool strings on each side of a query in sorted order, and in sorted order of the reversed strings,
@@ -234,7 +237,7 @@ class LevenshteinIndex:
         members = {qlen: np.flatnonzero(qlens == qlen) for qlen in lengths.tolist()}
         size = dict(zip(lengths.tolist(), counts.tolist()))
         what = f"{self.name} ({qlens.size:,} queries, {len(self.pool):,} pool strings)"
-        with Progress(log, what, int(qlens.size), unit="queries") as progress:
+        with Progress(log, what, int(qlens.size), unit="queries", finish_after=PROGRESS_QUIET_SECONDS) as progress:
 
             def run(qlen: int) -> tuple[np.ndarray, ...]:
                 out = search(members[qlen], qlen)
@@ -405,7 +408,9 @@ class LevenshteinIndex:
         offsets = np.arange(-HINT_WINDOW, HINT_WINDOW)
         width = 4 * HINT_WINDOW
         strings_q = np.array(queries, dtype=object)
-        progress = Progress(log, f"{self.name}: bounds from sorted neighbours", n, unit="queries")
+        progress = Progress(
+            log, f"{self.name}: bounds from sorted neighbours", n, unit="queries", finish_after=PROGRESS_QUIET_SECONDS
+        )
         for lo in range(0, n, HINT_BATCH):
             part = strings_q[lo : lo + HINT_BATCH]
             at = np.searchsorted(lex_keys, part)

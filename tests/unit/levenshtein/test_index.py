@@ -209,11 +209,13 @@ def test_nearest_same_answer_on_one_and_two_threads(hpo_pool: list[str], queries
 
 
 def test_scan_logs_progress_once_done(
-    hpo_pool: list[str], queries: list[str], caplog: pytest.LogCaptureFixture
+    hpo_pool: list[str], queries: list[str], caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The scan logs its progress (biosem.logs.Progress) from the length-group threads; a fast scan
-    logs only the final line, with every query counted."""
+    logs only the final line, with every query counted (or nothing, when quicker than
+    PROGRESS_QUIET_SECONDS)."""
     caplog.set_level(logging.INFO, logger="biosem.levenshtein.index")
+    monkeypatch.setattr(nearest_module, "PROGRESS_QUIET_SECONDS", 0.0)
     pool = sorted(set(hpo_pool))
     index = LevenshteinIndex(pool, workers=2, name="hard test search")
     index.scan(queries, np.ones((len(queries), 1), dtype=np.int64), np.zeros(len(queries)), np.ones(len(pool)))
@@ -224,6 +226,10 @@ def test_scan_logs_progress_once_done(
     assert hint[-1].endswith(" s") and f": 100% ({n}/{n} queries), " in hint[-1]
     assert f": 100% ({n}/{n} queries), " in scan[-1] and ", done in " in scan[-1]
     assert all("100%" not in m for m in hint[:-1] + scan[:-1]) and len(scan) <= 21
+    monkeypatch.setattr(nearest_module, "PROGRESS_QUIET_SECONDS", 3600.0)
+    caplog.clear()
+    index.scan(queries[:3], np.ones((3, 1), dtype=np.int64), np.zeros(3), np.ones(len(pool)))
+    assert not [m for m in caplog.messages if m.startswith("hard test search")]
 
 
 def test_nearest_large_groups_and_no_valid_candidate() -> None:
