@@ -151,7 +151,6 @@ MINIMAL_CONFIG: dict = {
     },
     "release": {
         "version": "0.1.0",
-        "date": None,
         "url": None,
         "datasets": None,
         "exclude": [],

@@ -53,6 +53,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError
+from biosem.logs import Progress
 from biosem.sources import open_binary
 from biosem.termpairs.positives import strip_semantic_tag
 
@@ -340,7 +341,6 @@ def count_occurrences(
     chunks: Iterable[bytes],
     workers: int = 1,
     backend: str = "auto",
-    progress_every: int = 256 * 2**20,
 ) -> tuple[np.ndarray, dict[str, int]]:
     """Count every pattern over a stream of text chunks.
 
@@ -352,7 +352,9 @@ def count_occurrences(
             most ``2 * workers`` chunks are in flight, so memory stays bounded on corpora of any
             size. 1, or a corpus of fewer than ``2 * workers`` chunks: count in this process.
         backend: see :class:`TermCounter`.
-        progress_every: log progress after this many bytes.
+
+    Progress (MB of text counted and the rate; the corpus is a stream of unknown size) is logged at
+    a bounded rate (:class:`biosem.logs.Progress`).
 
     Returns:
         (counts, stats): int64 occurrences per pattern (independent of ``workers`` and chunking), and
@@ -360,18 +362,15 @@ def count_occurrences(
     """
     counts = np.zeros(len(patterns), dtype=np.int64)
     stats = {"bytes": 0, "chunks": 0, "matches": 0}
-    next_report = progress_every
+    progress = Progress(log, f"counting {len(patterns):,} terms in the corpus", None, unit="MB", scale=1e6)
 
     def add(result: tuple[np.ndarray, np.ndarray, int]) -> None:
-        nonlocal next_report
         ids, n, size = result
         counts[ids] += n
         stats["bytes"] += size
         stats["chunks"] += 1
         stats["matches"] += int(n.sum())
-        if stats["bytes"] >= next_report:
-            log.info("counted %.0f MB of text, %d matches so far", stats["bytes"] / 1e6, stats["matches"])
-            next_report += progress_every
+        progress.advance(size)
 
     # A corpus of at most 2 * workers chunks is counted in this process: starting workers (each
     # importing numpy and building its automaton) would cost more than it saves.
@@ -381,6 +380,7 @@ def count_occurrences(
         counter = TermCounter(patterns, backend)
         for chunk in itertools.chain(head, stream):
             add(_sparse_counts(counter, chunk))
+        progress.finish()
         return counts, stats
 
     context = multiprocessing.get_context("spawn")
@@ -399,6 +399,7 @@ def count_occurrences(
             pending.add(pool.submit(_count_in_worker, chunk))
         for future in cf.as_completed(pending):
             add(future.result())
+    progress.finish()
     return counts, stats
 
 

@@ -67,6 +67,7 @@ from biosem.levenshtein.kernels import (
     histograms,
     screened_pairs,
 )
+from biosem.logs import Progress
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -79,6 +80,9 @@ RING_MIN = 2048
 _NONE = np.int32(1 << 30)
 # Screen pairs by bag distance before computing their distances (biosem.levenshtein.kernels.screened_distances).
 SCREEN = True
+PROGRESS_QUIET_SECONDS = 1.0
+"""A scan (or its pre-scan bounds) that takes less logs no progress line: the searches that resume for a
+few first terms at a time (:func:`biosem.termpairs.search.assign_nearest`) stay quiet."""
 # The limit of a query that has no bound yet (every pair is computed).
 _UNLIMITED = np.int64(1 << 40)
 # Pool strings on each side of a query in sorted order, and in sorted order of the reversed strings,
@@ -181,11 +185,14 @@ class LevenshteinIndex:
         workers: threads (``-1`` = all cores). Query-length groups are searched concurrently, each
             with single-threaded kernel calls (they release the GIL); results are assembled in
             length order, so they do not depend on the thread count.
+        name: what a scan is, in its progress messages (:class:`biosem.logs.Progress`: queries
+            done per query-length group, rate, time left).
     """
 
-    def __init__(self, pool: Sequence[str], workers: int = 1) -> None:
+    def __init__(self, pool: Sequence[str], workers: int = 1, name: str = "Levenshtein scan") -> None:
         self.pool = list(pool)
         self.workers = workers
+        self.name = name
         self._threads = max(1, os.cpu_count() or 1) if workers < 0 else max(1, workers)
         self._lock = threading.Lock()
         self.lengths = np.fromiter((len(s) for s in self.pool), dtype=np.int64, count=len(self.pool))
@@ -229,7 +236,15 @@ class LevenshteinIndex:
         lengths, counts = np.unique(qlens, return_counts=True)
         members = {qlen: np.flatnonzero(qlens == qlen) for qlen in lengths.tolist()}
         size = dict(zip(lengths.tolist(), counts.tolist()))
-        found = self._map(lambda qlen: search(members[qlen], qlen), members, lambda qlen: cost(qlen, size[qlen]))
+        what = f"{self.name} ({qlens.size:,} queries, {len(self.pool):,} pool strings)"
+        with Progress(log, what, int(qlens.size), unit="queries", finish_after=PROGRESS_QUIET_SECONDS) as progress:
+
+            def run(qlen: int) -> tuple[np.ndarray, ...]:
+                out = search(members[qlen], qlen)
+                progress.advance(size[qlen])
+                return out
+
+            found = self._map(run, members, lambda qlen: cost(qlen, size[qlen]))
         parts: list[list[np.ndarray]] = [[], [], [], []]
         for qlen in lengths.tolist():
             qrow, *rest = found[qlen]
@@ -393,6 +408,9 @@ class LevenshteinIndex:
         offsets = np.arange(-HINT_WINDOW, HINT_WINDOW)
         width = 4 * HINT_WINDOW
         strings_q = np.array(queries, dtype=object)
+        progress = Progress(
+            log, f"{self.name}: bounds from sorted neighbours", n, unit="queries", finish_after=PROGRESS_QUIET_SECONDS
+        )
         for lo in range(0, n, HINT_BATCH):
             part = strings_q[lo : lo + HINT_BATCH]
             at = np.searchsorted(lex_keys, part)
@@ -422,6 +440,8 @@ class LevenshteinIndex:
                 ranked = np.sort(np.where(inside, d, _NONE), axis=1)
                 kth = ranked[rows, np.clip(k - 1, 0, width - 1)]
                 hint[lo : lo + HINT_BATCH, b] = np.where(k > 0, np.where(k <= width, kth, _NONE), -1)
+            progress.advance(part.size)
+        progress.finish()
         return hint
 
     def _length_rings(self, qlen: int) -> list[tuple[int, int, int]]:

@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from biosem.io import write_text
-from biosem.release.card import FileChecksums, markdown_table, render_card
+from biosem.release.card import FileChecksums, example_shard, markdown_table, render_card
 from biosem.release.checksums import SUMS_NAME, format_sums, sha256_file, walk_release
 from biosem.release.croissant import croissant_json, validate_croissant, write_croissant
 from biosem.release.licence import LicenceStatus, RestrictedLicenceError, hub_licence
@@ -181,7 +181,12 @@ def build_dataset(
         written.append((info, table))
     shards = tuple(info for info, _ in written)
     counts = composition(written, dataset.group_columns, dataset.label_column)
-    write_text(render_card(dataset, shards, counts, status, provenance, checksums), root / "README.md")
+    chosen = example_shard(dataset, shards)
+    example = None
+    if chosen is not None:
+        table = next(t for info, t in written if info is chosen)
+        example = (chosen.config, chosen.split, table.slice(0, 1).to_pylist()[0])
+    write_text(render_card(dataset, shards, counts, status, provenance, checksums, example), root / "README.md")
     doc = croissant_json(dataset, shards, status, provenance)
     write_croissant(doc, root / "croissant.json")
     warnings = validate_croissant(root / "croissant.json")

@@ -11,6 +11,7 @@ sources with their releases and checksums, known limitations, licence, and the p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,7 +23,9 @@ from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.splits import SplitDict, SplitInfo
 from huggingface_hub import DatasetCardData
 
+from biosem.release import citations
 from biosem.release.licence import (
+    Attribution,
     LicenceStatus,
     dataset_licence,
     hub_licence,
@@ -88,6 +91,36 @@ def loadable_splits(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> dic
     return out
 
 
+def features(dataset: ReleaseDataset, schema: pa.Schema) -> datasets.Features:
+    """The ``datasets`` features of a config: its Arrow columns, with the label column as a
+    ``ClassLabel`` named by :attr:`~biosem.release.registry.ReleaseDataset.label_names`.
+
+    Raises:
+        ValueError: the label column is not of an integer type.
+    """
+    out = datasets.Features.from_arrow_schema(schema)
+    label = dataset.label_column
+    if dataset.label_names and label in out:
+        if not pa.types.is_integer(schema.field(label).type):
+            raise ValueError(
+                f"{dataset.id}: label column {label!r}: expected integers 0..{len(dataset.label_names) - 1} "
+                f"for its names, found type {schema.field(label).type}"
+            )
+        out[label] = datasets.ClassLabel(names=list(dataset.label_names))
+    return out
+
+
+def source_urls(dataset: ReleaseDataset) -> list[str]:
+    """The card's ``source_datasets``: per source its work's home page (``attribution.url``), else its
+    download URL; sorted, each once. Licensed folders and local files have none."""
+    urls = set()
+    for s in dataset.sources:
+        url = (s.attribution.url if s.attribution else None) or s.url
+        if url:
+            urls.add(url)
+    return sorted(urls)
+
+
 def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: LicenceStatus) -> str:
     """The YAML header (without the ``---`` fences)."""
     schemas = config_schemas(dataset, shards)
@@ -99,7 +132,7 @@ def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: 
         for shard in mine:
             splits.add(SplitInfo(name=shard.split, num_bytes=shard.arrow_bytes, num_examples=shard.rows))
         infos[config] = DatasetInfo(
-            features=datasets.Features.from_arrow_schema(schemas[config]),
+            features=features(dataset, schemas[config]),  # type: ignore[arg-type]
             splits=splits,
             download_size=sum(s.file_bytes for s in mine),
             dataset_size=sum(s.arrow_bytes for s in mine),
@@ -125,7 +158,7 @@ def card_metadata(dataset: ReleaseDataset, shards: Sequence[ShardInfo], status: 
         pretty_name=dataset.pretty_name,
         language=list(dataset.languages),
         size_categories=[size_category(sum(s.rows for s in shards))],
-        source_datasets=sorted({s.name for s in dataset.sources}),
+        source_datasets=source_urls(dataset) or None,
         task_categories=list(dataset.task_categories) or None,
         tags=["biomedical", "biosem", dataset.family],
         configs=configs or None,
@@ -211,6 +244,10 @@ def _features_table(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> str
     for key, configs in seen.items():
         name, dtype = key.split("\t")
         row = {"column": f"`{name}`", "type": dtype, "description": dataset.columns.get(name, "")}
+        if name == dataset.label_column and dataset.label_names:
+            row["type"] = f"class label ({dtype})"
+            names = ", ".join(f"{i} = `{n}`" for i, n in enumerate(dataset.label_names))
+            row["description"] = f"{row['description']} Names: {names}.".strip()
         if len(schemas) > 1 and len(configs) < len(schemas):
             row["description"] += f" (configs: {', '.join(configs)})"
         rows.append(row)
@@ -299,6 +336,44 @@ def _usage(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> str:
     )
 
 
+Example = tuple[str, str, Mapping[str, Any]]
+"""``(config, split, row)``: a row shown in the card (:func:`example_shard`)."""
+
+
+def example_shard(dataset: ReleaseDataset, shards: Sequence[ShardInfo]) -> ShardInfo | None:
+    """The shard whose first row the card shows: ``train`` of the first config that has one with rows,
+    else the first shard with rows, in the dataset's order; ``None`` when every shard is empty."""
+    with_rows = [s for s in shards if s.rows > 0]
+    return next((s for s in with_rows if s.split == "train"), with_rows[0] if with_rows else None)
+
+
+def _example_section(dataset: ReleaseDataset, example: Example | None) -> str:
+    if example is None:
+        return "No example: every file is empty.\n"
+    config, split, row = example
+    where = f"`{split}`" if dataset.single_config else f"`{split}` of config `{config}`"
+    text = json.dumps(dict(row), indent=2, ensure_ascii=False, default=str)
+    return f"The first row of {where}:\n\n```json\n{text}\n```\n"
+
+
+def bibtex_entries(dataset: ReleaseDataset) -> list[str]:
+    """BibTeX of the paper followed, the further papers, then one entry per source (the files of one
+    work, i.e. with the same attribution, share an entry; see :func:`biosem.release.citations.source_bibtex`)."""
+    out = [dataset.paper.bibtex]
+    out += [entry for entry in citations.papers(dataset.references) if entry not in out]
+    seen: set[object] = set()
+    for s in dataset.sources:
+        work = s.attribution or (s.kind, s.name)
+        if work in seen:
+            continue
+        seen.add(work)
+        credited = s.attribution or Attribution(title=s.release or s.name, creator="")
+        entry = citations.source_bibtex(s.name, credited, s.version, s.url)
+        if entry not in out:
+            out.append(entry)
+    return out
+
+
 def render_card(
     dataset: ReleaseDataset,
     shards: Sequence[ShardInfo],
@@ -306,6 +381,7 @@ def render_card(
     status: LicenceStatus,
     provenance: Provenance,
     checksums: FileChecksums,
+    example: Example | None = None,
 ) -> str:
     """The whole ``README.md``: YAML header, then the card and datasheet sections.
 
@@ -313,6 +389,7 @@ def render_card(
         composition: :func:`biosem.release.shards.composition` of the dataset.
         checksums: per-file SHA-256 of licensed release folders (by terminology name) and local
             files (by configured path).
+        example: the row shown under "Example" (the first row of :func:`example_shard`).
     """
     notice = restricted_notice(status)
     commit = (
@@ -345,6 +422,9 @@ def render_card(
         _features_table(dataset, shards),
         "",
         _usage(dataset, shards),
+        "### Example",
+        "",
+        _example_section(dataset, example),
         "## Datasheet",
         "",
         "### Motivation",
@@ -388,10 +468,14 @@ def render_card(
         "",
         "### Citation",
         "",
-        f"The construction follows [{dataset.paper.citation}]({dataset.paper.url})",
+        (
+            f"The construction follows [{dataset.paper.citation}]({dataset.paper.url}) Please cite it, the "
+            "further papers the construction builds on and the sources (their publishers' requested "
+            "citations are in each `note`):"
+        ),
         "",
         "```bibtex",
-        dataset.paper.bibtex,
+        "\n\n".join(bibtex_entries(dataset)),
         "```",
         "",
         "## Checksums",

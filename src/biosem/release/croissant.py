@@ -18,6 +18,7 @@ from typing import Any
 
 import mlcroissant as mlc
 import pyarrow as pa
+import rdflib
 
 from biosem.io import write_text
 from biosem.release.licence import LicenceStatus, croissant_licences, is_unstated, plain_text
@@ -28,6 +29,8 @@ from biosem.release.shards import ShardInfo
 CROISSANT_VERSION = "http://mlcommons.org/croissant/1.1"
 PROV = "http://www.w3.org/ns/prov#"
 PARQUET = "application/x-parquet"
+SCHEMA_ENUMERATION = rdflib.URIRef("https://schema.org/Enumeration")
+"""``sc:Enumeration``: the data type of a record set of categories (Croissant 1.1 § categorical data)."""
 
 
 class CroissantValidationError(ValueError):
@@ -61,6 +64,26 @@ def _file_id(shard: ShardInfo) -> str:
     return shard.path.removeprefix("data/").removesuffix(".parquet").replace("/", ".")
 
 
+def label_record_set(dataset: ReleaseDataset) -> mlc.RecordSet | None:
+    """The enumeration of the label column's classes (``<label>_names``: ``index``, ``name``; Croissant
+    1.1 § categorical data), which the label fields reference; ``None`` without label names."""
+    if not dataset.label_names or not dataset.label_column:
+        return None
+    rs = f"{dataset.label_column}_names"
+    return mlc.RecordSet(
+        id=rs,
+        name=rs,
+        description=f"Classes of the `{dataset.label_column}` column: its integer value and the class name.",
+        data_types=[SCHEMA_ENUMERATION],
+        key=[f"{rs}/index"],
+        fields=[
+            mlc.Field(id=f"{rs}/index", name="index", data_types=[mlc.DataType.INTEGER]),
+            mlc.Field(id=f"{rs}/name", name="name", data_types=[mlc.DataType.TEXT]),
+        ],
+        data=[{f"{rs}/index": i, f"{rs}/name": n} for i, n in enumerate(dataset.label_names)],
+    )
+
+
 def build_metadata(
     dataset: ReleaseDataset,
     shards: Sequence[ShardInfo],
@@ -69,7 +92,8 @@ def build_metadata(
 ) -> mlc.Metadata:
     """The mlcroissant ``Metadata`` of a dataset (raises mlcroissant's ``ValidationError`` on errors)."""
     distribution = []
-    record_sets = []
+    labels = label_record_set(dataset)
+    record_sets = [labels] if labels is not None else []
     for shard in shards:
         fid = _file_id(shard)
         distribution.append(
@@ -96,6 +120,11 @@ def build_metadata(
                     is_array=True if is_array else None,
                     array_shape="-1" if is_array else None,
                     source=mlc.Source(file_object=fid, extract=mlc.Extract(column=column.name)),
+                    references=(
+                        mlc.Source(field=f"{labels.id}/index")
+                        if labels is not None and column.name == dataset.label_column
+                        else mlc.Source()
+                    ),
                 )
             )
         record_sets.append(

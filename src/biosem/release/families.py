@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.corpora.schemas import SPLITS
+from biosem.release import citations
 from biosem.release.licence import Attribution
 from biosem.release.registry import (
     DEFAULT_CONFIG,
@@ -38,15 +39,8 @@ PAPERS = {
             "Claudia Schulz and Damir Juric. 2020. Can Embeddings Adequately Represent Medical "
             "Terminology? New Large-Scale Medical Term Similarity Datasets Have the Answer! AAAI 2020."
         ),
-        bibtex=(
-            "@inproceedings{schulz2020embeddings,\n"
-            "  title = {Can Embeddings Adequately Represent Medical Terminology? New Large-Scale Medical "
-            "Term Similarity Datasets Have the Answer!},\n"
-            "  author = {Schulz, Claudia and Juric, Damir},\n"
-            "  booktitle = {Proceedings of the AAAI Conference on Artificial Intelligence},\n"
-            "  volume = {34},\n  number = {05},\n  pages = {8775--8782},\n  year = {2020}\n}"
-        ),
-        url="https://arxiv.org/abs/2003.11082",
+        bibtex=citations.PAPERS["schulz2020"],
+        url="https://doi.org/10.1609/aaai.v34i05.6404",
     ),
     "analogies": Paper(
         short="BMASS, Newman-Griffis et al. 2017",
@@ -54,12 +48,7 @@ PAPERS = {
             "Denis Newman-Griffis, Albert M. Lai and Eric Fosler-Lussier. 2017. Insights into Analogy "
             "Completion from the Biomedical Domain. BioNLP 2017."
         ),
-        bibtex=(
-            "@inproceedings{newman-griffis2017insights,\n"
-            "  title = {Insights into Analogy Completion from the Biomedical Domain},\n"
-            "  author = {Newman-Griffis, Denis and Lai, Albert M. and Fosler-Lussier, Eric},\n"
-            "  booktitle = {BioNLP 2017},\n  pages = {19--28},\n  year = {2017}\n}"
-        ),
+        bibtex=citations.PAPERS["newmangriffis2017"],
         url="https://arxiv.org/abs/1706.02241",
     ),
     "wic": Paper(
@@ -68,16 +57,7 @@ PAPERS = {
             "Hossein Rouhizadeh et al. 2024. A Dataset for Evaluating Contextualized Representation of "
             "Biomedical Concepts in Language Models. Scientific Data 11, 455."
         ),
-        bibtex=(
-            "@article{rouhizadeh2024biowic,\n"
-            "  title = {A Dataset for Evaluating Contextualized Representation of Biomedical Concepts "
-            "in Language Models},\n"
-            "  author = {Rouhizadeh, Hossein and Nikishina, Irina and Yazdani, Anthony and Bornet, Alban "
-            "and Zhang, Boya and Ehrsam, Julien and Gaudet-Blavignac, Christophe and Naderi, Nona and "
-            "Teodoro, Douglas},\n"
-            "  journal = {Scientific Data},\n  volume = {11},\n  pages = {455},\n  year = {2024},\n"
-            "  doi = {10.1038/s41597-024-03317-w}\n}"
-        ),
+        bibtex=citations.PAPERS["rouhizadeh2024"],
         url="https://doi.org/10.1038/s41597-024-03317-w",
     ),
     "simlex": Paper(
@@ -86,17 +66,23 @@ PAPERS = {
             "Billy Chiu, Sampo Pyysalo, Ivan Vulić and Anna Korhonen. 2018. Bio-SimVerb and Bio-SimLex: "
             "wide-coverage evaluation sets of word similarity in biomedicine. BMC Bioinformatics 19, 33."
         ),
-        bibtex=(
-            "@article{chiu2018biosimverb,\n"
-            "  title = {Bio-SimVerb and Bio-SimLex: wide-coverage evaluation sets of word similarity in "
-            "biomedicine},\n"
-            "  author = {Chiu, Billy and Pyysalo, Sampo and Vuli{\\'c}, Ivan and Korhonen, Anna},\n"
-            "  journal = {BMC Bioinformatics},\n  volume = {19},\n  pages = {33},\n  year = {2018},\n"
-            "  doi = {10.1186/s12859-018-2039-z}\n}"
-        ),
+        bibtex=citations.PAPERS["chiu2018"],
         url="https://doi.org/10.1186/s12859-018-2039-z",
     ),
 }
+
+SIMLEX_REFERENCES = ("hill2015", "gerz2016")
+"""The designs Bio-SimLex and Bio-SimVerb follow (SimLex-999, SimVerb-3500), cited by the simlex datasets."""
+
+BINARY_LABELS = ("dissimilar", "similar")
+"""Names of the term-pair labels 0 and 1 (the card's ``class_label``)."""
+
+WIC_LABELS = ("different_concept", "same_concept")
+"""Names of the word-in-context labels 0 and 1."""
+
+RELEASE_SPLITS = {"train": "train", "dev": "validation", "test": "test"}
+"""Hugging Face split name of each WiC split (``load_dataset("parquet", ...)`` names the ``dev`` part
+``validation``); the BioWiC reference-format files keep ``dev.json``."""
 
 _SMALL_DEFAULT = (
     "Built from the embedded default (open samples), counts are far below the paper's; run a preset "
@@ -168,6 +154,7 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 paper=PAPERS["termpairs"],
                 columns=TERMPAIR_COLUMNS,
                 label_column="label",
+                label_names=BINARY_LABELS,
                 limitations=(
                     (
                         "A dataset whose source has no pairs of its kind and difficulty is released empty "
@@ -290,7 +277,8 @@ WIC_COLUMNS = {
 
 @provider("wic")
 def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
-    """The word-in-context pairs: one dataset, splits train/dev/test."""
+    """The word-in-context pairs: one dataset, splits train/validation/test (the family's ``dev`` is
+    released as ``validation``)."""
     section = config["wic"]
     sources: list[Source] = []
     for corpus in section["corpora"]:
@@ -316,13 +304,14 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 "Evaluates whether contextual representations separate the senses of biomedical terms "
                 "in context (the BioWiC task)."
             ),
-            configs={DEFAULT_CONFIG: {s: paths.wic(s, "parquet") for s in SPLITS}},
+            configs={DEFAULT_CONFIG: {RELEASE_SPLITS[s]: paths.wic(s, "parquet") for s in SPLITS}},
             sources=_unique_sources(sources),
             parameters=parameters,
             paper=PAPERS["wic"],
             columns=WIC_COLUMNS,
             group_columns=("cat",),
             label_column="label",
+            label_names=WIC_LABELS,
             limitations=(
                 (
                     "Concepts are those of `wic.terminology` (MeSH concepts in the open default; ids it "
@@ -337,8 +326,8 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             ),
             changes=(
                 "sentences split from the corpora's abstracts, each with one annotated mention, paired into "
-                "same-concept / different-concept instances by blocking groups, sampled into train, dev and "
-                "test by biosem; labels come from the corpora's concept normalisations"
+                "same-concept / different-concept instances by blocking groups, sampled into train, validation "
+                "and test by biosem; labels come from the corpora's concept normalisations"
             ),
             task_categories=("text-classification",),
         )
@@ -421,6 +410,7 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             sources=_unique_sources(sources),
             parameters={"seed": config["seed"], **section},
             paper=PAPERS["simlex"],
+            references=SIMLEX_REFERENCES,
             columns=SIMLEX_PAIR_COLUMNS,
             group_columns=("quarter",),
             limitations=(
@@ -475,6 +465,7 @@ def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 sources=(source,),
                 parameters={"ratings": name, **spec},
                 paper=PAPERS["simlex"],
+                references=SIMLEX_REFERENCES,
                 columns=RATED_COLUMNS,
                 limitations=(
                     (

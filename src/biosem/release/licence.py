@@ -395,51 +395,81 @@ def restricted_notice(status: LicenceStatus) -> str:
     )
 
 
+CARD_LINK = "README.md"
+"""``license_link`` of a licence without a URL of its own: the card, whose "Licence and attribution"
+section gives every source's licence as stated."""
+
+_URL = re.compile(r"https?://[^\s)]+")
+
+
+def unlisted_licence(text: str) -> Licence:
+    """A licence biosem does not list, named by its config string: ``key`` a Hub-style id made of the
+    text (lowercase, runs of other characters as ``-``, URLs left out), ``url`` the first URL in the
+    text; it is assumed to set conditions and to ask for no particular credit wording."""
+    found = _URL.search(text)
+    key = re.sub(r"[^a-z0-9.]+", "-", _URL.sub(" ", text).lower()).strip("-.") or "unnamed"
+    return Licence(
+        key=key,
+        name=text.strip(),
+        url=found.group(0) if found else None,
+        hub_id="other",
+        spdx=None,
+        aliases=(),
+        conditions=True,
+        attribution_required=False,
+        credit=_SOFTWARE_CREDIT,
+    )
+
+
 def _hub_entry(licence: Licence) -> dict[str, str]:
     if licence.hub_id != "other":
         return {"license": licence.hub_id}
-    entry = {"license": "other", "license_name": licence.key}
-    if licence.url:
-        entry["license_link"] = licence.url
-    return entry
+    return {"license": "other", "license_name": licence.key, "license_link": licence.url or CARD_LINK}
 
 
 def dataset_licence(status: LicenceStatus) -> Licence | None:
-    """The one licence an open dataset is shared under, or ``None`` (restricted, unknown or mixed).
+    """The one licence an open dataset is shared under, or ``None`` (restricted, unstated or mixed).
 
     Sources under licences without conditions (CC0, a public-domain notice) leave the choice to the
-    others: CC BY 4.0 + CC0 is CC BY 4.0, NLM's MeSH terms + a public-domain corpus are NLM's terms.
+    others: CC BY 4.0 + CC0 is CC BY 4.0, NLM's MeSH terms + a public-domain corpus are NLM's terms;
+    when no source sets a condition, the one such licence with a Hub id decides (CC0 + a public-domain
+    corpus is CC0). A licence biosem does not list counts as one with conditions (:func:`unlisted_licence`), so a
+    dataset of one source names that source's licence.
     """
     if status.restricted or any(lic.lower() in UNSTATED for lic in status.source_licences):
         return None
-    found = [identify_licence(lic) for lic in status.source_licences]
-    if any(f is None for f in found):
-        return None
-    known = {f.key: f for f in found if f is not None}
-    binding = {k: f for k, f in known.items() if f.conditions} or known
+    found = [identify_licence(lic) or unlisted_licence(lic) for lic in status.source_licences]
+    known = {f.key: f for f in found}
+    binding = {k: f for k, f in known.items() if f.conditions}
+    if not binding:  # no source sets a condition (CC0, public domain): the one with a Hub id, if just one
+        binding = {k: f for k, f in known.items() if f.hub_id != "other"} if len(known) > 1 else known
     return next(iter(binding.values())) if len(binding) == 1 else None
 
 
 def hub_licence(status: LicenceStatus) -> dict[str, str]:
     """The card's licence metadata: ``{"license": id}``, or ``other`` with ``license_name``/``license_link``.
 
-    A restricted dataset gets the licence of its restricted source (SNOMED CT before UMLS). An open
-    dataset with a source that states no licence is ``unknown``; one with a single licence that
-    binds it (:func:`dataset_licence`) gets that licence's Hub id, or ``other`` named by its key and
-    linked to its terms (NLM's MeSH terms, the HPO licence); any other mix is ``other`` named
-    ``biosem-derived-mixed``, with the per-source licences in the card.
+    The ids are the Hub's lower-case licence ids (``cc-by-4.0``, ``cc0-1.0``, ``apache-2.0``, ``mit``;
+    https://huggingface.co/docs/hub/repositories-licenses). A restricted dataset gets the licence of
+    its restricted source (SNOMED CT before UMLS). An open dataset with a source that states no
+    licence is ``unknown``; one with a single licence that binds it (:func:`dataset_licence`) gets
+    that licence's Hub id, or ``other`` named by its key and linked to its terms (NLM's MeSH terms,
+    the HPO licence, a licence biosem does not list: its URL, else the card); any other mix is
+    ``other`` named ``biosem-derived-mixed`` and linked to the card, which gives the per-source licences.
     """
     if status.restricted:
         keys = _restricted_keys(status)
         if not keys:
-            return {"license": "unknown"} if status.unstated else {"license": "other", "license_name": "restricted"}
+            if status.unstated:
+                return {"license": "unknown"}
+            return {"license": "other", "license_name": "restricted", "license_link": CARD_LINK}
         name, link, _ = RESTRICTED_NOTICES["snomed" if "snomed" in keys else keys[0]]
         return {"license": "other", "license_name": name, "license_link": link}
     if any(lic.lower() in UNSTATED for lic in status.source_licences):
         return {"license": "unknown"}
     licence = dataset_licence(status)
     if licence is None:
-        return {"license": "other", "license_name": "biosem-derived-mixed"}
+        return {"license": "other", "license_name": "biosem-derived-mixed", "license_link": CARD_LINK}
     return _hub_entry(licence)
 
 

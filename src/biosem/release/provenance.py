@@ -60,7 +60,7 @@ class Provenance:
         git_state: ``clean``, ``modified`` (tracked files differ from the commit) or ``"unknown"``.
         command: the snakemake command line, with ``--cores`` left as ``N`` (it changes no output).
         config_files: the config files in the order given (relative to the workflow folder).
-        date: ``release.date`` (ISO date) or None.
+        date: ``release.date_published`` (ISO date; Croissant ``datePublished``), or None.
         url: ``release.url`` or None.
     """
 

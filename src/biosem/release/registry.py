@@ -106,11 +106,15 @@ class ReleaseDataset:
             released too, without a description.
         group_columns: columns whose values the composition tables count (e.g. ``("cat",)``).
         label_column: the label column counted in the composition tables, if any.
+        label_names: names of ``label_column``'s integer values ``0, 1, ...`` in order (the card's
+            ``class_label`` feature and Croissant's enumeration); empty: the labels are plain integers.
         limitations: known limitations (datasheet), one sentence each.
         changes: what biosem did to the sources' content, for the credits their licences ask for
             (NLM: "Modified by biosem: ..."; CC BY: "Changes: ..."); one clause, no final full stop.
         task_categories: Hub task categories (``sentence-similarity``...).
         languages: ISO 639-1 codes of the text.
+        references: keys of further papers the construction builds on
+            (:data:`biosem.release.citations.PAPERS`), cited after :attr:`paper`.
     """
 
     family: str
@@ -125,12 +129,16 @@ class ReleaseDataset:
     columns: Mapping[str, str] = field(default_factory=dict)
     group_columns: tuple[str, ...] = ()
     label_column: str | None = None
+    label_names: tuple[str, ...] = ()
     limitations: tuple[str, ...] = ()
     changes: str = ""
     task_categories: tuple[str, ...] = ()
     languages: tuple[str, ...] = ("en",)
+    references: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.label_names and not self.label_column:
+            raise ValueError(f"release dataset {self.family}/{self.name}: label_names without a label_column")
         for label, value in (
             ("family", self.family),
             ("name", self.name),
@@ -214,7 +222,7 @@ class ReleaseDataset:
         data = dict(data)
         data["sources"] = tuple(Source(**s) for s in data["sources"])
         data["paper"] = Paper(**data["paper"])
-        for key in ("group_columns", "limitations", "task_categories", "languages"):
+        for key in ("group_columns", "label_names", "limitations", "task_categories", "languages", "references"):
             data[key] = tuple(data[key])
         return cls(**data)
 

@@ -51,6 +51,7 @@ from typing import Any
 import pandas as pd
 from wordfreq import word_frequency
 
+from biosem.logs import Progress
 from biosem.simlex.spelling import SpellingNormaliser
 
 log = logging.getLogger(__name__)
@@ -506,27 +507,29 @@ def count_corpus(documents: Sequence[Document], params: VocabularyParams, worker
     """Count kept (lemma, POS) tokens and documents over ``documents`` with ``workers`` processes.
 
     The result is the same for any ``workers`` (counts are sums over chunks of ``chunk_size``).
+    Progress (chunks done, rate, time left) is logged at a bounded rate (:class:`biosem.logs.Progress`).
     """
     multiwords = wordnet_multiwords() if params.multiword_lexicon == "wordnet" else None
     if params.multiword_lexicon not in (None, "wordnet"):
         raise ValueError(f"multiword_lexicon must be 'wordnet' or null, not {params.multiword_lexicon!r}")
     chunks = [list(documents[i : i + params.chunk_size]) for i in range(0, len(documents), params.chunk_size)]
     total = CorpusCounts()
+    progress = Progress(log, f"counting {len(documents):,} documents", len(chunks), unit="chunks")
     if workers <= 1 or len(chunks) <= 1:
         analyser = Analyser(params, multiwords)
-        for k, chunk in enumerate(chunks, 1):
-            total.merge(analyser.count_documents(chunk))
-            if k % 10 == 0 or k == len(chunks):
-                log.info("counted %d/%d chunks (%d documents)", k, len(chunks), total.documents)
+        with progress:
+            for chunk in chunks:
+                total.merge(analyser.count_documents(chunk))
+                progress.advance()
         return total
     import nltk
 
     init = (params, multiwords, list(nltk.data.path))
     with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=init) as pool:
-        for k, part in enumerate(pool.map(_count_chunk, chunks), 1):
-            total.merge(part)
-            if k % 10 == 0 or k == len(chunks):
-                log.info("counted %d/%d chunks (%d documents)", k, len(chunks), total.documents)
+        with progress:
+            for part in pool.map(_count_chunk, chunks):
+                total.merge(part)
+                progress.advance()
     return total
 
 

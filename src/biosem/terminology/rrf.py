@@ -46,6 +46,7 @@ import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
 from biosem.io import TableSpec, atomic_path, to_arrow
+from biosem.logs import Progress
 from biosem.terminology.schemas import (
     ASSOCIATIONS,
     CONCEPTS,
@@ -728,6 +729,7 @@ def _write_chunks(chunks: Iterable[pa.Table], path: Path, spec: TableSpec) -> in
     with (
         pq.ParquetWriter(path, spec.schema, compression="zstd") as writer,
         ThreadPoolExecutor(max_workers=1, thread_name_prefix="rrf-write") as pool,
+        Progress(log, f"RRF table {spec.name}", None, unit="rows") as progress,
     ):
         pending = None
         for chunk in chunks:
@@ -735,6 +737,7 @@ def _write_chunks(chunks: Iterable[pa.Table], path: Path, spec: TableSpec) -> in
                 pending.result()
             pending = pool.submit(writer.write_table, chunk)
             n += chunk.num_rows
+            progress.advance(chunk.num_rows)
         if pending is not None:
             pending.result()
     return n

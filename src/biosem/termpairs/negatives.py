@@ -180,7 +180,7 @@ def sample_levenshtein_negatives(
     counts["queries"] = int(qkeys.size)
     first = None if neighbours is None else first_search_rows(neighbours, qkeys, k, pool)
     chosen, used = assign_nearest(
-        lambda: LevenshteinIndex(list(pool.lower), workers=workers),
+        lambda: LevenshteinIndex(list(pool.lower), workers=workers, name="Levenshtein search of the dataset's pool"),
         qkeys,
         q_in_pool,
         k,
@@ -197,7 +197,7 @@ def sample_levenshtein_negatives(
     source_choice: dict[int, list[str]] = {}
     if short.size:
         spool = TermPool.from_terms(source_terms, comp)
-        sindex = LevenshteinIndex(list(spool.lower), workers=workers)
+        sindex = LevenshteinIndex(list(spool.lower), workers=workers, name="Levenshtein search of the source's terms")
         npool = len(pool)
         used_lower = {_lower_pair(pool.lower[c // npool], pool.lower[c % npool]) for c in used}
         # Partners a first term may not take: those already paired with it in either direction.

@@ -8,6 +8,7 @@ then commits partners first term by first term and resumes the search of a first
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -15,6 +16,8 @@ import pandas as pd
 
 from biosem.levenshtein.index import LevenshteinIndex, ScanResult, rank_neighbours, tie_seeds
 from biosem.termpairs.pool import TermPool, term_lengths
+
+log = logging.getLogger(__name__)
 
 RESUME_SLACK = 0
 """Distances beyond a first term's bound kept by its Levenshtein search (:meth:`LevenshteinIndex.scan`
@@ -78,7 +81,9 @@ def search_neighbours(
     empty = pd.DataFrame({"kind": [], "term1": [], "need": [], "term2": [], "levenshtein": [], "reach": []})
     if queries.size == 0 or union.size == 0:
         return empty.astype({"need": "int64", "levenshtein": "int64", "reach": "int64"}), counts
-    index = LevenshteinIndex(list(union), workers=workers)
+    name = f"{difficulty} {'+'.join(kinds)} first search"
+    log.info("%s: %d distinct first terms, %d pool terms", name, queries.size, union.size)
+    index = LevenshteinIndex(list(union), workers=workers, name=name)
     found = index.scan(
         list(queries),
         need,

@@ -154,6 +154,6 @@ class ReleasePlan:
             "git_state": self._code["state"],
             "command": command_line(f"release_{wildcards.visibility}", self.config_files, self.config_args),
             "config_files": list(self.config_files),
-            "date": self.release["date"],
+            "date": self.release["date_published"],
             "url": self.release["url"],
         }

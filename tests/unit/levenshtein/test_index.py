@@ -7,6 +7,8 @@ kernel (32-bit, 64-bit, several 64-bit words) meets the length-ordered scan.
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pytest
 from conftest import SHARED_DATA
@@ -204,6 +206,30 @@ def test_nearest_same_answer_on_one_and_two_threads(hpo_pool: list[str], queries
     assert sum(len(p) > 64 for p in qs) >= 20
     assert out[0] == out[1]
     assert len(out[0][0]) >= len(qs)
+
+
+def test_scan_logs_progress_once_done(
+    hpo_pool: list[str], queries: list[str], caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scan logs its progress (biosem.logs.Progress) from the length-group threads; a fast scan
+    logs only the final line, with every query counted (or nothing, when quicker than
+    PROGRESS_QUIET_SECONDS)."""
+    caplog.set_level(logging.INFO, logger="biosem.levenshtein.index")
+    monkeypatch.setattr(nearest_module, "PROGRESS_QUIET_SECONDS", 0.0)
+    pool = sorted(set(hpo_pool))
+    index = LevenshteinIndex(pool, workers=2, name="hard test search")
+    index.scan(queries, np.ones((len(queries), 1), dtype=np.int64), np.zeros(len(queries)), np.ones(len(pool)))
+    n = f"{len(queries):,}"
+    # On a loaded machine a step may take over 10 s and log a share on the way: the last line is 100 %.
+    hint = [m for m in caplog.messages if m.startswith("hard test search: bounds from sorted neighbours: ")]
+    scan = [m for m in caplog.messages if m.startswith(f"hard test search ({n} queries, {len(pool):,} pool strings): ")]
+    assert hint[-1].endswith(" s") and f": 100% ({n}/{n} queries), " in hint[-1]
+    assert f": 100% ({n}/{n} queries), " in scan[-1] and ", done in " in scan[-1]
+    assert all("100%" not in m for m in hint[:-1] + scan[:-1]) and len(scan) <= 21
+    monkeypatch.setattr(nearest_module, "PROGRESS_QUIET_SECONDS", 3600.0)
+    caplog.clear()
+    index.scan(queries[:3], np.ones((3, 1), dtype=np.int64), np.zeros(3), np.ones(len(pool)))
+    assert not [m for m in caplog.messages if m.startswith("hard test search")]
 
 
 def test_nearest_large_groups_and_no_valid_candidate() -> None:

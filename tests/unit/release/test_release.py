@@ -142,10 +142,26 @@ def test_notices_and_hub_licences() -> None:
     assert hub_licence(classify([cc0, cc0b])) == {"license": "cc0-1.0"}
     # CC0 adds no condition: the CC BY source decides; two licences with conditions are a mix.
     assert hub_licence(classify([HPO, cc0])) == {"license": "cc-by-4.0"}
+    # Without conditions at all, CC0 (a Hub id) covers a public-domain corpus too.
+    public_domain = Source("corpus", "public", "corpus", "NCBI public domain notice")
+    assert hub_licence(classify([cc0, public_domain])) == {"license": "cc0-1.0"}
+    assert hub_licence(classify([public_domain])) == {
+        "license": "other",
+        "license_name": "us-government-public-domain",
+        "license_link": "README.md",
+    }
     apache = Source("sheet", "local", "review", "Apache-2.0")
     assert hub_licence(classify([HPO, apache])) == {
         "license": "other",
         "license_name": "biosem-derived-mixed",
+        "license_link": "README.md",
+    }
+    # One source under a licence biosem does not list names it, linked to the URL in its text.
+    usf = Source("usf", "public", "norms", "USF terms of use (free for research; https://example.org/usf)")
+    assert hub_licence(classify([usf, cc0])) == {
+        "license": "other",
+        "license_name": "usf-terms-of-use-free-for-research",
+        "license_link": "https://example.org/usf",
     }
     assert hub_licence(classify([HPO, Source("x", "public", "r", None)])) == {"license": "unknown"}
     assert hub_licence(classify([UMLS, SNOMED]))["license_name"] == "snomed-ct-affiliate-licence"
@@ -300,7 +316,8 @@ def test_providers_follow_the_config(tmp_path: Path) -> None:
     # The licensed folder is named, its local path is not published.
     assert snomed.sources[0].release == "RF2Release" and snomed.parameters["terminology"]["path"] == "RF2Release"
     wic = offered[-1]
-    assert wic.single_config and list(wic.configs["default"]) == ["train", "dev", "test"]
+    assert wic.single_config and list(wic.configs["default"]) == ["train", "validation", "test"]
+    assert wic.configs["default"]["validation"].endswith("dev.parquet")  # the family keeps its split name
     names = {s.name for s in wic.sources}
     assert {
         "bc5cdr_train",
@@ -403,7 +420,7 @@ def test_build_dataset_folder(tmp_path: Path, two_configs: ReleaseDataset, monke
     meta = card_yaml(out / "README.md")
     assert meta["license"] == "cc-by-4.0"
     assert meta["size_categories"] == ["n<1K"]
-    assert meta["source_datasets"] == ["hpo"]
+    assert meta["source_datasets"] == ["https://example.org/hp.obo"]  # the source's URL, not its name
     assert meta["pretty_name"] == "Term pairs"
     assert meta["configs"][0] == {
         "config_name": "fsn_syn_easy_random",
@@ -675,6 +692,7 @@ def test_release_plan_membership_guard_and_provenance(tmp_path: Path) -> None:
     prov = plan.provenance(private)
     assert prov["git_commit"] == "unknown" and prov["visibility"] == "private"
     assert prov["command"] == "snakemake --cores N --configfile config/config.yaml release_private"
+    assert prov["date"] == config["release"]["date_published"]  # a config value, never the clock
     # An explicit selection naming restricted datasets makes the public release fail, not the private.
     explicit = {**config, "release": {**config["release"], "datasets": ["termpairs"]}}
     plan = ReleasePlan(explicit, stages, str(tmp_path), ["config/config.yaml"])
