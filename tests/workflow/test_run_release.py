@@ -9,16 +9,19 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
+from collections import Counter
+from pathlib import Path, PurePosixPath
 
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from conftest import CONFIG_FILES, REPO, SHARED_DATA, run_workflow
+from conftest import CONFIG_FILES, REPO, SHARED_DATA, run_workflow, validated_config, workflow_config
 
 from biosem.release.check import check_release
 from biosem.release.checksums import parse_sha256sums, verify_sha256sums
 from biosem.release.croissant import validate_croissant
+from biosem.workflow.plan import Plan
+from biosem.workflow.report import PAGES
 
 pytestmark = pytest.mark.workflow
 
@@ -259,9 +262,31 @@ def test_snakemake_report_includes_release(release_runs: dict[int, Path], tmp_pa
         names = archive.namelist()
         (html,) = [n for n in names if n.endswith("/report.html")]
         page = archive.read(html).decode("utf-8")
+        shown = {n: archive.read(n).decode("utf-8") for n in names if n.endswith(".html") and n != html}
     assert sum(n.endswith("/RELEASE.md") for n in names) == 2  # public and private manifests
-    assert sum(n.endswith("/counts.tsv") for n in names) >= 3  # the families' counts tables
-    assert any(n.endswith(".png") for n in names)  # the evaluation plots
+    # every table and text file of rule all is shown as an HTML page, none is a bare download
+    stage = Plan(validated_config(workflow_config())).report
+    pages = [kind.page.format(**w) for kind in PAGES for w in stage.pages[kind.name]]
+    in_report = Counter(PurePosixPath(n).name for n in names)
+    assert Counter(PurePosixPath(p).name for p in [*pages, *stage.plots()]) <= in_report
+    assert (
+        len(pages) >= 40
+        and in_report["counts.tsv.html"]
+        == len(stage.pages["termpair_counts"]) + len(stage.pages["analogies_counts"]) + 2
+    )  # term pairs, analogies, simlex nouns and verbs
+    assert not [n for n in names if n.endswith((".tsv", ".csv", ".txt"))]
+    assert all("<table>" in page or "<pre>" in page for page in shown.values())
+    hpo = [
+        page
+        for name, page in shown.items()
+        if "termpairs/hpo/counts.tsv.html" in name or ("<h1>results/datasets/termpairs/hpo/counts.tsv</h1>" in page)
+    ]
+    assert len(hpo) == 1 and '<td class="num">' in hpo[0] and "fsn_syn" in hpo[0]
+    # the datasets' own plots beside the evaluation plots
+    plots = [n for n in names if n.endswith(".png")]
+    assert {PurePosixPath(p).name for p in stage.plots()} | {"termpairs.png", "wic.png"} <= {
+        PurePosixPath(n).name for n in plots
+    }
     for category in (
         "Release",
         "Term pairs",

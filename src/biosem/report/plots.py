@@ -23,13 +23,14 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import StrMethodFormatter
 
 from biosem.analogies.construct import STATUS_KEPT
 from biosem.analogies.summary import BMASS
 from biosem.io import atomic_path
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 
-LEVENSHTEIN_CAP = 40
+LEVENSHTEIN_CAP = 60
 """Distances from this value up share the last bin of :func:`levenshtein_counts`."""
 
 NEGATIVE_KINDS = ("random", "levenshtein")
@@ -104,21 +105,23 @@ def levenshtein_counts(datasets: Mapping[str, pd.DataFrame], cap: int = LEVENSHT
 
 
 def termpair_figure(terminology: str, sizes: pd.DataFrame, distances: pd.DataFrame) -> Figure:
-    """Two panels: pairs per dataset (horizontal bars, positives and negatives stacked) and the
+    """Two panels: pairs per dataset (horizontal bars, log scale; an empty dataset has none) and the
     Levenshtein distance distributions (:func:`levenshtein_counts`) as step histograms."""
     fig = Figure(figsize=(13, 6.5))
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.3]})
     y = np.arange(len(sizes))
-    left.barh(y, sizes["positives"], color=_COLOURS["positives"], label="positives")
-    left.barh(y, sizes["negatives"], left=sizes["positives"], color="#bababa", label="negatives")
-    for i, total in enumerate(sizes["positives"] + sizes["negatives"]):
-        left.text(total, i, f" {total:,}", va="center", fontsize=8)
+    totals = (sizes["positives"] + sizes["negatives"]).to_numpy()
+    hard = sizes["dataset"].str.contains("_hard_").to_numpy()
+    left.barh(y, np.where(totals > 0, totals, np.nan), color=np.where(hard, "#2166ac", "#92c5de"))
+    for i, total in enumerate(totals):
+        left.text(max(total, 1), i, f" {total:,}", va="center", fontsize=8)
+    left.set_xscale("log")
+    left.set_xlim(1, max(10, totals.max() * 8))
+    left.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     left.set_yticks(y, sizes["dataset"], fontsize=8)
     left.invert_yaxis()
-    left.set_xlabel("pairs")
-    left.set_title(f"{terminology}: pairs per dataset")
-    left.legend(loc="lower right", fontsize=8)
-    left.margins(x=0.15)
+    left.set_xlabel("pairs (half positives, half negatives; log scale)")
+    left.set_title(f"{terminology}: pairs per dataset (dark: hard, light: easy)")
     x = distances.index.to_numpy()
     labels = {
         "positives": "positives",
@@ -130,6 +133,7 @@ def termpair_figure(terminology: str, sizes: pd.DataFrame, distances: pd.DataFra
         right.step(x, distances[column], where="mid", color=_COLOURS[column], label=f"{label} ({total:,})")
     right.set_xlabel(f"Levenshtein distance of the lowercased terms (last bin: ≥ {x[-1]})")
     right.set_ylabel("pairs")
+    right.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     right.set_title(f"{terminology}: Levenshtein distance of the pairs, all datasets")
     right.legend(fontsize=8)
     right.grid(alpha=0.3)
