@@ -182,6 +182,8 @@ def wic_figure(composition: pd.DataFrame) -> Figure:
         ax.set_xticks(x, [c.replace("_", "\n") for c in cats], fontsize=8)
         ax.set_title(f"{split}: {int(same.sum() + other.sum()):,} instances")
         ax.margins(y=0.12)
+    for ax in axes[0]:
+        ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     axes[0][0].set_ylabel("instances")
     axes[0][0].legend(fontsize=8, loc="upper left")
     fig.tight_layout()
@@ -293,6 +295,8 @@ def simlex_figure(ratios: pd.DataFrame, counts: pd.DataFrame, width: float = LOG
             color=_COLOURS.get(domain, "#4d4d4d"), label=f"{domain} ({int(ratios[domain].sum()):,})",
         )  # fmt: skip
         bottom = bottom + ratios[domain].to_numpy()
+    left.set_ylim(0, max(1.0, bottom.max()) * 1.08)
+    left.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     left.set_xlabel("log10(corpus per million / general English per million)")
     left.set_ylabel("lemmas")
     left.set_title("vocabulary: corpus vs general-English frequency")
@@ -307,6 +311,7 @@ def simlex_figure(ratios: pd.DataFrame, counts: pd.DataFrame, width: float = LOG
         bottom = bottom + counts[domain].to_numpy()
     right.set_xticks(x, counts.index)
     right.set_ylabel("lemmas")
+    right.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     right.set_title("vocabulary: domain per part of speech")
     fig.tight_layout()
     return fig
