@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 from jinja2 import Environment
+from markupsafe import Markup, escape
 
 from biosem.errors import SourceFormatError
 
@@ -32,14 +33,18 @@ TEXT_SUFFIXES = (".txt", ".md")
 
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; font-size: 14px;
+body { font-family: system-ui, "Segoe UI", Helvetica, Arial, "Liberation Sans", "DejaVu Sans", sans-serif;
+       font-size: 14px;
        color: #1f2328; margin: 12px 16px; }
 h1 { font-size: 16px; margin: 0 0 4px 0; }
 p.meta { color: #57606a; margin: 0 0 10px 0; }
 table { border-collapse: collapse; }
 th, td { padding: 3px 10px; border-bottom: 1px solid #d0d7de; vertical-align: top; }
+td { max-width: 36em; }
 th { position: sticky; top: 0; background: #f6f8fa; text-align: left; border-bottom: 2px solid #8c959f; }
-th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th { vertical-align: bottom; }
+th.num { text-align: right; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.empty { color: #8c959f; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 pre { font-size: 13px; background: #f6f8fa; padding: 8px; overflow-x: auto; }
@@ -134,7 +139,7 @@ def table_html(
         title=title,
         style=_STYLE,
         meta=size,
-        columns=[{"name": str(c), "numeric": numeric[c]} for c in frame.columns],
+        columns=[{"name": _header(str(c)), "numeric": numeric[c]} for c in frame.columns],
         rows=rows,
         download=download,
     )
@@ -175,6 +180,11 @@ def render_page(path: str | os.PathLike[str], title: str | None = None, max_rows
             raise SourceFormatError(path, None, "UTF-8 text", f"byte offset {error.start}: {error.reason}") from None
         return text_html(text, title, max_rows, download)
     return table_html(read_text_table(path), title, max_rows, download)
+
+
+def _header(name: str) -> Markup:
+    """A column name, escaped, that may wrap after its underscores (long snake_case names)."""
+    return escape(name).replace("_", Markup("_<wbr>"))
 
 
 def _cell(text: str, numeric: bool) -> dict[str, str]:

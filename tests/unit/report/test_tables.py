@@ -53,7 +53,7 @@ def test_counts_table_values_separators_and_alignment(tmp_path: Path) -> None:
         ("", "kind"),
         ("", "difficulty"),
         (' class="num"', "positives"),
-        (' class="num"', "mean_levenshtein"),
+        (' class="num"', "mean_<wbr>levenshtein"),
         ("", "note"),
     ]
     assert cells(page) == [
@@ -67,9 +67,9 @@ def test_counts_table_values_separators_and_alignment(tmp_path: Path) -> None:
 
 def test_cells_are_escaped(tmp_path: Path) -> None:
     table = tmp_path / "sheet.csv"
-    table.write_text('word,note\n<script>alert(1)</script>,"a & b, ""c"""\n', encoding="utf-8")
+    table.write_text('word,a<b_c\n<script>alert(1)</script>,"a & b, ""c"""\n', encoding="utf-8")
     page = render_page(table)
-    assert "<script>" not in page
+    assert "<script>" not in page and "<th>a&lt;b_<wbr>c</th>" in page
     assert cells(page) == [[("", "&lt;script&gt;alert(1)&lt;/script&gt;"), ("", "a &amp; b, &#34;c&#34;")]]
 
 
