@@ -185,8 +185,9 @@ def wic_figure(composition: pd.DataFrame) -> Figure:
     for ax in axes[0]:
         ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     axes[0][0].set_ylabel("instances")
-    axes[0][0].legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.93))
     return fig
 
 
@@ -198,15 +199,16 @@ def analogy_relations(relations: pd.DataFrame) -> pd.DataFrame:
 
     Args:
         relations: ``relations.tsv`` of ``summarise_analogies`` (``terminology, relation, status,
-            one_to_one, amb``; the paper's rows have terminology :data:`biosem.analogies.summary.BMASS`
-            and no status).
+            one_to_one, amb``; the paper's rows have terminology :data:`biosem.analogies.summary.BMASS`,
+            status ``kept`` and no ``one_to_one``).
 
     Returns:
-        Columns ``terminology, relation, one_to_one, amb``: rows with status ``kept``, in file
-        order, then the paper's rows (``one_to_one`` NaN: the paper does not give it).
+        Columns ``terminology, relation, one_to_one, amb``: the terminologies' rows with status
+        ``kept``, in file order, then the paper's rows (each once) (``one_to_one`` NaN: the paper does not give it).
     """
-    kept = relations[relations["status"] == STATUS_KEPT]
-    paper = relations[relations["terminology"] == BMASS]
+    paper = relations["terminology"] == BMASS
+    kept = relations[(relations["status"] == STATUS_KEPT) & ~paper]
+    paper = relations[paper]
     out = pd.concat([kept, paper], ignore_index=True)[["terminology", "relation", "one_to_one", "amb"]]
     out["one_to_one"] = pd.to_numeric(out["one_to_one"], errors="coerce")
     out["amb"] = pd.to_numeric(out["amb"], errors="coerce")
