@@ -230,6 +230,7 @@ def analogies_figure(relations: pd.DataFrame) -> Figure:
     ones = relations["one_to_one"].fillna(0).to_numpy()
     left.barh(y[~paper], ones[~paper], color="#2166ac")
     left.set_xscale("log")
+    left.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     left.set_xlabel("one-to-one instances (log)")
     left.set_title("kept relations: one-to-one instances")
     left.set_yticks(y, names, fontsize=7)
