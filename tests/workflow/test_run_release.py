@@ -269,18 +269,11 @@ def test_snakemake_report_includes_release(release_runs: dict[int, Path], tmp_pa
     pages = [kind.page.format(**w) for kind in PAGES for w in stage.pages[kind.name]]
     in_report = Counter(PurePosixPath(n).name for n in names)
     assert Counter(PurePosixPath(p).name for p in [*pages, *stage.plots()]) <= in_report
-    assert (
-        len(pages) >= 40
-        and in_report["counts.tsv.html"]
-        == len(stage.pages["termpair_counts"]) + len(stage.pages["analogies_counts"]) + 2
-    )  # term pairs, analogies, simlex nouns and verbs
-    assert not [n for n in names if n.endswith((".tsv", ".csv", ".txt"))]
-    assert all("<table>" in page or "<pre>" in page for page in shown.values())
-    hpo = [
-        page
-        for name, page in shown.items()
-        if "termpairs/hpo/counts.tsv.html" in name or ("<h1>results/datasets/termpairs/hpo/counts.tsv</h1>" in page)
-    ]
+    counted = ("termpair_counts", "analogies_counts", "simlex_counts", "wic_counts")  # pages named counts.tsv.html
+    assert len(pages) >= 60 and in_report["counts.tsv.html"] == sum(len(stage.pages[k]) for k in counted)
+    assert not [n for n in names if n.endswith((".tsv", ".csv", ".txt", ".md")) and not n.endswith("/RELEASE.md")]
+    assert all("<table>" in text or "<pre>" in text for text in shown.values())
+    hpo = [text for text in shown.values() if "<h1>results/datasets/termpairs/hpo/counts.tsv</h1>" in text]
     assert len(hpo) == 1 and '<td class="num">' in hpo[0] and "fsn_syn" in hpo[0]
     # the datasets' own plots beside the evaluation plots
     plots = [n for n in names if n.endswith(".png")]
