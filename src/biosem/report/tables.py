@@ -33,7 +33,7 @@ TEXT_SUFFIXES = (".txt", ".md")
 
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _STYLE = """
-body { font-family: system-ui, "Segoe UI", Helvetica, Arial, "Liberation Sans", "DejaVu Sans", sans-serif;
+body { font-family: "Segoe UI", Helvetica, Arial, "Liberation Sans", "DejaVu Sans", sans-serif;
        font-size: 14px;
        color: #1f2328; margin: 12px 16px; }
 h1 { font-size: 16px; margin: 0 0 4px 0; }
