@@ -32,7 +32,7 @@ SEPARATORS = {".tsv": "\t", ".csv": ","}
 TEXT_SUFFIXES = (".txt", ".md")
 
 _INTEGER = re.compile(r"^[+-]?\d+$")
-_STYLE = """
+_STYLE = Markup("""
 body { font-family: "Segoe UI", Helvetica, Arial, "Liberation Sans", "DejaVu Sans", sans-serif;
        font-size: 14px;
        color: #1f2328; margin: 12px 16px; }
@@ -49,7 +49,7 @@ td.empty { color: #8c959f; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 pre { font-size: 13px; background: #f6f8fa; padding: 8px; overflow-x: auto; }
 a { color: #0969da; }
-"""
+""")  # trusted CSS: not escaped
 
 _TEMPLATE = Environment(autoescape=True, keep_trailing_newline=True).from_string(
     """<!DOCTYPE html>

@@ -48,6 +48,7 @@ def test_counts_table_values_separators_and_alignment(tmp_path: Path) -> None:
     )
     page = render_page(table, title="hpo counts")
     assert "<title>hpo counts</title>" in page and "2 rows × 5 columns" in page
+    assert '"DejaVu Sans"' in page and "&#34;" not in page.split("</style>")[0]  # the CSS itself is not escaped
     header = re.findall(r"<th( class=\"num\")?>(.*?)</th>", page)
     assert header == [
         ("", "kind"),
