@@ -22,6 +22,7 @@ include: "workflow/rules/simlex.smk"
 include: "workflow/rules/agreement.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/release.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

@@ -10,16 +10,19 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
+from collections import Counter
+from pathlib import Path, PurePosixPath
 
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from conftest import CONFIG_FILES, REPO, SHARED_DATA, run_workflow
+from conftest import CONFIG_FILES, REPO, SHARED_DATA, run_workflow, validated_config, workflow_config
 
 from biosem.release.check import check_release
 from biosem.release.checksums import parse_sha256sums, verify_sha256sums
 from biosem.release.croissant import validate_croissant
+from biosem.workflow.plan import Plan
+from biosem.workflow.report import PAGES
 
 pytestmark = pytest.mark.workflow
 
@@ -274,9 +277,24 @@ def test_snakemake_report_includes_release(release_runs: dict[int, Path], tmp_pa
         names = archive.namelist()
         (html,) = [n for n in names if n.endswith("/report.html")]
         page = archive.read(html).decode("utf-8")
+        shown = {n: archive.read(n).decode("utf-8") for n in names if n.endswith(".html") and n != html}
     assert sum(n.endswith("/RELEASE.md") for n in names) == 2  # public and private manifests
-    assert sum(n.endswith("/counts.tsv") for n in names) >= 3  # the families' counts tables
-    assert any(n.endswith(".png") for n in names)  # the evaluation plots
+    # every table and text file of rule all is shown as an HTML page, none is a bare download
+    stage = Plan(validated_config(workflow_config())).report
+    pages = [kind.page.format(**w) for kind in PAGES for w in stage.pages[kind.name]]
+    in_report = Counter(PurePosixPath(n).name for n in names)
+    assert Counter(PurePosixPath(p).name for p in [*pages, *stage.plots()]) <= in_report
+    counted = ("termpair_counts", "analogies_counts", "simlex_counts", "wic_counts")  # pages named counts.tsv.html
+    assert len(pages) >= 60 and in_report["counts.tsv.html"] == sum(len(stage.pages[k]) for k in counted)
+    assert not [n for n in names if n.endswith((".tsv", ".csv", ".txt", ".md")) and not n.endswith("/RELEASE.md")]
+    assert all("<table>" in text or "<pre>" in text for text in shown.values())
+    hpo = [text for text in shown.values() if "<h1>results/datasets/termpairs/hpo/counts.tsv</h1>" in text]
+    assert len(hpo) == 1 and '<td class="num">' in hpo[0] and "fsn_syn" in hpo[0]
+    # the datasets' own plots beside the evaluation plots
+    plots = [n for n in names if n.endswith(".png")]
+    assert {PurePosixPath(p).name for p in stage.plots()} | {"termpairs.png", "wic.png"} <= {
+        PurePosixPath(n).name for n in plots
+    }
     for category in (
         "Release",
         "Term pairs",

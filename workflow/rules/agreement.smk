@@ -10,12 +10,7 @@ rule aggregate_ratings:
     output:
         txt=paths.rated("{ratings}", "txt"),
         parquet=paths.rated("{ratings}", "parquet"),
-        agreement=report(
-            paths.rating_agreement("{ratings}"),
-            caption="../report/agreement_ratings.rst",
-            category="Agreement",
-            labels={"ratings": "{ratings}", "table": "IAA-1 / IAA-2 / alpha"},
-        ),
+        agreement=paths.rating_agreement("{ratings}"),
         raters=paths.rater_agreement("{ratings}"),
     log:
         paths.log("aggregate_ratings", "{ratings}"),
@@ -38,12 +33,7 @@ rule write_termpair_study:
         sheet=paths.study("termpairs/{terminology}", "sheets", "sheet.csv"),
         xlsx=paths.study("termpairs/{terminology}", "sheets", "sheet.xlsx"),
         key=paths.study("termpairs/{terminology}", "key.csv"),
-        composition=report(
-            paths.study("termpairs/{terminology}", "composition.tsv"),
-            caption="../report/agreement_termpair_study.rst",
-            category="Agreement",
-            labels={"terminology": "{terminology}", "table": "term-pair study sheet"},
-        ),
+        composition=paths.study("termpairs/{terminology}", "composition.tsv"),
     log:
         paths.log("write_termpair_study", "{terminology}"),
     conda:
@@ -66,12 +56,7 @@ rule write_wic_study:
         sheet_b=paths.study("wic", "sheets", "sheet_b.csv"),
         xlsx_b=paths.study("wic", "sheets", "sheet_b.xlsx"),
         key=paths.study("wic", "key.csv"),
-        composition=report(
-            paths.study("wic", "composition.tsv"),
-            caption="../report/agreement_wic_study.rst",
-            category="Agreement",
-            labels={"study": "wic", "table": "wic study sheets"},
-        ),
+        composition=paths.study("wic", "composition.tsv"),
     log:
         paths.log("write_wic_study", "wic"),
     conda:
@@ -89,15 +74,7 @@ rule score_termpair_study:
         key=paths.study("termpairs/{terminology}", "key.csv"),
         sheets=plan.agreement.filled_termpair_sheets,
     output:
-        scores=report(
-            paths.study("termpairs/{terminology}", "scores.tsv"),
-            caption="../report/agreement_termpair_scores.rst",
-            category="Agreement",
-            labels={
-                "terminology": "{terminology}",
-                "table": "term-pair study (Table 3)",
-            },
-        ),
+        scores=paths.study("termpairs/{terminology}", "scores.tsv"),
         votes=paths.study("termpairs/{terminology}", "votes.csv"),
     log:
         paths.log("score_termpair_study", "{terminology}"),
@@ -116,12 +93,7 @@ rule score_wic_study:
         key=paths.study("wic", "key.csv"),
         sheets=plan.agreement.filled_wic_sheets,
     output:
-        scores=report(
-            paths.study("wic", "scores.tsv"),
-            caption="../report/agreement_wic_scores.rst",
-            category="Agreement",
-            labels={"study": "wic", "table": "wic expert check"},
-        ),
+        scores=paths.study("wic", "scores.tsv"),
         answers=paths.study("wic", "answers.csv"),
     log:
         paths.log("score_wic_study", "wic"),

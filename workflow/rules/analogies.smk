@@ -29,31 +29,8 @@ rule build_analogies:
         concepts=paths.intermediate("concepts", "{terminology}"),
         term_counts=paths.intermediate("term_counts", "{terminology}"),
     output:
-        **plan.analogies.dataset_outputs(reported=False),
-        single_answer_txt=report(
-            paths.analogies("{terminology}", "single_answer", "txt"),
-            caption="../report/analogies_dataset.rst",
-            category="Analogies",
-            labels={"terminology": "{terminology}", "dataset": "single_answer"},
-        ),
-        multi_answer_txt=report(
-            paths.analogies("{terminology}", "multi_answer", "txt"),
-            caption="../report/analogies_dataset.rst",
-            category="Analogies",
-            labels={"terminology": "{terminology}", "dataset": "multi_answer"},
-        ),
-        all_info_txt=report(
-            paths.analogies("{terminology}", "all_info", "txt"),
-            caption="../report/analogies_dataset.rst",
-            category="Analogies",
-            labels={"terminology": "{terminology}", "dataset": "all_info"},
-        ),
-        counts=report(
-            paths.analogies("{terminology}", "counts", "tsv"),
-            caption="../report/analogies_counts.rst",
-            category="Analogies",
-            labels={"terminology": "{terminology}", "table": "counts (Table 2)"},
-        ),
+        **plan.analogies.dataset_outputs(),
+        counts=paths.analogies("{terminology}", "counts", "tsv"),
     log:
         paths.log("build_analogies", "{terminology}"),
     benchmark:
@@ -72,18 +49,8 @@ rule summarise_analogies:
     input:
         counts=plan.analogies.summary_inputs(),
     output:
-        summary=report(
-            paths.analogies_summary("summary"),
-            caption="../report/analogies_summary.rst",
-            category="Analogies",
-            labels={"table": "summary over terminologies"},
-        ),
-        relations=report(
-            paths.analogies_summary("relations"),
-            caption="../report/analogies_relations.rst",
-            category="Analogies",
-            labels={"table": "relations of every terminology"},
-        ),
+        summary=paths.analogies_summary("summary"),
+        relations=paths.analogies_summary("relations"),
     log:
         paths.log("summarise_analogies", "summary"),
     localrule: True

@@ -10,12 +10,7 @@ rule ingest_pubtator:
         documents=paths.intermediate("documents", "{corpus}"),
         sentences=paths.intermediate("sentences", "{corpus}"),
         mentions=paths.intermediate("mentions", "{corpus}"),
-        counts=report(
-            paths.corpus_counts("{corpus}"),
-            caption="../report/corpora_counts.rst",
-            category="Corpora",
-            labels={"corpus": "{corpus}", "table": "counts per split"},
-        ),
+        counts=paths.corpus_counts("{corpus}"),
     log:
         paths.log("ingest_pubtator", "{corpus}"),
     benchmark:

@@ -203,12 +203,7 @@ rule collect_evaluation:
         parts=plan.evaluate.parts(),
     output:
         parquet=paths.evaluation("results.parquet"),
-        csv=report(
-            paths.evaluation("results.csv"),
-            caption="../report/evaluate_results.rst",
-            category="Evaluation",
-            labels={"table": "results (tidy)"},
-        ),
+        csv=paths.evaluation("results.csv"),
     log:
         paths.log("collect_evaluation", "results"),
     conda:

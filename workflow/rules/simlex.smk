@@ -8,12 +8,7 @@ rule count_corpus_words:
         lrspl=plan.simlex.optional_file("specialist", "lrspl"),
     output:
         counts=paths.intermediate("word_counts", plan.simlex.name),
-        filters=report(
-            paths.simlex("vocabulary", "filters.tsv"),
-            caption="../report/simlex_filters.rst",
-            category="Simlex",
-            labels={"table": "vocabulary filters"},
-        ),
+        filters=paths.simlex("vocabulary", "filters.tsv"),
     log:
         paths.log("count_corpus_words", plan.simlex.name),
     benchmark:
@@ -38,18 +33,8 @@ rule split_word_domains:
         reviewed=plan.simlex.optional_file("domain", "reviewed"),
     output:
         domains=paths.intermediate("word_domains", plan.simlex.name),
-        sheet=report(
-            paths.simlex("review", "domains.csv"),
-            caption="../report/simlex_domains.rst",
-            category="Simlex",
-            labels={"table": "domain review sheet"},
-        ),
-        correlation=report(
-            paths.simlex("vocabulary", "frequency_correlation.tsv"),
-            caption="../report/simlex_correlation.rst",
-            category="Simlex",
-            labels={"table": "corpus vs general-English frequency"},
-        ),
+        sheet=paths.simlex("review", "domains.csv"),
+        correlation=paths.simlex("vocabulary", "frequency_correlation.tsv"),
     log:
         paths.log("split_word_domains", plan.simlex.name),
     conda:
@@ -116,12 +101,7 @@ rule build_simlex_pairs:
     output:
         pairs=paths.simlex("{dataset}", "pairs.parquet"),
         tsv=paths.simlex("{dataset}", "pairs.tsv"),
-        counts=report(
-            paths.simlex("{dataset}", "counts.tsv"),
-            caption="../report/simlex_counts.rst",
-            category="Simlex",
-            labels={"dataset": "{dataset}", "table": "pairs per quarter"},
-        ),
+        counts=paths.simlex("{dataset}", "counts.tsv"),
         review_biomedical=paths.simlex("{dataset}", "review_associated_biomedical.csv"),
         review_general=paths.simlex("{dataset}", "review_associated_general.csv"),
     log:
@@ -148,18 +128,8 @@ rule design_simlex_survey:
             paths.simlex("survey", "{dataset}", f"group{group}.csv")
             for group in plan.simlex.groups
         ],
-        design=report(
-            paths.simlex("survey", "{dataset}", "design.tsv"),
-            caption="../report/simlex_survey.rst",
-            category="Simlex",
-            labels={"dataset": "{dataset}", "table": "survey design"},
-        ),
-        instructions=report(
-            paths.simlex("survey", "{dataset}", "instructions.md"),
-            caption="../report/simlex_instructions.rst",
-            category="Simlex",
-            labels={"dataset": "{dataset}", "table": "annotator instructions"},
-        ),
+        design=paths.simlex("survey", "{dataset}", "design.tsv"),
+        instructions=paths.simlex("survey", "{dataset}", "instructions.md"),
     log:
         paths.log("design_simlex_survey", "{dataset}"),
     wildcard_constraints:

@@ -83,12 +83,7 @@ rule summarise_termpairs:
         stats=plan.termpairs.stats("{terminology}"),
         associations=paths.intermediate("associations", "{terminology}"),
     output:
-        counts=report(
-            paths.termpairs("{terminology}", "counts", "tsv"),
-            caption="../report/termpairs_counts.rst",
-            category="Term pairs",
-            labels={"terminology": "{terminology}", "table": "counts (Table 2)"},
-        ),
+        counts=paths.termpairs("{terminology}", "counts", "tsv"),
     log:
         paths.log("summarise_termpairs", "{terminology}"),
     localrule: True

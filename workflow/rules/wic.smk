@@ -8,12 +8,7 @@ rule select_wic_mentions:
     output:
         selected=paths.wic_work("selected"),
         corpus_terms=paths.wic_work("corpus_terms"),
-        counts=report(
-            paths.wic("selection_counts", "tsv"),
-            caption="../report/wic_selection.rst",
-            category="WiC",
-            labels={"table": "mentions and sentences per step"},
-        ),
+        counts=paths.wic("selection_counts", "tsv"),
     log:
         paths.log("select_wic_mentions", "wic"),
     benchmark:
@@ -35,12 +30,7 @@ rule build_wic_candidates:
         unpack(plan.wic.candidate_inputs),
     output:
         candidates=paths.wic_work("candidates"),
-        counts=report(
-            paths.wic("candidate_counts", "tsv"),
-            caption="../report/wic_candidates.rst",
-            category="WiC",
-            labels={"table": "candidate pairs per group"},
-        ),
+        counts=paths.wic("candidate_counts", "tsv"),
     log:
         paths.log("build_wic_candidates", "wic"),
     benchmark:
@@ -69,12 +59,7 @@ rule split_wic:
         dev_parquet=paths.wic("dev", "parquet"),
         test_parquet=paths.wic("test", "parquet"),
         quotas=paths.wic("quotas", "json"),
-        counts=report(
-            paths.wic("counts", "tsv"),
-            caption="../report/wic_counts.rst",
-            category="WiC",
-            labels={"table": "instances per split, group and label"},
-        ),
+        counts=paths.wic("counts", "tsv"),
     log:
         paths.log("split_wic", "wic"),
     benchmark:
@@ -97,12 +82,7 @@ rule validate_wic:
         test=paths.wic("test", "json"),
         quotas=paths.wic("quotas", "json"),
     output:
-        report=report(
-            paths.wic("validation", "txt"),
-            caption="../report/wic_validation.rst",
-            category="WiC",
-            labels={"table": "validation"},
-        ),
+        report=paths.wic("validation", "txt"),
     log:
         paths.log("validate_wic", "wic"),
     localrule: True

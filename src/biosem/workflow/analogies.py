@@ -13,7 +13,8 @@ from biosem.analogies.construct import DATASETS, params_from_config
 from biosem.workflow import paths
 
 EXTENSIONS = ("txt", "parquet")
-REPORTED = ("single_answer", "multi_answer", "all_info")  # settings whose text file the report shows
+REPORTED = ("single_answer", "multi_answer", "all_info")
+"""The settings whose text file the report shows (biosem.workflow.report)."""
 
 
 class Analogies:
@@ -42,15 +43,9 @@ class Analogies:
                 )
 
     @staticmethod
-    def dataset_outputs(terminology: str = "{terminology}", reported: bool = True) -> dict[str, str]:
-        """The six settings' text and Parquet files, named ``<setting>_<ext>``; without the text
-        files of :data:`REPORTED` when ``reported`` is false (the rule flags those for the report)."""
-        return {
-            f"{name}_{ext}": paths.analogies(terminology, name, ext)
-            for name in DATASETS
-            for ext in EXTENSIONS
-            if reported or not (ext == "txt" and name in REPORTED)
-        }
+    def dataset_outputs(terminology: str = "{terminology}") -> dict[str, str]:
+        """The six settings' text and Parquet files, named ``<setting>_<ext>``."""
+        return {f"{name}_{ext}": paths.analogies(terminology, name, ext) for name in DATASETS for ext in EXTENSIONS}
 
     def frequency_inputs(self, wildcards: Any) -> dict[str, Any]:
         """The terminology's terms and the frequency corpus (documents Parquet, then text files)."""

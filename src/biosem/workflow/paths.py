@@ -176,3 +176,19 @@ def release(version: str, *parts: str) -> str:
 def licensed_checksums(terminology: str) -> str:
     """sha256 of every file of a licensed release folder (provenance of restricted datasets)."""
     return f"{RELEASE}/checksums/{terminology}.tsv"
+
+
+# --- report ------------------------------------------------------------------------------------
+
+REPORT = f"{RESULTS}/report"
+
+
+def report_page(source: str) -> str:
+    """The HTML page that shows the table or text file ``source`` (a path under ``results/``) in
+    the Snakemake report: ``results/report/pages/<source under results/>.html``."""
+    return f"{REPORT}/pages/{source.removeprefix(RESULTS + '/')}.html"
+
+
+def report_plot(family: str, name: str) -> str:
+    """A plot of a family's datasets for the Snakemake report (``report_plot("termpairs", "hpo")``)."""
+    return f"{REPORT}/plots/{family}/{name}.png"

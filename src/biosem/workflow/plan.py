@@ -20,6 +20,7 @@ from biosem.workflow.analogies import Analogies
 from biosem.workflow.corpora import Corpora
 from biosem.workflow.evaluate import Evaluate
 from biosem.workflow.release import ReleasePlan, active_stages
+from biosem.workflow.report import Report
 from biosem.workflow.simlex import Simlex
 from biosem.workflow.terminologies import Terminologies, TermPairs
 from biosem.workflow.wic import Wic
@@ -83,6 +84,12 @@ class Plan:
             config_files=config_files,
             config_args=config_args,
         )
+        self.report = Report(
+            (path for targets in stage_targets.values() for path in targets),
+            termpair_terminologies=self.termpairs.terminologies,
+            analogies_built=bool(self.analogies.terminologies),
+            wic_built=bool(self.wic.targets()),
+        )
         # The terminologies whose intermediates some rule of `rule all` reads.
         scores_termpairs = bool(self.evaluate.evaluated and self.evaluate.termpair_datasets)
         read = [
@@ -95,6 +102,7 @@ class Plan:
         self._targets = [
             *self.terminologies.targets(read),
             *(path for targets in stage_targets.values() for path in targets),
+            *self.report.targets(),
         ]
 
     def fetch_spec(self, wildcards: Any) -> dict[str, Any]:
@@ -102,8 +110,8 @@ class Plan:
         return fetch_spec(self.config["sources"][wildcards.source])
 
     def targets(self) -> list[str]:
-        """What ``rule all`` builds: the intermediates of every terminology a stage reads and every
-        stage's outputs (releases are cut explicitly)."""
+        """What ``rule all`` builds: the intermediates of every terminology a stage reads, every
+        stage's outputs and the report's pages and plots (releases are cut explicitly)."""
         return list(self._targets)
 
     @staticmethod

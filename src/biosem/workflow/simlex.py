@@ -54,6 +54,7 @@ class Simlex:
     def targets(self) -> list[str]:
         out = [
             paths.intermediate("word_counts", self.name),
+            paths.simlex("vocabulary", "filters.tsv"),
             paths.simlex("review", "domains.csv"),
             paths.simlex("vocabulary", "frequency_correlation.tsv"),
             paths.intermediate("usf", "usf"),
@@ -63,5 +64,6 @@ class Simlex:
                 paths.simlex(dataset, "pairs.parquet"),
                 paths.simlex(dataset, "counts.tsv"),
                 paths.simlex("survey", dataset, "design.tsv"),
+                paths.simlex("survey", dataset, "instructions.md"),
             ]
         return out

@@ -1,0 +1,118 @@
+"""HTML pages of report tables (biosem.report.tables): values, separators, alignment, escaping, heads."""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+
+import pytest
+
+from biosem.errors import SourceFormatError
+from biosem.report.tables import MAX_EMBED_BYTES, format_number, render_page
+
+
+def cells(page: str) -> list[list[tuple[str, str]]]:
+    """The body rows of a page as (class, text) per cell."""
+    body = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return [
+        re.findall(r'<td(?: class="([^"]*)")?>(.*?)</td>', row)
+        for row in re.findall(r"<tr>(.*?)</tr>", body, flags=re.S)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("0", "0"),
+        ("1234", "1,234"),
+        ("-1234567", "-1,234,567"),
+        ("0.712345", "0.7123"),
+        ("12.3456", "12.35"),
+        ("1234.56", "1,234.6"),
+        ("0.000123", "0.000123"),
+        ("nan", "nan"),
+    ],
+)
+def test_format_number(text: str, shown: str) -> None:
+    assert format_number(text) == shown
+
+
+def test_counts_table_values_separators_and_alignment(tmp_path: Path) -> None:
+    table = tmp_path / "counts.tsv"
+    table.write_text(
+        "kind\tdifficulty\tpositives\tmean_levenshtein\tnote\n"
+        "fsn_syn\teasy\t12345\t3.14159\t\n"
+        "same_as\thard\t0\t\tno same_as pairs in the source\n",
+        encoding="utf-8",
+    )
+    page = render_page(table, title="hpo counts")
+    assert "<title>hpo counts</title>" in page and "2 rows × 5 columns" in page
+    assert '"DejaVu Sans"' in page and "&#34;" not in page.split("</style>")[0]  # the CSS itself is not escaped
+    header = re.findall(r"<th( class=\"num\")?>(.*?)</th>", page)
+    assert header == [
+        ("", "kind"),
+        ("", "difficulty"),
+        (' class="num"', "positives"),
+        (' class="num"', "mean_<wbr>levenshtein"),
+        ("", "note"),
+    ]
+    assert cells(page) == [
+        [("", "fsn_syn"), ("", "easy"), ("num", "12,345"), ("num", "3.142"), ("empty", "")],
+        [("", "same_as"), ("", "hard"), ("num", "0"), ("empty", ""), ("", "no same_as pairs in the source")],
+    ]
+    # the file itself rides along as a download, byte for byte
+    href = re.search(r'download="counts.tsv" href="data:text/tab-separated-values;charset=utf-8;base64,([^"]+)"', page)
+    assert href and base64.b64decode(href.group(1)) == table.read_bytes()
+
+
+def test_cells_are_escaped(tmp_path: Path) -> None:
+    table = tmp_path / "sheet.csv"
+    table.write_text('word,a<b_c\n<script>alert(1)</script>,"a & b, ""c"""\n', encoding="utf-8")
+    page = render_page(table)
+    assert "<script>" not in page and "<th>a&lt;b_<wbr>c</th>" in page
+    assert cells(page) == [[("", "&lt;script&gt;alert(1)&lt;/script&gt;"), ("", "a &amp; b, &#34;c&#34;")]]
+
+
+def test_large_table_shows_head_and_row_count(tmp_path: Path) -> None:
+    table = tmp_path / "results.csv"
+    table.write_text("i,value\n" + "".join(f"{i},{i * 1000}\n" for i in range(450)), encoding="utf-8")
+    page = render_page(table, max_rows=100)
+    rows = cells(page)
+    assert len(rows) == 100 and rows[-1] == [("num", "99"), ("num", "99,000")]
+    assert "450 rows × 2 columns; the first 100 shown" in page
+
+
+def test_large_file_is_not_embedded(tmp_path: Path) -> None:
+    table = tmp_path / "big.tsv"
+    table.write_text("a\n" + "x" * (MAX_EMBED_BYTES + 10) + "\n", encoding="utf-8")
+    assert "download=" not in render_page(table)
+
+
+def test_text_file_head_escaped(tmp_path: Path) -> None:
+    text = tmp_path / "single_answer.txt"
+    text.write_text("# is_a\n" + "".join(f'HP:{i}:"a<b>"\tHP:2:"c"\n' for i in range(5)), encoding="utf-8")
+    page = render_page(text, max_rows=3)
+    pre = page.split("<pre>", 1)[1].split("</pre>", 1)[0]
+    line = "HP:{}:&#34;a&lt;b&gt;&#34;\tHP:2:&#34;c&#34;"
+    assert pre.splitlines() == ["# is_a", line.format(0), line.format(1)]
+    assert "6 lines; the first 3 shown" in page
+
+
+def test_bad_tables_name_the_file(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(SourceFormatError, match="empty.tsv:1: expected a header line"):
+        render_page(empty)
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("a,b\n1,2\n1,2,3\n", encoding="utf-8")
+    with pytest.raises(SourceFormatError, match=r"ragged.csv: expected rows with the header's number of fields"):
+        render_page(ragged)
+    other = tmp_path / "table.parquet"
+    other.write_bytes(b"PAR1")
+    with pytest.raises(SourceFormatError, match="expected a .tsv or .csv table"):
+        render_page(other)
+    latin = tmp_path / "notes.txt"
+    latin.write_bytes("caf\xe9\n".encode("latin-1"))
+    with pytest.raises(SourceFormatError, match="notes.txt: expected UTF-8 text"):
+        render_page(latin)

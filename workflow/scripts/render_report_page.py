@@ -1,0 +1,20 @@
+"""Render one table or text file of the report to a self-contained HTML page."""
+
+import logging
+
+from biosem.io import write_text
+from biosem.logs import configure_logging
+from biosem.report.tables import render_page
+
+log = logging.getLogger(__name__)
+
+
+def main(snakemake) -> None:
+    configure_logging(snakemake)
+    page = render_page(snakemake.input.table)
+    write_text(page, snakemake.output.page)
+    log.info("%s: page of %d bytes written to %s", snakemake.input.table, len(page), snakemake.output.page)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake
