@@ -34,10 +34,10 @@ def main(snakemake) -> None:
     verify_fetched(snakemake.input.checksums)
     spec = snakemake.params.spec
     params = params_from_config(spec)
-    files = list(snakemake.input.ratings)
+    files = as_list(snakemake.input.ratings)
     path = files[0]
     if "exports" in spec:
-        design = read_table(snakemake.input.design[0])
+        design = read_table(as_list(snakemake.input.design)[0])
         matrix = read_survey_exports(files, design, params.scale)
         log.info("%d survey exports checked against the design of %s", len(files), spec["survey"])
     elif spec["format"] == "wide":
@@ -66,6 +66,11 @@ def main(snakemake) -> None:
     write_table(result.dataset, snakemake.output.parquet, RATED_DATASET)
     write_text(tsv(result.agreement), snakemake.output.agreement)
     write_text(tsv(result.raters), snakemake.output.raters)
+
+
+def as_list(files) -> list[str]:
+    """A named input as a list of paths (one path or several)."""
+    return [files] if isinstance(files, str) else list(files)
 
 
 def tsv(frame) -> str:
