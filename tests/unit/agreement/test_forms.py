@@ -316,3 +316,25 @@ def test_study_exports_are_filled_sheets(tmp_path: Path) -> None:
         read_filled_sheets(bad, key, {"sheet": set(key["item"])}, ["term1", "term2"])
     found = {(p.path.name, p.line) for p in err.value.problems}
     assert ("z.csv", 3) in found and ("w.csv", 6) in found
+
+
+def test_plan_wires_forms_and_exports() -> None:
+    """rule all writes the survey and study forms; a rating set of exports reads them and the design."""
+    from conftest import validated_config, workflow_config
+
+    from biosem.workflow import paths
+    from biosem.workflow.plan import Plan
+
+    exports = {"format": "long", "survey": "verbs", "exports": ["r/a.csv", "r/b.csv"]}
+    config = validated_config(workflow_config(), {"agreement": {"ratings": {"own": exports}}})
+    plan = Plan(config)
+    targets = set(plan.targets())
+    for dataset in ("nouns", "verbs"):
+        for group in (1, 2):
+            assert paths.simlex("survey", dataset, "forms", f"group{group}.html") in targets
+    assert paths.study("termpairs/hpo", "forms", "sheet.html") in targets
+    wildcards = SimpleNamespace(ratings="own")
+    assert plan.agreement.ratings_input(wildcards) == ["r/a.csv", "r/b.csv"]
+    assert plan.agreement.ratings_checksums(wildcards) == []
+    assert plan.agreement.ratings_design(wildcards) == [paths.simlex("survey", "verbs", "items.parquet")]
+    assert plan.agreement.ratings_design(SimpleNamespace(ratings="simverb3500")) == []
