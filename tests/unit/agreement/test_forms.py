@@ -338,3 +338,28 @@ def test_plan_wires_forms_and_exports() -> None:
     assert plan.agreement.ratings_checksums(wildcards) == []
     assert plan.agreement.ratings_design(wildcards) == [paths.simlex("survey", "verbs", "items.parquet")]
     assert plan.agreement.ratings_design(SimpleNamespace(ratings="simverb3500")) == []
+
+
+def test_write_survey_forms_script(tmp_path: Path) -> None:
+    """The rule's script writes one form per group, each embedding that group's items."""
+    items = design()
+    write_table(items, tmp_path / "items.parquet", SURVEY_ITEMS)
+    (tmp_path / "instructions.md").write_text("# Word similarity survey: nouns\n\nRate *similarity*.\n")
+    forms = [str(tmp_path / f"group{g}.html") for g in (1, 2)]
+    survey = config_with_defaults(simlex={"survey": {"dont_know": True, "identical_run_warning": 3}})["simlex"][
+        "survey"
+    ]
+    snakemake = SimpleNamespace(
+        input=SimpleNamespace(survey=str(tmp_path / "items.parquet"), instructions=str(tmp_path / "instructions.md")),
+        output=SimpleNamespace(forms=forms),
+        params=SimpleNamespace(survey=survey),
+        wildcards=SimpleNamespace(dataset="nouns"),
+        log=[],
+    )
+    runpy.run_path(
+        str(REPO / "workflow/scripts/write_survey_forms.py"), init_globals={"snakemake": snakemake}, run_name="__main__"
+    )
+    for group, path in enumerate(forms, 1):
+        data = embedded(Path(path).read_text())
+        assert [it["id"] for it in data["items"]] == items.loc[items["group"] == group, "item_id"].tolist()
+        assert data["dontKnow"] is True and data["runWarning"] == 3
