@@ -82,7 +82,8 @@ def test_termpair_study_sheets(workflow_runs: dict[int, Path]) -> None:
         html = (folder / "forms/sheet.html").read_text()
         data = json.loads(re.search(r'id="form-data">(.*?)</script>', html, re.S).group(1))
         assert [it["id"] for it in data["items"]] == sheet["item"].tolist()
-        assert not any(name in html for name in DATASETS) and '"label"' not in html
+        assert {k for it in data["items"] for k in it["fields"]} == {"item", "term1", "term2"}  # blinded
+        assert not any(name in html for name in DATASETS)
         # Every key item is a pair of its dataset with its label.
         for name, rows in key.groupby("dataset"):
             data = pd.read_parquet(root / f"results/datasets/termpairs/{terminology}/{name}.parquet")
