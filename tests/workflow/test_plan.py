@@ -223,7 +223,7 @@ def test_rules_reading_sources_take_their_checksums(plan: Plan) -> None:
         (plan.corpora.inputs(wc(corpus="bc5cdr")).values(), plan.corpora.checksums(wc(corpus="bc5cdr"))),
         ([plan.simlex.usf_source], plan.simlex.usf_checksums),
         (
-            [plan.agreement.ratings_input(wc(ratings="simverb3500"))],
+            plan.agreement.ratings_input(wc(ratings="simverb3500")),
             plan.agreement.ratings_checksums(wc(ratings="simverb3500")),
         ),
     ]

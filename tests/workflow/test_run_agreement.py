@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -77,6 +79,11 @@ def test_termpair_study_sheets(workflow_runs: dict[int, Path]) -> None:
         text = (folder / "sheets/sheet.csv").read_text()
         assert not any(name in text for name in DATASETS) and "label" not in text
         assert read_sheet(folder / "sheets/sheet.xlsx").equals(sheet)
+        html = (folder / "forms/sheet.html").read_text()
+        data = json.loads(re.search(r'id="form-data">(.*?)</script>', html, re.S).group(1))
+        assert [it["id"] for it in data["items"]] == sheet["item"].tolist()
+        assert {k for it in data["items"] for k in it["fields"]} == {"item", "term1", "term2"}  # blinded
+        assert not any(name in html for name in DATASETS)
         # Every key item is a pair of its dataset with its label.
         for name, rows in key.groupby("dataset"):
             data = pd.read_parquet(root / f"results/datasets/termpairs/{terminology}/{name}.parquet")
@@ -96,3 +103,7 @@ def test_wic_study_sheets(workflow_runs: dict[int, Path]) -> None:
     assert len(a) == len(b) == counts["per_rater"]
     assert len(set(a["item"]) & set(b["item"])) == counts["shared"]
     assert len(key) == 2 * counts["per_rater"] - counts["shared"]
+    for name, sheet in (("a", a), ("b", b)):
+        html = (folder / f"forms/sheet_{name}.html").read_text()
+        data = json.loads(re.search(r'id="form-data">(.*?)</script>', html, re.S).group(1))
+        assert [it["fields"]["sentence1"] for it in data["items"]] == sheet["sentence1"].tolist()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -96,3 +98,10 @@ def test_survey_sheets(workflow_runs: dict[int, Path], dataset: str) -> None:
     assert design["items"].sum() == sum(len(s) for s in sheets.values())
     text = (root / "instructions.md").read_text()
     assert "Similarity, not relatedness" in text and "from 0" in text
+    # One self-contained form per group: its items in the designed order, nothing fetched.
+    for group, sheet in sheets.items():
+        html = (root / "forms" / f"group{group}.html").read_text()
+        data = json.loads(re.search(r'id="form-data">(.*?)</script>', html, re.S).group(1))
+        assert [it["id"] for it in data["items"]] == sheet["item_id"].tolist()
+        assert data["scale"] == [0, 6] and "Similarity, not relatedness" in html
+        assert not re.search(r"(src|href)=|https?://|@import", html)

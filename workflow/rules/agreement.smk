@@ -7,6 +7,7 @@ rule aggregate_ratings:
     input:
         ratings=plan.agreement.ratings_input,
         checksums=plan.agreement.ratings_checksums,
+        design=plan.agreement.ratings_design,
     output:
         txt=paths.rated("{ratings}", "txt"),
         parquet=paths.rated("{ratings}", "parquet"),
@@ -33,6 +34,7 @@ rule write_termpair_study:
         sheet=paths.study("termpairs/{terminology}", "sheets", "sheet.csv"),
         xlsx=paths.study("termpairs/{terminology}", "sheets", "sheet.xlsx"),
         key=paths.study("termpairs/{terminology}", "key.csv"),
+        form=paths.study("termpairs/{terminology}", "forms", "sheet.html"),
         composition=paths.study("termpairs/{terminology}", "composition.tsv"),
     log:
         paths.log("write_termpair_study", "{terminology}"),
@@ -56,6 +58,8 @@ rule write_wic_study:
         sheet_b=paths.study("wic", "sheets", "sheet_b.csv"),
         xlsx_b=paths.study("wic", "sheets", "sheet_b.xlsx"),
         key=paths.study("wic", "key.csv"),
+        form_a=paths.study("wic", "forms", "sheet_a.html"),
+        form_b=paths.study("wic", "forms", "sheet_b.html"),
         composition=paths.study("wic", "composition.tsv"),
     log:
         paths.log("write_wic_study", "wic"),

@@ -142,3 +142,25 @@ rule design_simlex_survey:
         seed=config["seed"],
     script:
         "../scripts/design_simlex_survey.py"
+
+
+rule write_survey_forms:
+    input:
+        survey=paths.simlex("survey", "{dataset}", "items.parquet"),
+        instructions=paths.simlex("survey", "{dataset}", "instructions.md"),
+    output:
+        forms=[
+            paths.simlex("survey", "{dataset}", "forms", f"group{group}.html")
+            for group in plan.simlex.groups
+        ],
+    log:
+        paths.log("write_survey_forms", "{dataset}"),
+    wildcard_constraints:
+        dataset="nouns|verbs",
+    localrule: True
+    conda:
+        "../envs/biosem.yaml"
+    params:
+        survey=config["simlex"]["survey"],
+    script:
+        "../scripts/write_survey_forms.py"

@@ -1,6 +1,7 @@
 """Aggregate one rating set: bias correction, rater exclusion, IAA-1/IAA-2/alpha, rated dataset.
 
-Reads the ratings (long format, or the SimVerb wide annotator matrix, possibly inside a zip), writes
+Reads the ratings (long format, the survey forms' exports checked against the survey design, or the
+SimVerb wide annotator matrix, possibly inside a zip), writes
 the rated dataset (published txt + Parquet), the agreement table and the per-rater table.
 Parameters: config agreement.ratings.<name>; docs/design.md § simlex "Ratings".
 """
@@ -9,6 +10,7 @@ import logging
 
 import numpy as np
 
+from biosem.agreement.forms import read_survey_exports
 from biosem.agreement.ratings import (
     RATED_DATASET,
     aggregate_ratings,
@@ -20,7 +22,7 @@ from biosem.agreement.ratings import (
     read_wide_matrix,
     to_published_txt,
 )
-from biosem.io import write_table, write_text
+from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.sources import verify_fetched
 
@@ -32,8 +34,13 @@ def main(snakemake) -> None:
     verify_fetched(snakemake.input.checksums)
     spec = snakemake.params.spec
     params = params_from_config(spec)
-    path = snakemake.input.ratings
-    if spec["format"] == "wide":
+    files = as_list(snakemake.input.ratings)
+    path = files[0]
+    if "exports" in spec:
+        design = read_table(as_list(snakemake.input.design)[0])
+        matrix = read_survey_exports(files, design, params.scale)
+        log.info("%d survey exports checked against the design of %s", len(files), spec["survey"])
+    elif spec["format"] == "wide":
         matrix = read_wide_matrix(path, spec["member"], spec["missing_value"], params.scale)
     else:
         matrix = read_long_ratings(path, params.scale)
@@ -59,6 +66,11 @@ def main(snakemake) -> None:
     write_table(result.dataset, snakemake.output.parquet, RATED_DATASET)
     write_text(tsv(result.agreement), snakemake.output.agreement)
     write_text(tsv(result.raters), snakemake.output.raters)
+
+
+def as_list(files) -> list[str]:
+    """A named input as a list of paths (one path or several)."""
+    return [files] if isinstance(files, str) else list(files)
 
 
 def tsv(frame) -> str:

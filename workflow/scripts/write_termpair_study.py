@@ -1,4 +1,4 @@
-"""Write the blinded term-pair quality-check sheet (CSV + XLSX), its private key and composition.
+"""Write the blinded term-pair quality-check sheet (CSV + XLSX + HTML form), its private key and composition.
 
 n_pos positives + n_neg negatives per dataset of one terminology (Schulz & Juric 2020: 30 + 30 over
 20 datasets -> 1,200 pairs), shuffled; datasets with fewer pairs give all they have (counted).
@@ -7,6 +7,7 @@ n_pos positives + n_neg negatives per dataset of one terminology (Schulz & Juric
 import logging
 from pathlib import Path
 
+from biosem.agreement.forms import study_form
 from biosem.agreement.studies import TERMPAIR_INSTRUCTIONS, sheet_csv, termpair_study, write_xlsx
 from biosem.io import read_table, write_text
 from biosem.logs import configure_logging
@@ -46,6 +47,8 @@ def main(snakemake) -> None:
     write_text(sheet_csv(sheet), snakemake.output.sheet)
     write_xlsx(sheet, snakemake.output.xlsx, TERMPAIR_INSTRUCTIONS)
     write_text(sheet_csv(key), snakemake.output.key)
+    write_text(study_form(sheet, "termpairs", "sheet"), snakemake.output.form)
+    log.info("form: %d items in %s", len(sheet), snakemake.output.form)
     write_text(composition.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.composition)
 
 

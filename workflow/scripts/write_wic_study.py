@@ -1,4 +1,4 @@
-"""Write the two overlapping wic expert-check sheets (CSV + XLSX), their private key and counts.
+"""Write the two overlapping wic expert-check sheets (CSV + XLSX + HTML forms), their private key and counts.
 
 Two samples of the test split (BioWiC: 100 each, 50 shared), scaled down when the split is smaller.
 """
@@ -7,6 +7,7 @@ import logging
 
 import pandas as pd
 
+from biosem.agreement.forms import study_form
 from biosem.agreement.studies import WIC_INSTRUCTIONS, read_wic_split, sheet_csv, wic_study, write_xlsx
 from biosem.io import write_text
 from biosem.logs import configure_logging
@@ -38,6 +39,9 @@ def main(snakemake) -> None:
     write_xlsx(sheets["a"], snakemake.output.xlsx_a, WIC_INSTRUCTIONS)
     write_text(sheet_csv(sheets["b"]), snakemake.output.sheet_b)
     write_xlsx(sheets["b"], snakemake.output.xlsx_b, WIC_INSTRUCTIONS)
+    for name, path in (("a", snakemake.output.form_a), ("b", snakemake.output.form_b)):
+        write_text(study_form(sheets[name], "wic", f"sheet_{name}"), path)
+        log.info("form of sheet %s: %d items in %s", name, len(sheets[name]), path)
     write_text(sheet_csv(key), snakemake.output.key)
     table = pd.DataFrame([counts])[["test_items", "per_rater", "shared", "items", "scaled"]]
     write_text(table.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.composition)

@@ -9,7 +9,10 @@ Inputs (both become a :class:`RatingMatrix`, items x raters, NaN = not rated):
   word2, rating`` and optionally ``group`` (the survey group of the rater) and ``role`` (the item's
   role in the survey; ``consistency`` marks the consistency set). A rater rating the same pair more
   than once (the survey's duplicates) gives a *repeat*: the matrix holds the mean of the repeats,
-  and the repeats measure that rater's consistency.
+  and the repeats measure that rater's consistency. Optional ``item_id`` and ``dont_know`` columns
+  (:func:`parse_long_ratings`) make the export of a survey form (:mod:`biosem.agreement.forms`) a
+  long-format file; several exports are read and checked against the survey design by
+  :func:`biosem.agreement.forms.read_survey_exports`.
 * **SimVerb wide matrix** (``SimVerb-3520-annotator-ratings.csv``): no header; ``word1,word2`` then
   one column per annotator; ``-1`` = not rated, otherwise an integer rating 0-6. Rows are pairs
   (the words are in the row), columns annotators (named ``annotator_001`` ... by position).
@@ -277,13 +280,19 @@ def read_wide_matrix(
 def parse_long_ratings(frame: pd.DataFrame, path: str | Path, scale: tuple[float, float] = (0.0, 6.0)) -> pd.DataFrame:
     """Validate a long-format ratings table (all columns as strings, as read from CSV).
 
+    Optional columns besides ``group`` and ``role``: ``item_id`` (the survey item: a rater rates
+    each item once; a repeat of a pair is another item) and ``dont_know`` (``1``/``true`` = the
+    rater chose "don't know": the rating must be empty and the row is no rating), as the survey
+    forms export them (:data:`biosem.agreement.forms.SURVEY_EXPORT_COLUMNS`).
+
     Returns columns ``rater, word1, word2, rating`` (float), ``group``, ``role`` (``""`` if absent),
-    in file order.
+    in file order, without the "don't know" rows.
 
     Raises:
         SourceFormatError: a required column is missing (line 1), or a row (1-based line, header =
-            line 1) has an empty rater/word, a rating that is not a number or lies outside ``scale``,
-            or a rater appears in two groups.
+            line 1) has an empty rater/word, a rating that is not a number or lies outside ``scale``
+            (or a rating beside "don't know", or a ``dont_know`` other than 0/1/true/false/empty), a
+            rater appears in two groups, or a rater has an ``item_id`` twice.
     """
     missing = [c for c in LONG_COLUMNS if c not in frame.columns]
     if missing:
@@ -298,12 +307,21 @@ def parse_long_ratings(frame: pd.DataFrame, path: str | Path, scale: tuple[float
             raise SourceFormatError(path, i + 2, f"a non-empty {col}", str(frame.iloc[i].to_dict()))
     empty_group = (out["group"] == "").to_numpy()
     out.loc[empty_group, "group"] = ALL_GROUP
+    unsure = _dont_know_flags(frame, out, path)
     rating = pd.to_numeric(out["rating"], errors="coerce")
-    bad = (rating.isna() | (rating < scale[0]) | (rating > scale[1])).to_numpy()
+    bad = ~unsure & (rating.isna() | (rating < scale[0]) | (rating > scale[1])).to_numpy()
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise SourceFormatError(path, i + 2, f"a rating in [{scale[0]:g}, {scale[1]:g}]", out["rating"].iat[i])
     out["rating"] = rating.astype(np.float64)
+    if "item_id" in frame.columns:
+        twice = pd.DataFrame({"rater": out["rater"], "item": frame["item_id"].astype(str).str.strip()})
+        again = twice.duplicated().to_numpy()
+        if again.any():
+            i = int(np.flatnonzero(again)[0])
+            raise SourceFormatError(
+                path, i + 2, f"item {twice['item'].iat[i]!r} once per rater", f"rater {out['rater'].iat[i]!r} again"
+            )
     groups = out.groupby("rater", sort=True)["group"].nunique()
     if (groups > 1).any():
         rater = groups[groups > 1].index[0]
@@ -314,7 +332,27 @@ def parse_long_ratings(frame: pd.DataFrame, path: str | Path, scale: tuple[float
             f"rater {rater!r} in one group only",
             ", ".join(sorted(out.loc[out["rater"] == rater, "group"].unique())),
         )
-    return out
+    return out[~unsure].reset_index(drop=True)
+
+
+_TRUE, _FALSE = ("1", "true", "yes"), ("", "0", "false", "no")
+
+
+def _dont_know_flags(frame: pd.DataFrame, out: pd.DataFrame, path: str | Path) -> np.ndarray:
+    """Bool per row: the optional ``dont_know`` column is set (the rating must then be empty)."""
+    if "dont_know" not in frame.columns:
+        return np.zeros(len(frame), dtype=bool)
+    flag = frame["dont_know"].astype(str).str.strip().str.lower()
+    unknown = (~flag.isin(_TRUE + _FALSE)).to_numpy()
+    if unknown.any():
+        i = int(np.flatnonzero(unknown)[0])
+        raise SourceFormatError(path, i + 2, "dont_know 0 or 1", flag.iat[i])
+    unsure = flag.isin(_TRUE).to_numpy()
+    rated = unsure & (out["rating"] != "").to_numpy()
+    if rated.any():
+        i = int(np.flatnonzero(rated)[0])
+        raise SourceFormatError(path, i + 2, "an empty rating beside dont_know = 1", out["rating"].iat[i])
+    return unsure
 
 
 def read_long_ratings(path: str | Path, scale: tuple[float, float] = (0.0, 6.0)) -> RatingMatrix:

@@ -445,11 +445,12 @@ def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     out = []
     for name in sorted(ratings):
         spec = ratings[name]
-        source = (
-            public_source(config, spec["source"], "ratings")
-            if "source" in spec
-            else local_source(spec["path"], "ratings", spec.get("licence"))
-        )
+        if "source" in spec:
+            sources = (public_source(config, spec["source"], "ratings"),)
+        elif "exports" in spec:  # one survey form export per rater
+            sources = tuple(local_source(p, "ratings (form export)", spec.get("licence")) for p in spec["exports"])
+        else:
+            sources = (local_source(spec["path"], "ratings", spec.get("licence")),)
         out.append(
             ReleaseDataset(
                 family="simlex",
@@ -462,7 +463,7 @@ def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 ),
                 motivation="Gold scores for word-similarity evaluation, aggregated reproducibly from raw ratings.",
                 configs={DEFAULT_CONFIG: {EVALUATION_SPLIT: paths.rated(name, "parquet")}},
-                sources=(source,),
+                sources=sources,
                 parameters={"ratings": name, **spec},
                 paper=PAPERS["simlex"],
                 references=SIMLEX_REFERENCES,

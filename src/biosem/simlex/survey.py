@@ -42,6 +42,7 @@ class SurveyParams:
     scale_min: int = 0
     scale_max: int = 6
     identical_run_warning: int = 10
+    dont_know: bool = False
 
 
 def _proportional(sizes: list[int], total: int) -> list[int]:
@@ -198,6 +199,11 @@ def instructions(survey: str, params: SurveyParams, page_items: int) -> str:
         survey, (survey,) + _WORD_CLASS["nouns"][1:]
     )
     lo, hi = params.scale_min, params.scale_max
+    unknown_word = (
+        'If you do not know a word, tick "don\'t know" for the pair; please do not look words up.'
+        if params.dont_know
+        else "If you do not know a word, rate the pair as well as you can; please do not look words up."
+    )
     return f"""# Word similarity survey: {word_class}
 
 Thank you for taking part. You will see pairs of English {word_class}, some from biomedicine and some
@@ -216,7 +222,7 @@ one brings the other to mind.
   words whose meanings have nothing in common.
 * Use the whole scale. There are no right answers: we want your own judgement.
 * If a word has several meanings, rate the pair by the meanings that make the two words most alike.
-* If you do not know a word, rate the pair as well as you can; please do not look words up.
+* {unknown_word}
 
 ## The survey
 

@@ -26,16 +26,24 @@ class Agreement:
         self.termpair_terminologies: list[str] = list(config["termpairs"]["terminologies"])
         self.wic_built = wic_built
 
-    def ratings_input(self, wildcards: Any) -> str:
-        """The ratings file of one rating set: a fetched public source or a local path."""
+    def ratings_input(self, wildcards: Any) -> list[str]:
+        """The ratings files of one rating set: a fetched public source, a local path, or the survey
+        forms' exports."""
         spec = self.ratings[wildcards.ratings]
         if "source" in spec:
-            return paths.source(spec["source"], self.sources[spec["source"]]["filename"])
-        return spec["path"]
+            return [paths.source(spec["source"], self.sources[spec["source"]]["filename"])]
+        if "exports" in spec:
+            return list(spec["exports"])
+        return [spec["path"]]
 
     def ratings_checksums(self, wildcards: Any) -> list[str]:
-        """The sidecar of a fetched ratings source (none for a local path)."""
-        return paths.checksums([self.ratings_input(wildcards)])
+        """The sidecar of a fetched ratings source (none for local files)."""
+        return paths.checksums(self.ratings_input(wildcards))
+
+    def ratings_design(self, wildcards: Any) -> list[str]:
+        """The survey design the exports of a rating set are checked against (none otherwise)."""
+        spec = self.ratings[wildcards.ratings]
+        return [paths.simlex("survey", spec["survey"], "items.parquet")] if "exports" in spec else []
 
     def ratings_spec(self, wildcards: Any) -> Mapping[str, Any]:
         return self.ratings[wildcards.ratings]
@@ -75,6 +83,7 @@ class Agreement:
             paths.study(folder, "sheets", "sheet.xlsx"),
             paths.study(folder, "key.csv"),
             paths.study(folder, "composition.tsv"),
+            paths.study(folder, "forms", "sheet.html"),
         ]
         if terminology in self.filled["termpairs"]:
             out += [paths.study(folder, "scores.tsv"), paths.study(folder, "votes.csv")]
@@ -83,6 +92,7 @@ class Agreement:
     def wic_study_outputs(self) -> list[str]:
         out = [paths.study("wic", "sheets", f"sheet_{rater}.{ext}") for rater in WIC_RATERS for ext in SHEET_EXTENSIONS]
         out += [paths.study("wic", "key.csv"), paths.study("wic", "composition.tsv")]
+        out += [paths.study("wic", "forms", f"sheet_{rater}.html") for rater in WIC_RATERS]
         if self.filled["wic"]:
             out += [paths.study("wic", "scores.tsv"), paths.study("wic", "answers.csv")]
         return out

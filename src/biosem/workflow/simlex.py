@@ -51,6 +51,10 @@ class Simlex:
         tables = self.section["resources"]["synonym_tables"]
         return [str(tables[k]) for k in sorted(tables)]
 
+    def survey_forms(self, dataset: str) -> list[str]:
+        """The HTML rating form of each survey group of ``dataset``."""
+        return [paths.simlex("survey", dataset, "forms", f"group{g}.html") for g in self.groups]
+
     def targets(self) -> list[str]:
         out = [
             paths.intermediate("word_counts", self.name),
@@ -65,5 +69,6 @@ class Simlex:
                 paths.simlex(dataset, "counts.tsv"),
                 paths.simlex("survey", dataset, "design.tsv"),
                 paths.simlex("survey", dataset, "instructions.md"),
+                *self.survey_forms(dataset),
             ]
         return out
