@@ -146,7 +146,8 @@ def survey_hits(items: pd.DataFrame) -> pd.DataFrame:
 _TASK_TEMPLATE = jinja2.Template(
     """<!DOCTYPE html>
 <!-- biosem rating task ({{ survey }}): paste as the HTML layout of an Amazon Mechanical Turk project
-     (every dollar-brace placeholder names a column of the batch CSV) or fill them from the batch CSV in an external tool.
+     (every dollar-brace placeholder names a column of the batch CSV), or fill the placeholders from
+     the batch CSV in an external tool.
      Form fields: item_<k>_rating = {{ lo }}..{{ hi }}{% if dont_know %} or {{ dont_know_value }}{% endif %}. -->
 <script src="https://assets.crowd.aws/crowd-html-elements.js"></script>
 <style>
@@ -345,7 +346,7 @@ def read_platform_results(
     if twice.any():
         cell = cells.iloc[int(np.flatnonzero(twice)[0])]
         raise SourceFormatError(
-            path, int(cell["line"]), f"each item once per worker", f"{cell['rater']} rated {cell['item_id']} again"
+            path, int(cell["line"]), "each item once per worker", f"{cell['rater']} rated {cell['item_id']} again"
         )
     first_group = cells.groupby("rater", sort=False)["hit_group"].transform("first").to_numpy()
     other = first_group != cells["hit_group"].to_numpy()
