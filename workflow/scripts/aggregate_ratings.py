@@ -1,6 +1,7 @@
 """Aggregate one rating set: bias correction, rater exclusion, IAA-1/IAA-2/alpha, rated dataset.
 
-Reads the ratings (long format, or the SimVerb wide annotator matrix, possibly inside a zip), writes
+Reads the ratings (long format, the SimVerb wide annotator matrix, possibly inside a zip, or a
+crowdsourcing platform's results checked against the survey design), writes
 the rated dataset (published txt + Parquet), the agreement table and the per-rater table.
 Parameters: config agreement.ratings.<name>; docs/design.md § simlex "Ratings".
 """
@@ -9,18 +10,21 @@ import logging
 
 import numpy as np
 
+from biosem.agreement.interchange import PLATFORMS, read_platform_results
 from biosem.agreement.ratings import (
     RATED_DATASET,
     aggregate_ratings,
     compare_with_published,
+    long_to_matrix,
     params_from_config,
+    parse_long_ratings,
     read_long_ratings,
     read_member,
     read_published,
     read_wide_matrix,
     to_published_txt,
 )
-from biosem.io import write_table, write_text
+from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.sources import verify_fetched
 
@@ -35,6 +39,19 @@ def main(snakemake) -> None:
     path = snakemake.input.ratings
     if spec["format"] == "wide":
         matrix = read_wide_matrix(path, spec["member"], spec["missing_value"], params.scale)
+    elif spec["format"] in PLATFORMS:
+        long, counts = read_platform_results(path, spec["format"], read_table(snakemake.input.survey[0]), params.scale)
+        log.info(
+            "%s results: %d submissions, %d rejected and dropped, %d kept; %d ratings, %d don't know, %d raters",
+            spec["format"],
+            counts["submissions"],
+            counts["rejected"],
+            counts["kept"],
+            counts["ratings"],
+            counts["dont_know"],
+            counts["raters"],
+        )
+        matrix = long_to_matrix(parse_long_ratings(long.astype(str), path, params.scale), str(path))
     else:
         matrix = read_long_ratings(path, params.scale)
     log.info(

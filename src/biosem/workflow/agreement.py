@@ -13,6 +13,7 @@ from biosem.workflow import paths
 
 SHEET_EXTENSIONS = ("csv", "xlsx")
 WIC_RATERS = ("a", "b")
+PLATFORM_FORMATS = ("mturk", "prolific")  # biosem.agreement.interchange.PLATFORMS
 
 
 class Agreement:
@@ -40,20 +41,47 @@ class Agreement:
     def ratings_spec(self, wildcards: Any) -> Mapping[str, Any]:
         return self.ratings[wildcards.ratings]
 
+    def ratings_survey(self, wildcards: Any) -> list[str]:
+        """The survey design a platform results file is checked against (none for other formats)."""
+        spec = self.ratings[wildcards.ratings]
+        if spec["format"] not in PLATFORM_FORMATS:
+            return []
+        return [paths.simlex("survey", spec["survey"], "items.parquet")]
+
     def study_terminologies(self) -> list[str]:
         """Terminologies that get a term-pair study sheet (default: every termpairs terminology)."""
         chosen = self.section["termpair_study"]["terminologies"]
         built = self.termpair_terminologies
         return sorted(built if chosen is None else [t for t in chosen if t in built])
 
+    @staticmethod
+    def _sheet_paths(entries: Mapping[str, Any]) -> list[str]:
+        """Rater entries (a sheet path, or ``{path, format, annotator}``) -> the files, in rater order."""
+        return [e["path"] if isinstance(e, Mapping) else e for e in entries.values()]
+
+    @staticmethod
+    def _sheet_formats(entries: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """Rater -> ``{format, annotator}`` for the entries that are not plain sheets (Label Studio exports)."""
+        return {
+            rater: {"format": e["format"], "annotator": e["annotator"]}
+            for rater, e in entries.items()
+            if isinstance(e, Mapping)
+        }
+
     def filled_termpair_sheets(self, wildcards: Any) -> list[str]:
-        return list(self.filled["termpairs"][wildcards.terminology].values())
+        return self._sheet_paths(self.filled["termpairs"][wildcards.terminology])
+
+    def termpair_sheet_formats(self, wildcards: Any) -> dict[str, dict[str, Any]]:
+        return self._sheet_formats(self.filled["termpairs"][wildcards.terminology])
 
     def termpair_raters(self, wildcards: Any) -> list[str]:
         return list(self.filled["termpairs"][wildcards.terminology])
 
     def filled_wic_sheets(self, wildcards: Any) -> list[str]:
-        return list(self.filled["wic"].values())
+        return self._sheet_paths(self.filled["wic"])
+
+    def wic_sheet_formats(self) -> dict[str, dict[str, Any]]:
+        return self._sheet_formats(self.filled["wic"])
 
     @staticmethod
     def rating_outputs(name: str) -> list[str]:
@@ -75,6 +103,7 @@ class Agreement:
             paths.study(folder, "sheets", "sheet.xlsx"),
             paths.study(folder, "key.csv"),
             paths.study(folder, "composition.tsv"),
+            *self.labelstudio_outputs(folder),
         ]
         if terminology in self.filled["termpairs"]:
             out += [paths.study(folder, "scores.tsv"), paths.study(folder, "votes.csv")]
@@ -82,10 +111,18 @@ class Agreement:
 
     def wic_study_outputs(self) -> list[str]:
         out = [paths.study("wic", "sheets", f"sheet_{rater}.{ext}") for rater in WIC_RATERS for ext in SHEET_EXTENSIONS]
-        out += [paths.study("wic", "key.csv"), paths.study("wic", "composition.tsv")]
+        out += [paths.study("wic", "key.csv"), paths.study("wic", "composition.tsv"), *self.labelstudio_outputs("wic")]
         if self.filled["wic"]:
             out += [paths.study("wic", "scores.tsv"), paths.study("wic", "answers.csv")]
         return out
+
+    @staticmethod
+    def labelstudio_outputs(folder: str) -> list[str]:
+        """The Label Studio labelling config and task files of a study (one task file per sheet)."""
+        sheets = ["sheet"] if folder.startswith("termpairs/") else [f"sheet_{r}" for r in WIC_RATERS]
+        return [paths.study(folder, "labelstudio", "config.xml")] + [
+            paths.study(folder, "labelstudio", f"{sheet}.json") for sheet in sheets
+        ]
 
     def targets(self) -> list[str]:
         out: list[str] = []

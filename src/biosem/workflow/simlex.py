@@ -51,6 +51,14 @@ class Simlex:
         tables = self.section["resources"]["synonym_tables"]
         return [str(tables[k]) for k in sorted(tables)]
 
+    @staticmethod
+    def crowdsourcing_outputs(dataset: str) -> list[str]:
+        """The survey as a platform batch: batch CSV (one row per HIT) and HTML task template."""
+        return [
+            paths.simlex("survey", dataset, "crowdsourcing", "batch.csv"),
+            paths.simlex("survey", dataset, "crowdsourcing", "task.html"),
+        ]
+
     def targets(self) -> list[str]:
         out = [
             paths.intermediate("word_counts", self.name),
@@ -63,5 +71,6 @@ class Simlex:
                 paths.simlex(dataset, "pairs.parquet"),
                 paths.simlex(dataset, "counts.tsv"),
                 paths.simlex("survey", dataset, "design.tsv"),
+                *self.crowdsourcing_outputs(dataset),
             ]
         return out

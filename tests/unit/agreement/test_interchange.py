@@ -7,6 +7,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -394,3 +395,37 @@ def test_labelstudio_export_with_a_foreign_item_fails_validation(tmp_path: Path)
     found = [(p.expected, p.found) for p in err.value.problems]
     assert ("an item id of the study key", "P9") in found
     assert ("term2 'ibuprofen' for item P4", "paracetamol") in found
+
+
+# --------------------------------------------------------------------------------------------------
+# Config: platform formats need a survey; filled sheets may be Label Studio exports
+# --------------------------------------------------------------------------------------------------
+def test_config_accepts_platform_results_and_labelstudio_exports() -> None:
+    from conftest import config_with_defaults
+    from snakemake_interface_common.exceptions import WorkflowError
+
+    from biosem.workflow.agreement import Agreement
+
+    ls = {"path": "ls/project-1.json", "format": "labelstudio", "annotator": 3}
+    cfg = config_with_defaults(
+        agreement={
+            "ratings": {"crowd": {"path": "Batch_1_batch_results.csv", "format": "mturk", "survey": "nouns"}},
+            "filled_sheets": {"termpairs": {"cl": {"r1": "r1.csv", "r2": ls}}, "wic": {"a": ls}},
+        }
+    )
+    assert cfg["agreement"]["ratings"]["crowd"]["min_items"] == 10  # defaults still filled
+    assert cfg["agreement"]["filled_sheets"]["termpairs"]["cl"]["r2"] == ls
+    stage = Agreement(cfg, wic_built=True)
+    wildcards = SimpleNamespace(ratings="crowd", terminology="cl")
+    assert stage.ratings_survey(wildcards) == ["results/datasets/simlex/survey/nouns/items.parquet"]
+    assert stage.filled_termpair_sheets(wildcards) == ["r1.csv", "ls/project-1.json"]
+    assert stage.termpair_sheet_formats(wildcards) == {"r2": {"format": "labelstudio", "annotator": 3}}
+    assert stage.wic_sheet_formats() == {"a": {"format": "labelstudio", "annotator": 3}}
+    assert "results/agreement/studies/wic/labelstudio/sheet_b.json" in stage.wic_study_outputs()
+    for wrong in (
+        {"ratings": {"crowd": {"path": "b.csv", "format": "mturk"}}},  # no survey
+        {"filled_sheets": {"wic": {"a": {"path": "x.json", "format": "labelstudio"}}}},  # no annotator
+        {"filled_sheets": {"wic": {"a": {"path": "x.json", "format": "xlsx", "annotator": 1}}}},
+    ):
+        with pytest.raises(WorkflowError):
+            config_with_defaults(agreement=wrong)
