@@ -72,10 +72,11 @@ STUDY_KINDS = ("termpairs", "wic")
 ANSWER_FIELD = "answer"
 """The ``name`` of the Label Studio ``<Choices>`` (``from_name`` in the export)."""
 CHOICE_LABELS = {
-    "termpairs": {SAME: "Same concept", NOT_SAME: "Not the same concept", DONT_KNOW: "Don't know"},
+    "termpairs": {SAME: "Same concept", NOT_SAME: "Not the same", DONT_KNOW: "Don't know"},
     "wic": {SAME: "Same meaning", NOT_SAME: "Different meaning", DONT_KNOW: "Don't know"},
 }
-"""Displayed choice -> canonical answer (:data:`biosem.agreement.studies.ANSWERS`, the ``alias``)."""
+"""Canonical answer (:data:`biosem.agreement.studies.ANSWERS`, the ``alias``) -> the label shown; the
+same labels as the study forms (``biosem.agreement.forms.STUDY_CHOICES``)."""
 
 
 @dataclass(frozen=True)

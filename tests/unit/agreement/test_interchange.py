@@ -18,6 +18,7 @@ from biosem.agreement import interchange as X
 from biosem.agreement import studies as S
 from biosem.agreement.ratings import RatingParams, aggregate_ratings, long_to_matrix, parse_long_ratings
 from biosem.errors import SourceFormatError
+from biosem.workflow import paths
 
 # --------------------------------------------------------------------------------------------------
 # A hand-made survey: group 1 has two pages (3 and 2 items), group 2 one page (3 items); c1 is the
@@ -286,7 +287,7 @@ def test_labelstudio_round_trip_scores_the_known_majorities(tmp_path: Path) -> N
         "P1": [(1, "same"), (2, "Same concept"), ({"id": 3, "email": "c@x.org"}, "not same")],
         "P2": [(1, "same"), (2, "not same"), ({"id": 3, "email": "c@x.org"}, None)],
         "P3": [(1, "not same"), (2, "not same")],
-        "P4": [(1, "same"), (2, "don't know"), ({"id": 3, "email": "c@x.org"}, "Not the same concept")],
+        "P4": [(1, "same"), (2, "don't know"), ({"id": 3, "email": "c@x.org"}, "Not the same")],
     }
     path = tmp_path / "project-1-at-2026.json"
     path.write_text(json.dumps(export(tasks, answers)), encoding="utf-8")
@@ -417,11 +418,11 @@ def test_config_accepts_platform_results_and_labelstudio_exports() -> None:
     assert cfg["agreement"]["filled_sheets"]["termpairs"]["cl"]["r2"] == ls
     stage = Agreement(cfg, wic_built=True)
     wildcards = SimpleNamespace(ratings="crowd", terminology="cl")
-    assert stage.ratings_survey(wildcards) == ["results/datasets/simlex/survey/nouns/items.parquet"]
+    assert stage.ratings_survey(wildcards) == [paths.simlex("survey", "nouns", "items.parquet")]
     assert stage.filled_termpair_sheets(wildcards) == ["r1.csv", "ls/project-1.json"]
     assert stage.termpair_sheet_formats(wildcards) == {"r2": {"format": "labelstudio", "annotator": 3}}
     assert stage.wic_sheet_formats() == {"a": {"format": "labelstudio", "annotator": 3}}
-    assert "results/agreement/studies/wic/labelstudio/sheet_b.json" in stage.wic_study_outputs()
+    assert paths.study("wic", "labelstudio", "sheet_b.json") in stage.wic_study_outputs()
     for wrong in (
         {"ratings": {"crowd": {"path": "b.csv", "format": "mturk"}}},  # no survey
         {"filled_sheets": {"wic": {"a": {"path": "x.json", "format": "labelstudio"}}}},  # no annotator
