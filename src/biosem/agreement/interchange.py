@@ -129,19 +129,18 @@ def survey_hits(items: pd.DataFrame) -> pd.DataFrame:
     slots = int(slot.max())
     wide = items.assign(slot=slot).pivot(index=["group", "page"], columns="slot", values=["item_id", "word1", "word2"])
     rows = wide.index.to_frame(index=False)
-    out = pd.DataFrame(
-        {
-            "hit": [f"{surveys[0]}-g{g}-p{p:02d}" for g, p in zip(rows["group"], rows["page"])],
-            "survey": surveys[0],
-            "group": rows["group"].astype(str),
-            "page": rows["page"].astype(str),
-            "n_items": wide["item_id"].notna().sum(axis=1).astype(str).to_numpy(),
-        }
-    )
+    columns = {
+        "hit": [f"{surveys[0]}-g{g}-p{p:02d}" for g, p in zip(rows["group"], rows["page"])],
+        "survey": [surveys[0]] * len(rows),
+        "group": rows["group"].astype(str).to_numpy(),
+        "page": rows["page"].astype(str).to_numpy(),
+        "n_items": wide["item_id"].notna().sum(axis=1).astype(str).to_numpy(),
+    }
+    cells = wide.fillna("").astype(str)
     for k in range(1, slots + 1):
         for field, source in zip(ITEM_FIELDS, ("item_id", "word1", "word2")):
-            out[f"item_{k}_{field}"] = wide[(source, k)].fillna("").astype(str).to_numpy()
-    return out[hit_columns(slots)]
+            columns[f"item_{k}_{field}"] = cells[(source, k)].to_numpy()
+    return pd.DataFrame(columns)[hit_columns(slots)]
 
 
 _TASK_TEMPLATE = jinja2.Template(

@@ -42,6 +42,7 @@ class SurveyParams:
     scale_min: int = 0
     scale_max: int = 6
     identical_run_warning: int = 10
+    dont_know: bool = False
 
 
 def _proportional(sizes: list[int], total: int) -> list[int]:
