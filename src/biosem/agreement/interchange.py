@@ -241,7 +241,8 @@ def read_platform_results(
         order), counts: ``submissions``, ``rejected``, ``kept``, ``ratings``, ``dont_know``, ``raters``).
 
     Raises:
-        SourceFormatError: naming the file and line (header = line 1): a missing worker, status,
+        SourceFormatError: not a readable CSV; or naming the file and line (header = line 1, one line
+            per row): a missing worker, status,
             ``group``/``page`` or answer column; an empty worker id; an item id not in the survey;
             words, group or page other than the survey's for that item; an empty rating, or one that
             is neither an integer in ``scale`` nor :data:`DONT_KNOW_VALUE`; a worker rating an item
@@ -252,7 +253,10 @@ def read_platform_results(
         raise ValueError(f"platform must be one of {sorted(PLATFORMS)}, not {platform!r}")
     spec = PLATFORMS[platform]
     path = Path(path)
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as err:
+        raise SourceFormatError(path, None, f"a {platform} results CSV", str(err)) from err
     columns = list(frame.columns)
     ip, ap = spec.input_prefix, spec.answer_prefix
     required = [spec.worker, f"{ip}group", f"{ip}page"] + ([spec.status] if spec.status_required else [])

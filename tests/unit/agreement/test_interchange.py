@@ -12,6 +12,8 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy.stats import spearmanr
 
 from biosem.agreement import interchange as X
@@ -430,3 +432,29 @@ def test_config_accepts_platform_results_and_labelstudio_exports() -> None:
     ):
         with pytest.raises(WorkflowError):
             config_with_defaults(agreement=wrong)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.lists(st.one_of(st.integers(0, 6), st.just("dont_know")), min_size=8, max_size=8), min_size=1, max_size=4
+    )
+)
+def test_any_ratings_survive_the_round_trip(tmp_path: Path, answers: list[list]) -> None:
+    """Whatever workers answer, the importer returns exactly their ratings (don't know left out)."""
+    ids = ITEMS["item_id"].tolist()
+    group_of = dict(zip(ids, ITEMS["group"]))
+    ratings = {f"W{w}": {i: a for i, a in zip(ids, row) if group_of[i] == 1 + w % 2} for w, row in enumerate(answers)}
+    path = write_csv(mturk_results(X.survey_hits(ITEMS), ratings), tmp_path / "prop.csv")
+    long, counts = X.read_platform_results(path, "mturk", ITEMS)
+    expected = {(w, i): float(a) for w, row in ratings.items() for i, a in row.items() if a != "dont_know"}
+    assert dict(zip(zip(long["rater"], long["item_id"]), long["rating"])) == expected
+    assert counts["dont_know"] == sum(a == "dont_know" for row in ratings.values() for a in row.values())
+
+
+def test_empty_results_file_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "empty.csv"
+    path.write_text("")
+    with pytest.raises(SourceFormatError, match="a mturk results CSV") as err:
+        X.read_platform_results(path, "mturk", ITEMS)
+    assert err.value.path == path
