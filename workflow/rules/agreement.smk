@@ -86,6 +86,7 @@ rule score_termpair_study:
         "../envs/biosem.yaml"
     params:
         raters=plan.agreement.termpair_raters,
+        formats=plan.agreement.termpair_sheet_formats,
         datasets=list(TERMPAIR_DATASETS),
         dont_know=config["agreement"]["dont_know"],
     script:
@@ -105,6 +106,43 @@ rule score_wic_study:
         "../envs/biosem.yaml"
     params:
         raters=list(config["agreement"]["filled_sheets"]["wic"]),
+        formats=plan.agreement.wic_sheet_formats(),
         dont_know=config["agreement"]["dont_know"],
     script:
         "../scripts/score_wic_study.py"
+
+
+rule write_labelstudio_termpairs:
+    input:
+        sheet=paths.study("termpairs/{terminology}", "sheets", "sheet.csv"),
+    output:
+        config=paths.study("termpairs/{terminology}", "labelstudio", "config.xml"),
+        tasks=paths.study("termpairs/{terminology}", "labelstudio", "sheet.json"),
+    log:
+        paths.log("write_labelstudio_termpairs", "{terminology}"),
+    localrule: True
+    conda:
+        "../envs/biosem.yaml"
+    params:
+        kind="termpairs",
+    script:
+        "../scripts/write_labelstudio_tasks.py"
+
+
+rule write_labelstudio_wic:
+    input:
+        sheet_a=paths.study("wic", "sheets", "sheet_a.csv"),
+        sheet_b=paths.study("wic", "sheets", "sheet_b.csv"),
+    output:
+        config=paths.study("wic", "labelstudio", "config.xml"),
+        tasks_a=paths.study("wic", "labelstudio", "sheet_a.json"),
+        tasks_b=paths.study("wic", "labelstudio", "sheet_b.json"),
+    log:
+        paths.log("write_labelstudio_wic", "wic"),
+    localrule: True
+    conda:
+        "../envs/biosem.yaml"
+    params:
+        kind="wic",
+    script:
+        "../scripts/write_labelstudio_tasks.py"

@@ -164,3 +164,25 @@ rule write_survey_forms:
         survey=config["simlex"]["survey"],
     script:
         "../scripts/write_survey_forms.py"
+
+
+rule write_crowdsourcing_survey:
+    input:
+        survey=paths.simlex("survey", "{dataset}", "items.parquet"),
+        instructions=paths.simlex("survey", "{dataset}", "instructions.md"),
+    output:
+        batch=paths.simlex("survey", "{dataset}", "crowdsourcing", "batch.csv"),
+        template=paths.simlex("survey", "{dataset}", "crowdsourcing", "task.html"),
+    log:
+        paths.log("write_crowdsourcing_survey", "{dataset}"),
+    wildcard_constraints:
+        dataset="nouns|verbs",
+    localrule: True
+    conda:
+        "../envs/biosem.yaml"
+    params:
+        scale_min=config["simlex"]["survey"]["scale_min"],
+        scale_max=config["simlex"]["survey"]["scale_max"],
+        dont_know=config["simlex"]["survey"]["dont_know"],
+    script:
+        "../scripts/write_crowdsourcing_survey.py"

@@ -1,7 +1,7 @@
 """Aggregate one rating set: bias correction, rater exclusion, IAA-1/IAA-2/alpha, rated dataset.
 
-Reads the ratings (long format, the survey forms' exports checked against the survey design, or the
-SimVerb wide annotator matrix, possibly inside a zip), writes
+Reads the ratings (long format, the survey forms' exports or a crowdsourcing platform's results, both checked
+against the survey design, or the SimVerb wide annotator matrix, possibly inside a zip), writes
 the rated dataset (published txt + Parquet), the agreement table and the per-rater table.
 Parameters: config agreement.ratings.<name>; docs/design.md § simlex "Ratings".
 """
@@ -11,11 +11,14 @@ import logging
 import numpy as np
 
 from biosem.agreement.forms import read_survey_exports
+from biosem.agreement.interchange import PLATFORMS, read_platform_results
 from biosem.agreement.ratings import (
     RATED_DATASET,
     aggregate_ratings,
     compare_with_published,
+    long_to_matrix,
     params_from_config,
+    parse_long_ratings,
     read_long_ratings,
     read_member,
     read_published,
@@ -42,6 +45,20 @@ def main(snakemake) -> None:
         log.info("%d survey exports checked against the design of %s", len(files), spec["survey"])
     elif spec["format"] == "wide":
         matrix = read_wide_matrix(path, spec["member"], spec["missing_value"], params.scale)
+    elif spec["format"] in PLATFORMS:
+        design = read_table(as_list(snakemake.input.design)[0])
+        long, counts = read_platform_results(path, spec["format"], design, params.scale)
+        log.info(
+            "%s results: %d submissions, %d rejected and dropped, %d kept; %d ratings, %d don't know, %d raters",
+            spec["format"],
+            counts["submissions"],
+            counts["rejected"],
+            counts["kept"],
+            counts["ratings"],
+            counts["dont_know"],
+            counts["raters"],
+        )
+        matrix = long_to_matrix(parse_long_ratings(long.astype(str), path, params.scale), str(path))
     else:
         matrix = read_long_ratings(path, params.scale)
     log.info(

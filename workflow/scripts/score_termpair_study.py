@@ -19,6 +19,8 @@ def main(snakemake) -> None:
         key,
         {"sheet": set(key["item"])},
         ["term1", "term2"],
+        snakemake.params.formats,
+        "termpairs",
     )
     dont_know = snakemake.params.dont_know
     scores = score_termpair_study(answers, key, dont_know, snakemake.params.datasets)

@@ -18,7 +18,14 @@ def main(snakemake) -> None:
         "b": set(key.loc[key["in_sheet_b"], "item"]),
     }
     raters = snakemake.params.raters
-    answers, which = read_filled_sheets(dict(zip(raters, snakemake.input.sheets)), key, sheets, ["term1", "term2"])
+    answers, which = read_filled_sheets(
+        dict(zip(raters, snakemake.input.sheets)),
+        key,
+        sheets,
+        ["term1", "term2"],
+        snakemake.params.formats,
+        "wic",
+    )
     log.info("sheets filled: %s", which)
     scores = score_wic_study(answers, key, snakemake.params.dont_know)
     log.info("dont_know=%s\n%s", snakemake.params.dont_know, scores.to_string(index=False))

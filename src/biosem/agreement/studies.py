@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -505,11 +506,16 @@ def read_filled_sheets(
     key: pd.DataFrame,
     sheets: Mapping[str, set[str]],
     check: Sequence[str],
+    formats: Mapping[str, Mapping[str, Any]] | None = None,
+    kind: str = "termpairs",
 ) -> tuple[pd.DataFrame, dict[str, str]]:
     """Read and validate every rater's filled sheet.
 
     Args:
-        paths: rater id -> filled sheet (CSV or XLSX).
+        paths: rater id -> filled sheet (CSV or XLSX, or a Label Studio JSON export).
+        formats: rater id -> ``{format: sheet|labelstudio, annotator}`` (config ``filled_sheets``
+            entries; default ``sheet``); ``kind``: ``termpairs`` or ``wic``, the Label Studio choice
+            labels (:func:`biosem.agreement.interchange.read_filled_sheet`).
 
     Returns:
         (answers as an items x raters table of canonical answers (``""`` where a rater had no such
@@ -520,10 +526,13 @@ def read_filled_sheets(
         SheetValidationError: listing every problem of every file.
         SourceFormatError: a file cannot be read.
     """
+    from biosem.agreement.interchange import read_filled_sheet
+
     problems: list[SourceFormatError] = []
     columns, which = {}, {}
     for rater, path in paths.items():
-        answers, name, found = validate_sheet(read_sheet(path), path, key, sheets, check)
+        frame = read_filled_sheet(path, (formats or {}).get(rater), kind)
+        answers, name, found = validate_sheet(frame, path, key, sheets, check)
         problems += found
         columns[rater] = answers.set_index("item")["answer"]
         which[rater] = name or ""

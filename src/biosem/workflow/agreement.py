@@ -13,6 +13,7 @@ from biosem.workflow import paths
 
 SHEET_EXTENSIONS = ("csv", "xlsx")
 WIC_RATERS = ("a", "b")
+PLATFORM_FORMATS = ("mturk", "prolific")  # biosem.agreement.interchange.PLATFORMS
 
 
 class Agreement:
@@ -41,9 +42,12 @@ class Agreement:
         return paths.checksums(self.ratings_input(wildcards))
 
     def ratings_design(self, wildcards: Any) -> list[str]:
-        """The survey design the exports of a rating set are checked against (none otherwise)."""
+        """The survey design a rating set is checked against: that of the survey forms' exports or of a
+        platform results file (none for other formats)."""
         spec = self.ratings[wildcards.ratings]
-        return [paths.simlex("survey", spec["survey"], "items.parquet")] if "exports" in spec else []
+        if "exports" in spec or spec["format"] in PLATFORM_FORMATS:
+            return [paths.simlex("survey", spec["survey"], "items.parquet")]
+        return []
 
     def ratings_spec(self, wildcards: Any) -> Mapping[str, Any]:
         return self.ratings[wildcards.ratings]
@@ -54,14 +58,34 @@ class Agreement:
         built = self.termpair_terminologies
         return sorted(built if chosen is None else [t for t in chosen if t in built])
 
+    @staticmethod
+    def _sheet_paths(entries: Mapping[str, Any]) -> list[str]:
+        """Rater entries (a sheet path, or ``{path, format, annotator}``) -> the files, in rater order."""
+        return [e["path"] if isinstance(e, Mapping) else e for e in entries.values()]
+
+    @staticmethod
+    def _sheet_formats(entries: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """Rater -> ``{format, annotator}`` for the entries that are not plain sheets (Label Studio exports)."""
+        return {
+            rater: {"format": e["format"], "annotator": e["annotator"]}
+            for rater, e in entries.items()
+            if isinstance(e, Mapping)
+        }
+
     def filled_termpair_sheets(self, wildcards: Any) -> list[str]:
-        return list(self.filled["termpairs"][wildcards.terminology].values())
+        return self._sheet_paths(self.filled["termpairs"][wildcards.terminology])
+
+    def termpair_sheet_formats(self, wildcards: Any) -> dict[str, dict[str, Any]]:
+        return self._sheet_formats(self.filled["termpairs"][wildcards.terminology])
 
     def termpair_raters(self, wildcards: Any) -> list[str]:
         return list(self.filled["termpairs"][wildcards.terminology])
 
     def filled_wic_sheets(self, wildcards: Any) -> list[str]:
-        return list(self.filled["wic"].values())
+        return self._sheet_paths(self.filled["wic"])
+
+    def wic_sheet_formats(self) -> dict[str, dict[str, Any]]:
+        return self._sheet_formats(self.filled["wic"])
 
     @staticmethod
     def rating_outputs(name: str) -> list[str]:
@@ -84,6 +108,7 @@ class Agreement:
             paths.study(folder, "key.csv"),
             paths.study(folder, "composition.tsv"),
             paths.study(folder, "forms", "sheet.html"),
+            *self.labelstudio_outputs(folder),
         ]
         if terminology in self.filled["termpairs"]:
             out += [paths.study(folder, "scores.tsv"), paths.study(folder, "votes.csv")]
@@ -93,9 +118,18 @@ class Agreement:
         out = [paths.study("wic", "sheets", f"sheet_{rater}.{ext}") for rater in WIC_RATERS for ext in SHEET_EXTENSIONS]
         out += [paths.study("wic", "key.csv"), paths.study("wic", "composition.tsv")]
         out += [paths.study("wic", "forms", f"sheet_{rater}.html") for rater in WIC_RATERS]
+        out += [*self.labelstudio_outputs("wic")]
         if self.filled["wic"]:
             out += [paths.study("wic", "scores.tsv"), paths.study("wic", "answers.csv")]
         return out
+
+    @staticmethod
+    def labelstudio_outputs(folder: str) -> list[str]:
+        """The Label Studio labelling config and task files of a study (one task file per sheet)."""
+        sheets = ["sheet"] if folder.startswith("termpairs/") else [f"sheet_{r}" for r in WIC_RATERS]
+        return [paths.study(folder, "labelstudio", "config.xml")] + [
+            paths.study(folder, "labelstudio", f"{sheet}.json") for sheet in sheets
+        ]
 
     def targets(self) -> list[str]:
         out: list[str] = []

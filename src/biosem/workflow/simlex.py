@@ -55,6 +55,14 @@ class Simlex:
         """The HTML rating form of each survey group of ``dataset``."""
         return [paths.simlex("survey", dataset, "forms", f"group{g}.html") for g in self.groups]
 
+    @staticmethod
+    def crowdsourcing_outputs(dataset: str) -> list[str]:
+        """The survey as a platform batch: batch CSV (one row per HIT) and HTML task template."""
+        return [
+            paths.simlex("survey", dataset, "crowdsourcing", "batch.csv"),
+            paths.simlex("survey", dataset, "crowdsourcing", "task.html"),
+        ]
+
     def targets(self) -> list[str]:
         out = [
             paths.intermediate("word_counts", self.name),
@@ -70,5 +78,6 @@ class Simlex:
                 paths.simlex("survey", dataset, "design.tsv"),
                 paths.simlex("survey", dataset, "instructions.md"),
                 *self.survey_forms(dataset),
+                *self.crowdsourcing_outputs(dataset),
             ]
         return out
