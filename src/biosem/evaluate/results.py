@@ -1,10 +1,13 @@
 """The tidy results table and the report plots.
 
-One row per (model, dataset, subset, metric): ``value`` (the score), ``n`` (items the score is
-computed on), ``coverage`` (fraction of the dataset's items the model could represent), and a
-confidence interval (``ci_low``, ``ci_high``; null where none is computed). ``metric`` is
-``"<scorer>:<measure>"``, e.g. ``cosine:spearman``, ``avg_cos:auc``, ``3CosMul:MAP``,
-``context_cosine:accuracy``. Rows are sorted by (model, dataset, subset, metric).
+One row per (model, model_b, dataset, subset, metric): ``value`` (the score), ``n`` (items the score
+is computed on), ``coverage`` (fraction of the dataset's items the model could represent), a
+confidence interval (``ci_low``, ``ci_high``; null where none is computed) and ``corpus`` (the corpus
+whose token counts define a frequency band, e.g. ``bc5cdr+ncbi_disease``; null on other rows).
+``model_b`` is null except on rows comparing two models (McNemar's test: ``model`` < ``model_b``).
+``metric`` is ``"<scorer>:<measure>"``, e.g. ``cosine:spearman``, ``avg_cos:auc``, ``3CosMul:MAP``,
+``context_cosine:accuracy``. Rows are sorted by (model, model_b, dataset, subset, metric), nulls last
+(Arrow and pandas alike).
 
 Plots are written with matplotlib's Agg backend as PNG without software metadata, so identical
 results give identical files.
@@ -27,6 +30,7 @@ RESULTS = TableSpec(
     pa.schema(
         [
             pa.field("model", pa.string(), nullable=False),
+            pa.field("model_b", pa.string(), nullable=True),  # the second model of a comparison row
             pa.field("dataset", pa.string(), nullable=False),
             pa.field("subset", pa.string(), nullable=False),
             pa.field("metric", pa.string(), nullable=False),
@@ -35,9 +39,10 @@ RESULTS = TableSpec(
             pa.field("coverage", pa.float64(), nullable=True),
             pa.field("ci_low", pa.float64(), nullable=True),
             pa.field("ci_high", pa.float64(), nullable=True),
+            pa.field("corpus", pa.string(), nullable=True),  # frequency-band rows: the counts' corpus
         ]
     ),
-    ("model", "dataset", "subset", "metric"),
+    ("model", "model_b", "dataset", "subset", "metric"),
 )
 COLUMNS = RESULTS.schema.names
 FLOAT_DIGITS = 12
@@ -53,10 +58,18 @@ def result_row(
     coverage: float | None,
     ci_low: float | None = None,
     ci_high: float | None = None,
+    *,
+    model_b: str | None = None,
+    corpus: str | None = None,
 ) -> dict[str, object]:
-    """One row of the tidy table (NaN values become nulls when written)."""
+    """One row of the tidy table (NaN values become nulls when written).
+
+    ``model_b``: the second model of a comparison row (else None); ``corpus``: the corpus whose
+    counts define a frequency-band subset (else None).
+    """
     return {
         "model": model,
+        "model_b": model_b,
         "dataset": dataset,
         "subset": subset,
         "metric": metric,
@@ -65,6 +78,7 @@ def result_row(
         "coverage": _clean(coverage),
         "ci_low": _clean(ci_low),
         "ci_high": _clean(ci_high),
+        "corpus": corpus,
     }
 
 
@@ -81,7 +95,8 @@ def _clean(x: float | None) -> float | None:
 def results_frame(rows: Iterable[Mapping[str, object]]) -> pd.DataFrame:
     """Rows -> a DataFrame with the table's columns (possibly empty)."""
     frame = pd.DataFrame(list(rows), columns=COLUMNS)
-    return frame.astype({"model": object, "dataset": object, "subset": object, "metric": object, "n": np.int64})
+    strings = {c: object for c in ("model", "model_b", "dataset", "subset", "metric", "corpus")}
+    return frame.astype({**strings, "n": np.int64})
 
 
 def write_results(
@@ -90,7 +105,7 @@ def write_results(
     """Write the tidy table as Parquet (and CSV, same order); return the row count.
 
     Raises:
-        ValueError: duplicate (model, dataset, subset, metric) keys.
+        ValueError: duplicate (model, model_b, dataset, subset, metric) keys.
     """
     dup = frame.duplicated(list(RESULTS.sort_keys), keep=False)
     if dup.any():

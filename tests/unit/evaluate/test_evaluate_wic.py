@@ -12,6 +12,7 @@ from gensim.models import KeyedVectors
 
 from biosem.evaluate.models import WordVectors
 from biosem.evaluate.results import (
+    COLUMNS,
     collect,
     plot_frequency_bands,
     plot_relation_map,
@@ -114,17 +115,42 @@ def test_results_table_round_trip_sorted_and_deduplicated(tmp_path: Path) -> Non
         result_row("m2", "simlex999", "all", "cosine:spearman", 0.1234567890123456, 900, 0.9, 0.05, 0.2),
         result_row("m1", "simlex999", "all", "cosine:spearman", float("nan"), 0, 0.0),
         result_row("m1", "analogies/hpo/all_info", "macro", "3CosAdd:MAP", 0.5, 10, 1.0),
+        result_row("m1", "simlex999", "band:1-10", "cosine:spearman", 0.3, 12, 1.0, corpus="bc5cdr+ncbi_disease"),
+        result_row("m1", "termpairs/hpo/x", "test_half", "avg_cos:mcnemar_p", 0.04, 50, None, model_b="m2"),
     ]
     frame = collect([results_frame(rows[:1]), results_frame(rows[1:]), results_frame([])])
-    assert frame["model"].tolist() == ["m1", "m1", "m2"]
+    # A comparison row sorts before m1's own rows (a null model_b sorts last), pandas and Arrow alike.
+    assert list(zip(frame["model"], frame["model_b"].fillna("-"), frame["subset"])) == [
+        ("m1", "m2", "test_half"),
+        ("m1", "-", "macro"),
+        ("m1", "-", "all"),
+        ("m1", "-", "band:1-10"),
+        ("m2", "-", "all"),
+    ]
     n = write_results(frame, tmp_path / "r.parquet", tmp_path / "r.csv")
-    assert n == 3
+    assert n == 5
     table = pq.read_table(tmp_path / "r.parquet")
-    assert table.column_names == ["model", "dataset", "subset", "metric", "value", "n", "coverage", "ci_low", "ci_high"]
+    assert table.column_names == COLUMNS == [
+        "model",
+        "model_b",
+        "dataset",
+        "subset",
+        "metric",
+        "value",
+        "n",
+        "coverage",
+        "ci_low",
+        "ci_high",
+        "corpus",
+    ]
+    assert table.column("subset").to_pylist() == frame["subset"].tolist()  # Arrow's sort = pandas'
     assert table.column("value").null_count == 1  # NaN written as null
+    assert table.column("model_b").to_pylist() == ["m2", None, None, None, None]
+    assert table.column("corpus").to_pylist() == [None, None, None, "bc5cdr+ncbi_disease", None]
     csv = (tmp_path / "r.csv").read_text().splitlines()
-    assert csv[0] == "model,dataset,subset,metric,value,n,coverage,ci_low,ci_high"
-    assert csv[3].startswith("m2,simlex999,all,cosine:spearman,0.123456789012,900,0.9,0.05,0.2")
+    assert csv[0] == "model,model_b,dataset,subset,metric,value,n,coverage,ci_low,ci_high,corpus"
+    assert csv[1] == "m1,m2,termpairs/hpo/x,test_half,avg_cos:mcnemar_p,0.04,50,,,,"
+    assert csv[5].startswith("m2,,simlex999,all,cosine:spearman,0.123456789012,900,0.9,0.05,0.2,")
     with pytest.raises(ValueError, match="duplicate"):
         write_results(results_frame(rows + rows[:1]), tmp_path / "x.parquet")
 
