@@ -1,6 +1,7 @@
 """Score one model on every rated word-pair dataset (external benchmarks and biosem's own).
 
-Spearman's rho of cosine vs human score, coverage, OOV policy, BCa intervals, frequency bands.
+Spearman's rho of cosine vs human score, coverage, OOV policy, BCa intervals, frequency bands (counted
+on the corpus ``params.band_corpus``, written in the rows' ``corpus`` column).
 """
 
 import logging
@@ -34,10 +35,13 @@ def main(snakemake) -> None:
         if len(snakemake.input.token_counts):
             table = read_table(snakemake.input.token_counts[0], columns=["token", "count"])
             counts = dict(zip(table["token"], table["count"].astype(int)))
+            log.info("frequency bands counted on %s: %d tokens", snakemake.params.band_corpus, sum(counts.values()))
         params = RatedParams(
             **{**snakemake.params.rated, "frequency_bands": tuple(snakemake.params.rated["frequency_bands"])}
         )
-        rows = evaluate_rated_datasets(model, datasets, params, snakemake.params.seed, counts)
+        rows = evaluate_rated_datasets(
+            model, datasets, params, snakemake.params.seed, counts, band_corpus=snakemake.params.band_corpus
+        )
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
 
 

@@ -130,19 +130,23 @@ def test_results_table_round_trip_sorted_and_deduplicated(tmp_path: Path) -> Non
     n = write_results(frame, tmp_path / "r.parquet", tmp_path / "r.csv")
     assert n == 5
     table = pq.read_table(tmp_path / "r.parquet")
-    assert table.column_names == COLUMNS == [
-        "model",
-        "model_b",
-        "dataset",
-        "subset",
-        "metric",
-        "value",
-        "n",
-        "coverage",
-        "ci_low",
-        "ci_high",
-        "corpus",
-    ]
+    assert (
+        table.column_names
+        == COLUMNS
+        == [
+            "model",
+            "model_b",
+            "dataset",
+            "subset",
+            "metric",
+            "value",
+            "n",
+            "coverage",
+            "ci_low",
+            "ci_high",
+            "corpus",
+        ]
+    )
     assert table.column("subset").to_pylist() == frame["subset"].tolist()  # Arrow's sort = pandas'
     assert table.column("value").null_count == 1  # NaN written as null
     assert table.column("model_b").to_pylist() == ["m2", None, None, None, None]
