@@ -77,6 +77,9 @@ def test_rated_benchmarks_scored_with_coverage_and_intervals(results: pd.DataFra
         assert got.loc["bio_simlex", "coverage"] > 1.5 * got.loc["simlex999", "coverage"]
     bands = results[results["subset"].str.startswith("band:")]
     assert len(bands) and bands["n"].ge(10).all()
+    # Band rows name the corpus of their counts (evaluate.rated.frequency_corpus: training); others none.
+    assert bands["corpus"].eq("bc5cdr+ncbi_disease").all()
+    assert results.loc[~results["subset"].str.startswith("band:"), "corpus"].isna().all()
 
 
 def test_termpair_scores_and_mcnemar(results: pd.DataFrame) -> None:
