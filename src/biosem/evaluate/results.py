@@ -182,6 +182,13 @@ def _hatch_key():
     return Patch(facecolor="white", edgecolor="0.3", hatch=PARTIAL_HATCH)
 
 
+def _plain_key(color):
+    """The legend key of a model's bars (its colour, unhatched)."""
+    from matplotlib.patches import Patch
+
+    return Patch(facecolor=color)
+
+
 def scores_figure(rows: pd.DataFrame, title: str, ylabel: str, group: str = "dataset"):
     """The figure of :func:`plot_scores_with_ci` (matplotlib ``Figure``; ``rows`` not empty).
 
@@ -195,6 +202,7 @@ def scores_figure(rows: pd.DataFrame, title: str, ylabel: str, group: str = "dat
     fig, ax = plt.subplots(figsize=(min(18.0, max(6.0, 0.35 * len(groups) * len(models) + 2)), 4))
     x = np.arange(len(groups))
     top = 0.0
+    keys = []  # plain legend keys: a model's first bar may be hatched
     span = np.nanmax(np.abs(np.r_[rows["value"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float), 1e-9]))
     for i, model in enumerate(models):
         sub = rows[rows["model"] == model].drop_duplicates(group).set_index(group).reindex(groups)
@@ -206,6 +214,7 @@ def scores_figure(rows: pd.DataFrame, title: str, ylabel: str, group: str = "dat
         err = np.nan_to_num(np.maximum(err, 0))
         xs = x + i * width - 0.4 + width / 2
         bars = ax.bar(xs, np.nan_to_num(values), width, yerr=err, capsize=2, label=model)
+        keys.append(_plain_key(bars.patches[0].get_facecolor()))
         tops = np.fmax(np.fmax(np.nan_to_num(values), np.nan_to_num(high)), 0.0)
         for j in np.flatnonzero(partial_coverage(coverage)):
             bars.patches[j].set_hatch(PARTIAL_HATCH)
@@ -219,8 +228,7 @@ def scores_figure(rows: pd.DataFrame, title: str, ylabel: str, group: str = "dat
     ax.set_title(title)
     if top > ax.get_ylim()[1]:
         ax.set_ylim(top=top)
-    handles, labels = ax.get_legend_handles_labels()
-    ax.legend([*handles, _hatch_key()], [*labels, BAR_NOTE], fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.legend([*keys, _hatch_key()], [*models, BAR_NOTE], fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return fig
 
 
