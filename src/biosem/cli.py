@@ -290,6 +290,8 @@ def evaluate_models(
     rated = read_rated_datasets(benchmarks, built.get("rated", {}).items()) if "rated" in families else {}
     counts_path = paths.evaluation("models", "token_counts.parquet")  # the workflow's frequency-band counts
     token_counts = read_token_counts(counts_path) if rated and Path(counts_path).is_file() else None
+    frequency_corpus = section["rated"]["frequency_corpus"]
+    band_corpus = "+".join(section["training"]["corpora"]) if frequency_corpus == "training" else frequency_corpus
     termpairs = ParquetTables(built.get("termpairs", {}), columns=["term1", "term2", "label"])
     analogy_sets = built.get("analogies", {})
     analogies = list(
@@ -312,7 +314,7 @@ def evaluate_models(
             model = EmbeddingTable.from_arrow(name, encode_distinct(model, strings))
         rows: list[dict[str, object]] = []
         if rated:
-            rows += score_rated(model, rated, section["rated"], seed, token_counts)
+            rows += score_rated(model, rated, section["rated"], seed, token_counts, band_corpus)
         if termpairs:
             rows += evaluate_termpair_datasets(model, termpairs, termpair_params(section["termpairs"]), seed)[0]
         for _, datasets, candidates in analogies:

@@ -201,3 +201,12 @@ def test_simlex_params() -> None:
         "terminologies": [], "synonym_scopes": ["EXACT"], "parent_relation": "is_a", "roots": {},
         "wordnet_derivations": True, "suffix_rules": True, "wordnet_synonyms": True, "synonym_tables": {},
     }  # fmt: skip
+
+
+def test_a_model_removed_by_null_and_wrong_values_rejected() -> None:
+    models = config_with_defaults(evaluate={"models": {"t": {"format": "train", "sg": 1, "window": 2}, "gone": None}})
+    assert models["evaluate"]["models"]["gone"] is None
+    assert models["evaluate"]["rated"]["frequency_corpus"] == "training"
+    for wrong in ("null", False, {"format": "train"}):
+        with pytest.raises(WorkflowError):
+            config_with_defaults(evaluate={"models": {"gone": wrong}})

@@ -196,6 +196,31 @@ def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
     assert "split_wic" in out and "build_wic_candidates" not in out, out[-3000:]
 
 
+@pytest.mark.workflow
+def test_an_overlay_removes_a_model_and_names_the_band_corpus(tmp_path: Path) -> None:
+    """`evaluate.models.sg_w2: null` plans no sg_w2 job (nor can one be requested); the frequency bands
+    count the corpus of `evaluate.rated.frequency_corpus`."""
+    workdir = copy_workflow(tmp_path)
+    overlay = {"evaluate": {"models": {"sg_w2": None}, "rated": {"frequency_corpus": "biored"}}}
+    out = _dry_run(workdir, overlay, "all")
+    jobs = dict(re.findall(r"^(\w+)\s+(\d+)$", out, flags=re.M))
+    assert jobs["train_word2vec"] == jobs["evaluate_rated_pairs"] == jobs["evaluate_termpairs"] == "3"
+    assert jobs["count_frequency_tokens"] == "1"
+    # The token counts read biored's documents only (the training corpora are two).
+    out = _dry_run(workdir, overlay, paths.evaluation("models", "token_counts.parquet"))
+    assert dict(re.findall(r"^(\w+)\s+(\d+)$", out, flags=re.M))["ingest_pubtator"] == "1"
+    refused = run_workflow(
+        workdir,
+        1,
+        "--configfile",
+        *CONFIG_FILES,
+        "config/overlay.yaml",
+        "-n",
+        paths.evaluation("rated", "sg_w2.parquet"),
+    )
+    assert refused.returncode != 0 and "MissingRuleException" in refused.stdout, refused.stdout[-2000:]
+
+
 # Fetched sources are re-checked by every rule that reads them (biosem.sources.verify_fetched).
 SOURCE_READERS = {
     "ingest_obo",

@@ -38,12 +38,12 @@ def results(out: Path) -> pd.DataFrame:
 
 def test_results_table_is_tidy_sorted_and_matches_the_csv(out: Path, results: pd.DataFrame) -> None:
     assert list(results.columns) == COLUMNS
-    keys = ["model", "dataset", "subset", "metric"]
+    keys = ["model", "model_b", "dataset", "subset", "metric"]
     assert not results.duplicated(keys).any()
     assert results.equals(results.sort_values(keys, kind="stable").reset_index(drop=True))
     csv = pd.read_csv(out / "results.csv", keep_default_na=False, na_values=[""])
     assert len(csv) == len(results)
-    assert csv[keys].astype(str).equals(results[keys].astype(str))
+    assert csv[keys].fillna("").astype(str).equals(results[keys].fillna("").astype(str))
     assert np.allclose(csv["value"].to_numpy(float), results["value"].to_numpy(float), equal_nan=True, rtol=1e-9)
     assert (results["coverage"].dropna().between(0, 1)).all()
     assert (results["n"] >= 0).all()
@@ -77,6 +77,9 @@ def test_rated_benchmarks_scored_with_coverage_and_intervals(results: pd.DataFra
         assert got.loc["bio_simlex", "coverage"] > 1.5 * got.loc["simlex999", "coverage"]
     bands = results[results["subset"].str.startswith("band:")]
     assert len(bands) and bands["n"].ge(10).all()
+    # Band rows name the corpus of their counts (evaluate.rated.frequency_corpus: training); others none.
+    assert bands["corpus"].eq("bc5cdr+ncbi_disease").all()
+    assert results.loc[~results["subset"].str.startswith("band:"), "corpus"].isna().all()
 
 
 def test_termpair_scores_and_mcnemar(results: pd.DataFrame) -> None:
@@ -99,7 +102,9 @@ def test_termpair_scores_and_mcnemar(results: pd.DataFrame) -> None:
     sims = {m.split(":")[0] for m in results.loc[results["dataset"].str.startswith("termpairs/"), "metric"]}
     assert sims == {"avg_cos", "pair_cos", "pearson", "spearman", "kendall", "fuzzy_jaccard", "max_jaccard"}
     mcnemar = results[results["metric"].str.endswith(":mcnemar_p")]
-    assert set(mcnemar["model"]) == {f"{a} vs {b}" for i, a in enumerate(MODELS) for b in MODELS[i + 1 :]}
+    pairs = set(zip(mcnemar["model"], mcnemar["model_b"], strict=True))
+    assert pairs == {(a, b) for i, a in enumerate(MODELS) for b in MODELS[i + 1 :]}
+    assert results.loc[~results["metric"].str.contains(":mcnemar_"), "model_b"].isna().all()
     assert mcnemar["value"].between(0, 1).all()
     overlap = results[(results["dataset"] == "categories/hpo") & (results["metric"] == "avg_cos:overlap")]
     assert len(overlap) == len(MODELS) and overlap["value"].between(0, 1).all()

@@ -25,19 +25,19 @@ rule train_word2vec:
         "../scripts/train_word2vec.py"
 
 
-rule count_training_tokens:
+rule count_frequency_tokens:
     input:
-        documents=plan.evaluate.training_documents,
+        documents=plan.evaluate.frequency_documents,
     output:
         counts=plan.evaluate.token_counts(),
     log:
-        paths.log("count_training_tokens", "counts"),
+        paths.log("count_frequency_tokens", "counts"),
     conda:
         "../envs/biosem.yaml"
     resources:
         mem_mb=2000,
     script:
-        "../scripts/count_training_tokens.py"
+        "../scripts/count_frequency_tokens.py"
 
 
 rule encode_strings:
@@ -92,6 +92,7 @@ rule evaluate_rated_pairs:
         benchmarks=plan.evaluate.benchmarks,
         built=list(plan.evaluate.built_rated),
         rated=config["evaluate"]["rated"],
+        band_corpus=plan.evaluate.band_corpus,
         seed=config["seed"],
     script:
         "../scripts/evaluate_rated_pairs.py"

@@ -1,6 +1,7 @@
 """Score one model on every rated word-pair dataset (external benchmarks and biosem's own).
 
-Spearman's rho of cosine vs human score, coverage, OOV policy, BCa intervals, frequency bands.
+Spearman's rho of cosine vs human score, coverage, OOV policy, BCa intervals, frequency bands (counted
+on the corpus ``params.band_corpus``, written in the rows' ``corpus`` column).
 """
 
 import logging
@@ -25,8 +26,13 @@ def main(snakemake) -> None:
         benchmarks = zip(snakemake.params.benchmarks, snakemake.input.benchmarks, strict=True)
         built = zip(snakemake.params.built, snakemake.input.built, strict=True)
         datasets = read_rated_datasets(benchmarks, built)
-        counts = read_token_counts(snakemake.input.token_counts[0]) if len(snakemake.input.token_counts) else None
-        rows = score_rated(model, datasets, snakemake.params.rated, snakemake.params.seed, counts)
+        counts = None
+        if len(snakemake.input.token_counts):
+            counts = read_token_counts(snakemake.input.token_counts[0])
+            log.info("frequency bands counted on %s: %d tokens", snakemake.params.band_corpus, sum(counts.values()))
+        rows = score_rated(
+            model, datasets, snakemake.params.rated, snakemake.params.seed, counts, snakemake.params.band_corpus
+        )
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
 
 

@@ -1,8 +1,9 @@
-"""Report plots of the results table: rated pairs, frequency bands, term pairs, analogies, WiC."""
+"""Report plots of the results table: rated pairs, frequency bands, term pairs, analogies, WiC (scores on
+partial coverage marked)."""
 
 import logging
 
-from biosem.evaluate.results import plot_frequency_bands, plot_relation_map, plot_scores_with_ci
+from biosem.evaluate.results import partial_coverage, plot_frequency_bands, plot_relation_map, plot_scores_with_ci
 from biosem.io import read_table
 from biosem.logs import configure_logging
 
@@ -15,6 +16,8 @@ def main(snakemake) -> None:
     out = snakemake.output
     rated = results[(results["metric"] == "cosine:spearman") & (results["subset"] == "all")]
     log.info("rated: %d datasets", plot_scores_with_ci(rated, out.rated, "Rated pairs", "Spearman's rho"))
+    partial = partial_coverage(rated["coverage"].to_numpy(dtype=float))
+    log.info("rated: %d of %d scores on partial coverage (marked)", int(partial.sum()), len(rated))
     log.info("frequency bands: %d datasets", plot_frequency_bands(results, out.frequency_bands))
     termpairs = results[(results["metric"] == "avg_cos:auc") & results["dataset"].str.startswith("termpairs/")]
     termpairs = termpairs.assign(dataset=termpairs["dataset"].str.removeprefix("termpairs/"))

@@ -10,8 +10,9 @@ reported, with a BCa bootstrap 95% interval of rho (``scipy.stats.bootstrap``).
 
 Frequency bands (Chiu et al. 2018, Bio-SimLex/Bio-SimVerb, Figures 1-2): the subset of pairs whose
 two items fall in the same corpus-frequency band ``[lo, hi)`` of configured edges; an item's
-frequency is its count in the training corpus (the smallest count of its words for a multi-word
-item).
+frequency is its count in the frequency corpus (``evaluate.rated.frequency_corpus``: the training
+corpora by default, whichever model is scored; the smallest count of its words for a multi-word item).
+Band rows name that corpus in their ``corpus`` column.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class RatedParams:
     confidence_level: float = 0.95
     frequency_bands: tuple[int, ...] = (1, 10, 100, 1000)
     min_band_pairs: int = 10
+    frequency_corpus: str = "training"
 
 
 def score_pairs(
@@ -133,12 +135,19 @@ def evaluate_rated_dataset(
     params: RatedParams,
     rng_for: Callable[[str], np.random.Generator],
     token_counts: Mapping[str, int] | None = None,
+    band_corpus: str | None = None,
 ) -> list[dict[str, object]]:
     """Result rows (:func:`biosem.evaluate.results.result_row`) of one model on one rated dataset.
 
     Subsets: ``all``, and one per frequency band with at least ``min_band_pairs`` scored pairs when
-    ``token_counts`` is given. ``rng_for(subset)`` gives the bootstrap generator of a subset.
+    ``token_counts`` (token -> count in the corpus named ``band_corpus``) is given; band rows carry
+    ``corpus = band_corpus``. ``rng_for(subset)`` gives the bootstrap generator of a subset.
+
+    Raises:
+        ValueError: ``token_counts`` given without ``band_corpus``.
     """
+    if token_counts is not None and not band_corpus:
+        raise ValueError("frequency bands need the name of the corpus their token counts come from")
     scored = score_pairs(pairs, model, params.oov_policy, params.require_all_words)
     rows = []
     stats = evaluate_scored(scored, rng_for("all"), params.n_resamples, params.confidence_level)
@@ -164,7 +173,7 @@ def evaluate_rated_dataset(
                 )
                 continue
             s = evaluate_scored(sub, rng_for(label), params.n_resamples, params.confidence_level)
-            rows.append(result_row(model.name, dataset, label, METRIC, **s))
+            rows.append(result_row(model.name, dataset, label, METRIC, **s, corpus=band_corpus))
             log.info("%s %s: rho %.4f on %d pairs", dataset, label, s["value"], s["n"])
     return rows
 
@@ -175,8 +184,10 @@ def evaluate_rated_datasets(
     params: RatedParams,
     seed: int,
     token_counts: Mapping[str, int] | None = None,
+    band_corpus: str | None = None,
 ) -> list[dict[str, object]]:
-    """Result rows of one model on every rated dataset (name -> pairs), datasets in name order.
+    """Result rows of one model on every rated dataset (name -> pairs), datasets in name order
+    (:func:`evaluate_rated_dataset`).
 
     Bootstrap generators are seeded from (seed, "evaluate", "rated", model, dataset, subset).
     """
@@ -187,5 +198,5 @@ def evaluate_rated_datasets(
 
     rows: list[dict[str, object]] = []
     for name in sorted(datasets):
-        rows += evaluate_rated_dataset(model, name, datasets[name], params, rng_for(name), token_counts)
+        rows += evaluate_rated_dataset(model, name, datasets[name], params, rng_for(name), token_counts, band_corpus)
     return rows

@@ -6,7 +6,7 @@ import pyarrow as pa
 
 from biosem.io import TableSpec
 
-# results/evaluation/models/token_counts.parquet: tokens of the training corpora (frequency bands).
+# results/evaluation/models/token_counts.parquet: tokens of the frequency-band corpus (evaluate.rated).
 TOKEN_COUNTS = TableSpec(
     "token_counts",
     pa.schema(

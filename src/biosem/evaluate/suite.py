@@ -74,7 +74,7 @@ def read_rated_datasets(
 
 
 def read_token_counts(path: str | Path) -> dict[str, int]:
-    """Token -> count of the training corpora's token table (``token, count``)."""
+    """Token -> count of a frequency-band corpus's token table (``token, count``; rule count_frequency_tokens)."""
     table = read_table(path, columns=["token", "count"])
     return dict(zip(table["token"], table["count"].astype(int)))
 
@@ -85,9 +85,11 @@ def score_rated(
     cfg: Mapping[str, Any],
     seed: int,
     token_counts: Mapping[str, int] | None = None,
+    band_corpus: str | None = None,
 ) -> list[dict[str, object]]:
-    """Result rows of ``model`` on rated datasets (:func:`biosem.evaluate.rated.evaluate_rated_datasets`)."""
-    return evaluate_rated_datasets(model, datasets, rated_params(cfg), seed, token_counts)
+    """Result rows of ``model`` on rated datasets (:func:`biosem.evaluate.rated.evaluate_rated_datasets`);
+    ``band_corpus`` names the corpus of ``token_counts`` in the frequency-band rows' ``corpus`` column."""
+    return evaluate_rated_datasets(model, datasets, rated_params(cfg), seed, token_counts, band_corpus=band_corpus)
 
 
 def analogy_inputs(

@@ -393,7 +393,7 @@ def mcnemar_rows(predictions: Mapping[str, pd.DataFrame]) -> list[dict[str, obje
 
     ``predictions``: model -> held-out correctness table (from :func:`evaluate_termpair_dataset`;
     ``dataset`` and ``similarity`` may be categorical). Only pairs covered by both models enter. Rows:
-    model ``"<A> vs <B>"`` (A < B), then (dataset, similarity) in sorted order; subset ``test_half``,
+    ``model`` A and ``model_b`` B (A < B), then (dataset, similarity) in sorted order; subset ``test_half``,
     metrics ``<similarity>:mcnemar_p`` and ``<similarity>:mcnemar_statistic``, n = shared pairs.
     Each row of a table is keyed by one int64 (its (dataset, similarity) rank, then its pair), so two
     models' shared pairs are one sorted intersection, with no join of the string columns.
@@ -411,15 +411,14 @@ def mcnemar_rows(predictions: Mapping[str, pd.DataFrame]) -> list[dict[str, obje
         shared, ia, ib = np.intersect1d(keys[a], keys[b], assume_unique=True, return_indices=True)
         group = shared >> 32
         bounds = [0, *(np.flatnonzero(np.diff(group)) + 1).tolist(), len(group)]
-        label = f"{a} vs {b}"
         for start, end in itertools.pairwise(bounds):
             if start == end:
                 continue
             dataset, sim = datasets[int(group[start]) // len(sims)], sims[int(group[start]) % len(sims)]
             test = mcnemar_test(correct[a][ia[start:end]], correct[b][ib[start:end]])
             n = end - start
-            rows.append(result_row(label, dataset, "test_half", f"{sim}:mcnemar_p", test.pvalue, n, None))
-            rows.append(result_row(label, dataset, "test_half", f"{sim}:mcnemar_statistic", test.statistic, n, None))
+            for measure, value in (("mcnemar_p", test.pvalue), ("mcnemar_statistic", test.statistic)):
+                rows.append(result_row(a, dataset, "test_half", f"{sim}:{measure}", value, n, None, model_b=b))
     return rows
 
 

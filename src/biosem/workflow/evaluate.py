@@ -3,7 +3,8 @@
 One :class:`Evaluate` is made at parse time from the config and the other stages' built datasets
 (:class:`biosem.workflow.plan.Plan`); its methods taking ``wildcards`` are input and params
 functions of ``workflow/rules/evaluate.smk``. A family is evaluated only when its producing stage
-builds datasets: trained models need the corpora stage's documents of the training corpora.
+builds datasets: trained models need the corpora stage's documents of the training corpora. A model
+set to null in the config (``evaluate.models.sg_w2: null`` in an overlay) is not evaluated.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from biosem.workflow import paths
 
 WIC_SPLITS = ("dev", "test")
+TRAINING = "training"  # evaluate.rated.frequency_corpus: the corpora of evaluate.training
 TERMPAIR_TABLES = ("concepts", "terms", "relations")
 PLOTS = {
     "analogies": "MAP per relation, method and model",
@@ -25,17 +27,34 @@ PLOTS = {
 
 
 def check_config(config: Mapping[str, Any]) -> None:
-    """Stop with the config key to set when ``evaluate`` names unknown sources or a reserved model.
+    """Stop with the config key to set when ``evaluate`` names unknown sources or corpora, a reserved
+    model, or removes every model.
 
     Raises:
-        ValueError: a benchmark's source is not a key of ``sources``, or a model is named ``random``.
+        ValueError: a benchmark's source is not a key of ``sources``; a model is named ``random``;
+            ``evaluate.models`` has entries and all are null (an overlay removed every model: nothing
+            would be evaluated; a config without evaluation says ``models: {}``);
+            ``evaluate.rated.frequency_corpus`` is neither ``training`` nor a key of ``corpora.specs``.
     """
     evaluate = config["evaluate"]
     for name, spec in evaluate["benchmarks"].items():
         if spec["source"] not in config["sources"]:
             raise ValueError(f"config evaluate.benchmarks.{name}.source: {spec['source']!r} is not a key of `sources`")
-    if "random" in evaluate["models"]:
+    models = evaluate["models"]
+    if models.get("random") is not None:
         raise ValueError("config evaluate.models: 'random' is reserved for the WiC random baseline")
+    if models and all(spec is None for spec in models.values()):
+        removed = ", ".join(f"evaluate.models.{n}" for n in sorted(models))
+        raise ValueError(
+            f"config evaluate.models: every model is null (removed: {removed}); keep at least one model, "
+            "or set `evaluate.models: {}` in the main config to evaluate nothing"
+        )
+    corpus = evaluate["rated"]["frequency_corpus"]
+    if corpus != TRAINING and corpus not in config["corpora"]["specs"]:
+        raise ValueError(
+            f"config evaluate.rated.frequency_corpus: {corpus!r} is neither {TRAINING!r} nor a key of "
+            f"`corpora.specs` ({', '.join(sorted(config['corpora']['specs']))})"
+        )
 
 
 class Evaluate:
@@ -50,7 +69,8 @@ class Evaluate:
         wic_built: whether the wic stage builds its splits.
 
     Raises:
-        ValueError: see :func:`check_config`.
+        ValueError: see :func:`check_config`; ``evaluate.rated.frequency_corpus`` names a corpus the
+            corpora stage does not ingest.
     """
 
     def __init__(
@@ -66,10 +86,21 @@ class Evaluate:
         section = config["evaluate"]
         self.section: Mapping[str, Any] = section
         self.seed = int(config["seed"])
-        self.models: dict[str, dict[str, Any]] = {k: dict(v) for k, v in section["models"].items()}
+        self.models: dict[str, dict[str, Any]] = {k: dict(v) for k, v in section["models"].items() if v is not None}
         self.training_corpora: list[str] = list(section["training"]["corpora"])
         self.training_documents = [paths.intermediate("documents", c) for c in self.training_corpora]
         self.training_available = all(c in set(corpora) for c in self.training_corpora)
+        frequency_corpus = section["rated"]["frequency_corpus"]
+        if frequency_corpus != TRAINING and frequency_corpus not in set(corpora):
+            raise ValueError(
+                f"config evaluate.rated.frequency_corpus: {frequency_corpus!r} is not ingested by the corpora "
+                f"stage (corpora.build: {sorted(corpora)})"
+            )
+        # Corpora whose token counts define the frequency bands, and the name of that corpus in the table.
+        self.frequency_corpora = self.training_corpora if frequency_corpus == TRAINING else [frequency_corpus]
+        self.frequency_documents = [paths.intermediate("documents", c) for c in self.frequency_corpora]
+        self.frequency_available = all(c in set(corpora) for c in self.frequency_corpora)
+        self.band_corpus = "+".join(self.frequency_corpora)
         self.trained = sorted(n for n, s in self.models.items() if s["format"] == "train")
         self.evaluated = sorted(n for n, s in self.models.items() if s["format"] != "train" or self.training_available)
         self.encoders = sorted(n for n, s in self.models.items() if s["format"] == "sentence_transformers")
@@ -141,7 +172,7 @@ class Evaluate:
             "model": self.model_input(wildcards),
             "benchmarks": self.benchmark_files,
             "built": list(self.built_rated.values()),
-            "token_counts": [self.token_counts()] if self.training_available else [],
+            "token_counts": [self.token_counts()] if self.frequency_available else [],
         }
 
     def termpair_inputs(self, wildcards: Any) -> dict[str, Any]:

@@ -102,9 +102,12 @@ def test_band_subsets_need_enough_pairs() -> None:
         RatedParams(n_resamples=0, frequency_bands=(1, 10), min_band_pairs=3),
         lambda s: generator(0, s),
         counts,
+        band_corpus="pmc_sample",
     )
     assert [r["subset"] for r in rows] == ["all", "band:1-10"]
     assert rows[1]["n"] == 4
+    # The band row states the corpus its counts come from; the whole-dataset row has none.
+    assert [r["corpus"] for r in rows] == [None, "pmc_sample"]
     rows = evaluate_rated_dataset(
         model(),
         "toy",
@@ -112,8 +115,11 @@ def test_band_subsets_need_enough_pairs() -> None:
         RatedParams(n_resamples=0, frequency_bands=(1, 10), min_band_pairs=10),
         lambda s: generator(0, s),
         counts,
+        band_corpus="pmc_sample",
     )
     assert [r["subset"] for r in rows] == ["all"]
+    with pytest.raises(ValueError, match="name of the corpus"):
+        evaluate_rated_dataset(model(), "toy", PAIRS, RatedParams(n_resamples=0), lambda s: generator(0, s), counts)
 
 
 @pytest.mark.parametrize(

@@ -165,11 +165,12 @@ def test_mcnemar_rows_pair_models_on_shared_items() -> None:
     )
     c = b.iloc[:8]
     rows = pd.DataFrame(mcnemar_rows({"m2": b, "m1": a, "m3": c}))
-    p = rows[rows["metric"] == "avg_cos:mcnemar_p"].set_index("model")
-    assert list(p.index) == ["m1 vs m2", "m1 vs m3", "m2 vs m3"]
-    assert p.loc["m1 vs m2", "value"] == pytest.approx(2 * 0.5**6)
-    assert p.loc["m1 vs m3", "n"] == 8
-    assert p.loc["m2 vs m3", "value"] == 1.0
+    assert rows["corpus"].isna().all() and rows["coverage"].isna().all()
+    p = rows[rows["metric"] == "avg_cos:mcnemar_p"].set_index(["model", "model_b"])
+    assert list(p.index) == [("m1", "m2"), ("m1", "m3"), ("m2", "m3")]  # one model per column, A < B
+    assert p.loc[("m1", "m2"), "value"] == pytest.approx(2 * 0.5**6)
+    assert p.loc[("m1", "m3"), "n"] == 8
+    assert p.loc[("m2", "m3"), "value"] == 1.0
 
 
 def test_mcnemar_rows_group_by_dataset_and_similarity_in_sorted_order() -> None:

@@ -12,12 +12,20 @@ from gensim.models import KeyedVectors
 
 from biosem.evaluate.models import WordVectors
 from biosem.evaluate.results import (
+    BAR_NOTE,
+    COLUMNS,
+    PARTIAL_HATCH,
+    POINT_NOTE,
     collect,
+    coverage_label,
+    frequency_bands_figure,
     plot_frequency_bands,
     plot_relation_map,
     plot_scores_with_ci,
+    relation_map_figure,
     result_row,
     results_frame,
+    scores_figure,
     write_results,
 )
 from biosem.evaluate.wic import (
@@ -114,17 +122,46 @@ def test_results_table_round_trip_sorted_and_deduplicated(tmp_path: Path) -> Non
         result_row("m2", "simlex999", "all", "cosine:spearman", 0.1234567890123456, 900, 0.9, 0.05, 0.2),
         result_row("m1", "simlex999", "all", "cosine:spearman", float("nan"), 0, 0.0),
         result_row("m1", "analogies/hpo/all_info", "macro", "3CosAdd:MAP", 0.5, 10, 1.0),
+        result_row("m1", "simlex999", "band:1-10", "cosine:spearman", 0.3, 12, 1.0, corpus="bc5cdr+ncbi_disease"),
+        result_row("m1", "termpairs/hpo/x", "test_half", "avg_cos:mcnemar_p", 0.04, 50, None, model_b="m2"),
     ]
     frame = collect([results_frame(rows[:1]), results_frame(rows[1:]), results_frame([])])
-    assert frame["model"].tolist() == ["m1", "m1", "m2"]
+    # A comparison row sorts before m1's own rows (a null model_b sorts last), pandas and Arrow alike.
+    assert list(zip(frame["model"], frame["model_b"].fillna("-"), frame["subset"])) == [
+        ("m1", "m2", "test_half"),
+        ("m1", "-", "macro"),
+        ("m1", "-", "all"),
+        ("m1", "-", "band:1-10"),
+        ("m2", "-", "all"),
+    ]
     n = write_results(frame, tmp_path / "r.parquet", tmp_path / "r.csv")
-    assert n == 3
+    assert n == 5
     table = pq.read_table(tmp_path / "r.parquet")
-    assert table.column_names == ["model", "dataset", "subset", "metric", "value", "n", "coverage", "ci_low", "ci_high"]
+    assert (
+        table.column_names
+        == COLUMNS
+        == [
+            "model",
+            "model_b",
+            "dataset",
+            "subset",
+            "metric",
+            "value",
+            "n",
+            "coverage",
+            "ci_low",
+            "ci_high",
+            "corpus",
+        ]
+    )
+    assert table.column("subset").to_pylist() == frame["subset"].tolist()  # Arrow's sort = pandas'
     assert table.column("value").null_count == 1  # NaN written as null
+    assert table.column("model_b").to_pylist() == ["m2", None, None, None, None]
+    assert table.column("corpus").to_pylist() == [None, None, None, "bc5cdr+ncbi_disease", None]
     csv = (tmp_path / "r.csv").read_text().splitlines()
-    assert csv[0] == "model,dataset,subset,metric,value,n,coverage,ci_low,ci_high"
-    assert csv[3].startswith("m2,simlex999,all,cosine:spearman,0.123456789012,900,0.9,0.05,0.2")
+    assert csv[0] == "model,model_b,dataset,subset,metric,value,n,coverage,ci_low,ci_high,corpus"
+    assert csv[1] == "m1,m2,termpairs/hpo/x,test_half,avg_cos:mcnemar_p,0.04,50,,,,"
+    assert csv[5].startswith("m2,,simlex999,all,cosine:spearman,0.123456789012,900,0.9,0.05,0.2,")
     with pytest.raises(ValueError, match="duplicate"):
         write_results(results_frame(rows + rows[:1]), tmp_path / "x.parquet")
 
@@ -149,3 +186,56 @@ def test_plots_are_written_and_deterministic(tmp_path: Path) -> None:
         assert a[:8] == b"\x89PNG\r\n\x1a\n" and a == b
     assert plot_scores_with_ci(results_frame([]), tmp_path / "empty.png", "t", "y") == 0
     assert (tmp_path / "empty.png").stat().st_size > 0
+
+
+def test_plots_mark_scores_on_partial_coverage() -> None:
+    """A model at 0.22 coverage beside one at 1.0: its bars are hatched, paler and labelled; the
+    legend says so; a full-coverage or comparison row (null coverage) is not marked."""
+    import matplotlib.pyplot as plt
+
+    rows = results_frame(
+        [
+            result_row("full", "simlex999", "all", "cosine:spearman", 0.40, 999, 1.0, 0.3, 0.5),
+            result_row("full", "bio_simlex", "all", "cosine:spearman", 0.50, 988, 1.0, 0.4, 0.6),
+            result_row("small", "simlex999", "all", "cosine:spearman", 0.60, 220, 0.2202, 0.5, 0.7),
+            result_row("small", "bio_simlex", "all", "cosine:spearman", float("nan"), 0, 0.0),
+        ]
+    )
+    fig = scores_figure(rows, "Rated pairs", "Spearman")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.texts] == ["cov 0", "cov 0.22"]  # groups sorted: bio_simlex, simlex999
+    bars = [c for c in ax.containers if hasattr(c, "patches")]
+    assert [[p.get_hatch() for p in c.patches] for c in bars] == [[None, None], [PARTIAL_HATCH, PARTIAL_HATCH]]
+    assert bars[1].patches[1].get_alpha() < 1 and bars[0].patches[1].get_alpha() is None
+    assert ax.texts[1].get_position()[1] > 0.7  # above the interval of the 0.22 bar
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["full", "small", BAR_NOTE]
+    plt.close(fig)
+    assert coverage_label(0.004) == "cov <0.01" and coverage_label(0.999) == "cov 1.00"
+
+    analogies = results_frame(
+        [
+            result_row(m, "analogies/hpo/all_info", r, "3CosAdd:MAP", 0.2, 5, c)
+            for m, c in (("full", 1.0), ("small", 0.5))
+            for r in ("r1", "r2")
+        ]
+    )
+    fig = relation_map_figure(analogies)
+    hatches = [p.get_hatch() for c in fig.axes[0].containers for p in c.patches]
+    assert hatches == [None, None, PARTIAL_HATCH, PARTIAL_HATCH]
+    assert fig.legends[0].get_texts()[-1].get_text().startswith("hatched: coverage < 1")
+    plt.close(fig)
+
+    bands = results_frame(
+        [
+            result_row(m, "bio_simlex", b, "cosine:spearman", 0.3, 20, c, corpus="bc5cdr+ncbi_disease")
+            for m, c in (("full", 1.0), ("small", 0.6))
+            for b in ("band:1-10", "band:10+")
+        ]
+    )
+    fig = frequency_bands_figure(bands)
+    ax = fig.axes[0]
+    assert ax.get_title() == "bio_simlex (counts: bc5cdr+ncbi_disease)"
+    hollow = [len(line.get_xdata()) for line in ax.lines if line.get_markerfacecolor() == "none"]
+    assert sum(hollow) == 2  # the two bands of the 0.6-coverage model
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["full", "small", POINT_NOTE]
+    plt.close(fig)

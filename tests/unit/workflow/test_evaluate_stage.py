@@ -115,3 +115,56 @@ def test_a_sentence_encoder_reads_its_embedding_table() -> None:
     inputs = p.encode_inputs(w)
     assert inputs["termpairs"] == inputs["concepts"] == inputs["analogies"] == inputs["splits"] == []
     assert p.encoded_categories == []
+
+
+def test_a_null_model_is_not_evaluated() -> None:
+    """`evaluate.models.sg_w2: null` in an overlay passes the schema and plans no sg_w2 job."""
+    from conftest import validated_config
+
+    base = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    cfg = validated_config(base, {"evaluate": {"models": {"sg_w2": None}}})
+    assert cfg["evaluate"]["models"]["sg_w2"] is None
+    assert cfg["evaluate"]["models"]["sg_w10"] == {"format": "train", "sg": 1, "window": 10}
+    p = stage(cfg, corpora=CORPORA)
+    assert sorted(p.models) == p.evaluated == p.trained == ["cbow_w10", "cbow_w2", "sg_w10"]
+    parts = p.parts()
+    assert not any("sg_w2." in x for x in parts)
+    assert parts.count("results/evaluation/termpairs/mcnemar.parquet") == 1
+    assert p.termpair_predictions() == [f"results/evaluation/termpairs/{m}.predictions.parquet" for m in p.evaluated]
+
+
+def test_removing_every_model_is_an_error_naming_the_keys() -> None:
+    from conftest import validated_config
+
+    base = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    removed = {m: None for m in base["evaluate"]["models"]}
+    cfg = validated_config(base, {"evaluate": {"models": removed}})
+    with pytest.raises(ValueError, match=r"evaluate.models: every model is null \(removed: evaluate.models.cbow_w10, "):
+        stage(cfg, corpora=CORPORA)
+    # Removing the defaults while adding a model is fine; a config without models evaluates nothing.
+    cfg = validated_config(base, {"evaluate": {"models": {**removed, "glove": {"format": "glove", "path": "g.txt"}}}})
+    assert stage(cfg, corpora=CORPORA).evaluated == ["glove"]
+    cfg["evaluate"]["models"] = {}
+    assert stage(cfg, corpora=CORPORA).targets() == []
+    # The name `random` stays reserved; removing a model called random is not using it.
+    cfg = validated_config(base, {"evaluate": {"models": {"random": None}}})
+    assert "random" not in stage(cfg, corpora=CORPORA).models
+
+
+def test_frequency_bands_count_the_configured_corpus() -> None:
+    cfg = config()
+    p = stage(cfg, corpora=CORPORA)
+    assert cfg["evaluate"]["rated"]["frequency_corpus"] == "training"
+    assert p.frequency_documents == p.training_documents and p.band_corpus == "bc5cdr+ncbi_disease"
+    w = SimpleNamespace(model="sg_w2")
+    assert p.rated_inputs(w)["token_counts"] == ["results/evaluation/models/token_counts.parquet"]
+    cfg["evaluate"]["rated"]["frequency_corpus"] = "biored"
+    p = stage(cfg, corpora=[*CORPORA, "biored"])
+    assert p.frequency_documents == ["results/intermediate/documents/biored.parquet"]
+    assert p.training_documents == [f"results/intermediate/documents/{c}.parquet" for c in CORPORA]
+    assert p.band_corpus == "biored" and p.rated_inputs(w)["token_counts"]
+    with pytest.raises(ValueError, match="frequency_corpus: 'biored' is not ingested by the corpora stage"):
+        stage(cfg, corpora=CORPORA)
+    cfg["evaluate"]["rated"]["frequency_corpus"] = "pubmed"
+    with pytest.raises(ValueError, match=r"'pubmed' is neither 'training' nor a key of `corpora.specs`"):
+        stage(cfg, corpora=CORPORA)

@@ -1,4 +1,5 @@
-"""Count the tokens of the training corpora (for the frequency bands of the rated-pair scores)."""
+"""Count the tokens of the frequency-band corpus of the rated-pair scores (``evaluate.rated.frequency_corpus``:
+the training corpora by default)."""
 
 import logging
 
