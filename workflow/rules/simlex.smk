@@ -1,11 +1,33 @@
 # Bio-SimLex / Bio-SimVerb vocabulary, pairs and survey (Chiu et al. 2018).
 
 
-rule count_corpus_words:
+rule count_corpus_words_shard:
     input:
         sentences=plan.simlex.sentence_tables(),
-        text_files=config["simlex"]["text_files"],
+        text_files=plan.simlex.text_files(),
         lrspl=plan.simlex.optional_file("specialist", "lrspl"),
+    output:
+        partial=temp(paths.shard("word_counts", plan.simlex.name)),
+    log:
+        paths.log("count_corpus_words_shard", f"{plan.simlex.name}/{{scatteritem}}"),
+    benchmark:
+        paths.benchmark("count_corpus_words_shard", f"{plan.simlex.name}/{{scatteritem}}")
+    conda:
+        "../envs/biosem.yaml"
+    threads: 2
+    resources:
+        mem_mb=4000,
+    params:
+        vocabulary=config["simlex"]["vocabulary"],
+        deduplicate=config["simlex"]["deduplicate_documents"],
+        nltk_data=plan.simlex.nltk_folders(),
+    script:
+        "../scripts/count_corpus_words_shard.py"
+
+
+rule count_corpus_words:
+    input:
+        partial=gather.corpus(paths.shard("word_counts", plan.simlex.name)),
     output:
         counts=paths.intermediate("word_counts", plan.simlex.name),
         filters=report(
@@ -16,17 +38,12 @@ rule count_corpus_words:
         ),
     log:
         paths.log("count_corpus_words", plan.simlex.name),
-    benchmark:
-        paths.benchmark("count_corpus_words", plan.simlex.name)
     conda:
         "../envs/biosem.yaml"
-    threads: 2
     resources:
         mem_mb=4000,
     params:
         vocabulary=config["simlex"]["vocabulary"],
-        deduplicate=config["simlex"]["deduplicate_documents"],
-        nltk_data=plan.simlex.nltk_folders(),
     script:
         "../scripts/count_corpus_words.py"
 
