@@ -11,7 +11,9 @@ rule count_corpus_words_shard:
     log:
         paths.log("count_corpus_words_shard", f"{plan.simlex.name}/{{scatteritem}}"),
     benchmark:
-        paths.benchmark("count_corpus_words_shard", f"{plan.simlex.name}/{{scatteritem}}")
+        paths.benchmark(
+            "count_corpus_words_shard", f"{plan.simlex.name}/{{scatteritem}}"
+        )
     conda:
         "../envs/biosem.yaml"
     threads: 2

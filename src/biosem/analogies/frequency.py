@@ -540,9 +540,8 @@ def part_chunks(part: FilePart, chunk_bytes: int = 4 * 2**20, stats: Counter[str
             try:
                 line.decode("utf-8")
             except UnicodeDecodeError as err:
-                raise SourceFormatError(
-                    part.path, None, "UTF-8 text, one document per line", f"byte offset {offset + err.start}: {line[:60]!r}"
-                ) from None
+                found = f"byte offset {offset + err.start}: {line[:60]!r}"
+                raise SourceFormatError(part.path, None, "UTF-8 text, one document per line", found) from None
             if line.strip():
                 yield line
 

@@ -48,7 +48,7 @@ PARTIAL_TERM_COUNTS = TableSpec(
     "term_counts_shard",
     pa.schema(
         [
-            _s("normalised"),  # a normalised term occurring in the shard (:func:`~biosem.analogies.frequency.normalise`)
+            _s("normalised"),  # a normalised term (frequency.normalise) occurring in the shard
             pa.field("count", pa.int64(), nullable=False),  # its occurrences in the shard's documents (> 0)
         ]
     ),

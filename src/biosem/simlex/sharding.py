@@ -51,10 +51,12 @@ def documents_from_part(part: FilePart) -> list[Document]:
     """
     name = Path(part.path).name
     if part.pubmed:
+        articles = (a for a in read_pubmed_xml(part.path) if a.title or a.abstract)
         return [
-            Document(f"PMID:{a.pmid}", tuple(unicodedata.normalize("NFC", t) for t in (a.title, a.abstract) if t), False)
-            for a in read_pubmed_xml(part.path)
-            if a.title or a.abstract
+            Document(
+                f"PMID:{a.pmid}", tuple(unicodedata.normalize("NFC", t) for t in (a.title, a.abstract) if t), False
+            )
+            for a in articles
         ]
     out = []
     for offset, raw in read_lines(part):
@@ -98,7 +100,8 @@ def counts_table(counts: CorpusCounts) -> pd.DataFrame:
         ("total", "all", "documents", "", counts.documents, 0),
         ("total", "all", "word_tokens", "", counts.word_tokens, 0),
     ]
-    rows += [("lemma", pos, "", lemma, n, counts.document_counts[(lemma, pos)]) for (lemma, pos), n in counts.counts.items()]
+    documents = counts.document_counts
+    rows += [("lemma", pos, "", lemma, n, documents[(lemma, pos)]) for (lemma, pos), n in counts.counts.items()]
     rows += [("step", pos, step, "", n, 0) for (pos, step), n in counts.step_tokens.items()]
     rows += [
         ("step_lemma", pos, step, lemma, 0, 0) for (pos, step), lemmas in counts.step_types.items() for lemma in lemmas
