@@ -9,21 +9,25 @@
 #    temporary folder; no cgroups (proctrack/linuxproc, task/none), no slurmdbd; the node has the
 #    machine's real CPUs and memory (slurmd -C).
 # 3. Runs the embedded default workflow twice, each in a fresh copy of the repository
-#    (tests/conftest.py copy_workflow), at the same time: locally with --cores 2, and through
-#    `--profile profiles/slurm`.
-# 4. Compares the sha256 of every file under results/ (tests/cluster/compare_results.py).
+#    (tests/conftest.py copy_workflow), at the same time: locally with --cores 2 and the corpus
+#    counted in one shard, and through `--profile profiles/slurm` with the corpus counted in
+#    BIOSEM_CLUSTER_SHARDS shards (`--set-scatter corpus=N`; shard jobs grouped by the profile).
+# 4. Compares the sha256 of every file under results/ and checks that the SLURM run's corpus counts
+#    ran as N shard jobs (tests/cluster/compare_results.py --shards N).
 # On exit, success or not, SLURM jobs are cancelled and every daemon started here is stopped by PID.
 # The whole test is bounded by BIOSEM_CLUSTER_TIMEOUT seconds (default 1500); each step gets what
 # is left of it through `timeout`.
 #
 # Environment: BIOSEM_CLUSTER_TIMEOUT (seconds, default 1500), BIOSEM_CLUSTER_KEEP=1 (keep the work
 # folder), BIOSEM_CLUSTER_TARGETS (space-separated targets; default: the workflow's default target),
+# BIOSEM_CLUSTER_SHARDS (corpus shards of the SLURM run, default 3; the local run keeps 1),
 # PYTHON (default: python3 of the active or the repository's .venv), NLTK_DATA.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUDGET="${BIOSEM_CLUSTER_TIMEOUT:-1500}"
 KEEP="${BIOSEM_CLUSTER_KEEP:-0}"
+SHARDS="${BIOSEM_CLUSTER_SHARDS:-3}"
 T0=$SECONDS
 
 WORK=""
@@ -340,13 +344,13 @@ finish_local() {
 
 run_slurm() {
     copy_repo "$WORK/slurm"
-    log "SLURM run: snakemake --profile profiles/slurm"
+    log "SLURM run: snakemake --profile profiles/slurm --set-scatter corpus=$SHARDS"
     # Site settings of this test cluster: no accounts, node size, quick status polling. The memory
     # cap (--resources) is the node's memory, so no request exceeds it.
     (cd "$WORK/slurm" && bounded 0 "$PYTHON" -m snakemake --profile profiles/slurm \
         --cores "$NODE_CPUS" --resources mem_mb="$NODE_MEM_MB" --slurm-no-account \
         --seconds-between-status-checks 5 --slurm-init-seconds-before-status-checks 2 \
-        "${SNAKEMAKE_ARGS[@]}") >"$WORK/log/snakemake-slurm.log" 2>&1 || {
+        "${SNAKEMAKE_ARGS[@]}" --set-scatter corpus="$SHARDS") >"$WORK/log/snakemake-slurm.log" 2>&1 || {
         tail -n 80 "$WORK/log/snakemake-slurm.log" >&2
         tail -n 20 "$WORK/log/slurmctld.log" >&2 || true
         die "SLURM run failed"
@@ -379,5 +383,9 @@ start_cluster
 start_local
 run_slurm
 finish_local
-log "comparing results/ of the two runs"
-bounded 300 "$PYTHON" "$REPO/tests/cluster/compare_results.py" "$WORK/local/results" "$WORK/slurm/results"
+log "comparing results/ of the two runs (local: 1 corpus shard; SLURM: $SHARDS)"
+# The default target runs both corpus counts; other targets may not, so their shards are not checked.
+SHARD_CHECK=()
+[[ -z ${BIOSEM_CLUSTER_TARGETS:-} ]] && SHARD_CHECK=(--shards "$SHARDS" --logs "$WORK/slurm/logs")
+bounded 300 "$PYTHON" "$REPO/tests/cluster/compare_results.py" "$WORK/local/results" "$WORK/slurm/results" \
+    "${SHARD_CHECK[@]}"

@@ -2,15 +2,15 @@
 # corpus, then Single-Answer / Multi-Answer / All-Info analogies per relation (docs/design.md § analogies).
 
 
-rule count_term_frequencies:
+rule count_term_frequencies_shard:
     input:
         unpack(plan.analogies.frequency_inputs),
     output:
-        term_counts=paths.intermediate("term_counts", "{terminology}"),
+        partial=temp(paths.shard("term_counts", "{terminology}")),
     log:
-        paths.log("count_term_frequencies", "{terminology}"),
+        paths.log("count_term_frequencies_shard", "{terminology}/{scatteritem}"),
     benchmark:
-        paths.benchmark("count_term_frequencies", "{terminology}")
+        paths.benchmark("count_term_frequencies_shard", "{terminology}/{scatteritem}")
     conda:
         "../envs/biosem.yaml"
     threads: 2
@@ -19,6 +19,22 @@ rule count_term_frequencies:
     params:
         backend=config["analogies"]["backend"],
         chunk_mb=config["analogies"]["chunk_mb"],
+    script:
+        "../scripts/count_term_frequencies_shard.py"
+
+
+rule count_term_frequencies:
+    input:
+        terms=paths.intermediate("terms", "{terminology}"),
+        partial=gather.corpus(paths.shard("term_counts", "{{terminology}}")),
+    output:
+        term_counts=paths.intermediate("term_counts", "{terminology}"),
+    log:
+        paths.log("count_term_frequencies", "{terminology}"),
+    conda:
+        "../envs/biosem.yaml"
+    resources:
+        mem_mb=8000,  # the terms of a full UMLS, normalised
     script:
         "../scripts/count_term_frequencies.py"
 

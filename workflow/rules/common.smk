@@ -26,6 +26,12 @@ plan = Plan(
 name_pattern = Plan.name_pattern
 
 
+# Corpus counts run as `corpus_shards` jobs (scatter items "<k>-of-<N>") and a merge; `--set-scatter
+# corpus=N` overrides it. biosem.corpora.shards assigns documents to shards.
+scattergather:
+    corpus=config["corpus_shards"],
+
+
 wildcard_constraints:
     source=name_pattern(sorted(config["sources"])),
     terminology=name_pattern(sorted(config["terminologies"])),

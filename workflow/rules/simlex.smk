@@ -1,18 +1,19 @@
 # Bio-SimLex / Bio-SimVerb vocabulary, pairs and survey (Chiu et al. 2018).
 
 
-rule count_corpus_words:
+rule count_corpus_words_shard:
     input:
         sentences=plan.simlex.sentence_tables(),
-        text_files=config["simlex"]["text_files"],
+        text_files=plan.simlex.text_files(),
         lrspl=plan.simlex.optional_file("specialist", "lrspl"),
     output:
-        counts=paths.intermediate("word_counts", plan.simlex.name),
-        filters=paths.simlex("vocabulary", "filters.tsv"),
+        partial=temp(paths.shard("word_counts", plan.simlex.name)),
     log:
-        paths.log("count_corpus_words", plan.simlex.name),
+        paths.log("count_corpus_words_shard", f"{plan.simlex.name}/{{scatteritem}}"),
     benchmark:
-        paths.benchmark("count_corpus_words", plan.simlex.name)
+        paths.benchmark(
+            "count_corpus_words_shard", f"{plan.simlex.name}/{{scatteritem}}"
+        )
     conda:
         "../envs/biosem.yaml"
     threads: 2
@@ -22,6 +23,24 @@ rule count_corpus_words:
         vocabulary=config["simlex"]["vocabulary"],
         deduplicate=config["simlex"]["deduplicate_documents"],
         nltk_data=plan.simlex.nltk_folders(),
+    script:
+        "../scripts/count_corpus_words_shard.py"
+
+
+rule count_corpus_words:
+    input:
+        partial=gather.corpus(paths.shard("word_counts", plan.simlex.name)),
+    output:
+        counts=paths.intermediate("word_counts", plan.simlex.name),
+        filters=paths.simlex("vocabulary", "filters.tsv"),
+    log:
+        paths.log("count_corpus_words", plan.simlex.name),
+    conda:
+        "../envs/biosem.yaml"
+    resources:
+        mem_mb=4000,
+    params:
+        vocabulary=config["simlex"]["vocabulary"],
     script:
         "../scripts/count_corpus_words.py"
 

@@ -1,7 +1,8 @@
-"""Count the noun and verb lemmas of the configured corpus (Bio-SimLex vocabulary, docs/design.md § simlex).
+"""Merge the shards' word counts into the Bio-SimLex vocabulary counts (docs/design.md § simlex).
 
-Reads the sentence intermediates of the configured corpora and any plain-text corpus files; writes
-the ``word_counts`` intermediate and the per-filter counts table. Parameters: config ``simlex.vocabulary``.
+Reads the partial counts of every shard (rule ``count_corpus_words_shard``); writes the
+``word_counts`` intermediate and the per-filter counts table, identical for any number of shards.
+Parameters: config ``simlex.vocabulary`` (min_count, min_pos_share).
 """
 
 import logging
@@ -9,40 +10,24 @@ import logging
 from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.simlex.schemas import WORD_COUNTS
-from biosem.simlex.specialist import read_lrspl
-from biosem.simlex.vocabulary import (
-    configure_nltk_data,
-    count_corpus,
-    documents_from_sentences,
-    documents_from_text,
-    filter_table,
-    params_from_config,
-    word_count_table,
-)
+from biosem.simlex.sharding import merge_counts
+from biosem.simlex.vocabulary import filter_table, params_from_config, word_count_table
 
 log = logging.getLogger(__name__)
 
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
-    log.info("NLTK data from %s", configure_nltk_data(snakemake.params.nltk_data))
-    lrspl = None
-    if snakemake.input.lrspl:
-        table = read_lrspl(snakemake.input.lrspl[0])
-        lrspl = dict(zip(table["variant"], table["base"], strict=True))
-        log.info("SPECIALIST LRSPL: %d spelling variants", len(lrspl))
-    params = params_from_config(snakemake.params.vocabulary, lrspl)
-    frames = [read_table(p, columns=["document_id", "sentence_id", "text"]) for p in snakemake.input.sentences]
-    documents = documents_from_sentences(frames, deduplicate=snakemake.params.deduplicate)
-    for path in snakemake.input.text_files:
-        documents += documents_from_text(path)
-    log.info(
-        "%d documents (%d sentence tables, %d text files)",
-        len(documents),
-        len(frames),
-        len(snakemake.input.text_files),
-    )
-    counts = count_corpus(documents, params, workers=snakemake.threads)
+    params = params_from_config(snakemake.params.vocabulary)
+    tables = [read_table(p) for p in snakemake.input.partial]
+    for path, table in zip(snakemake.input.partial, tables, strict=True):
+        totals = table[table["record"] == "total"].set_index("step")["tokens"]
+        log.info(
+            "shard %s: %d documents, %d word tokens",
+            path.rsplit("/", 1)[-1].removesuffix(".parquet"), totals.get("documents", 0), totals.get("word_tokens", 0),
+        )  # fmt: skip
+    counts = merge_counts(tables)
+    log.info("merged %d shards: %d documents, %d word tokens", len(tables), counts.documents, counts.word_tokens)
     table = word_count_table(counts, params.min_count, params.min_pos_share)
     filters = filter_table(counts, params.min_count, params.min_pos_share)
     for row in filters.itertuples(index=False):

@@ -52,6 +52,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from biosem.corpora.pubmed_xml import read_pubmed_xml
+from biosem.corpora.shards import FilePart, read_lines, shard_mask
 from biosem.errors import SourceFormatError
 from biosem.logs import Progress
 from biosem.sources import open_binary
@@ -152,6 +154,25 @@ def prepare_terms(terms: pd.DataFrame) -> pd.DataFrame:
 def term_patterns(prepared: pd.DataFrame) -> list[str]:
     """The distinct non-empty normalised terms, sorted: the automaton's patterns."""
     return sorted(set(prepared["normalised"]) - {""})
+
+
+def merge_partial_counts(patterns: Sequence[str], partial: Iterable[pd.DataFrame]) -> np.ndarray:
+    """Occurrences of each pattern summed over shards' partial counts (columns ``normalised``, ``count``).
+
+    Returns an int64 array aligned with ``patterns``.
+
+    Raises:
+        ValueError: a partial table names a form that is not among ``patterns`` (shards counted other terms).
+    """
+    counts = np.zeros(len(patterns), dtype=np.int64)
+    index = pd.Index(patterns)
+    for table in partial:
+        position = index.get_indexer(table["normalised"])
+        if (position < 0).any():
+            unknown = table["normalised"][position < 0].iloc[0]
+            raise ValueError(f"partial counts name {unknown!r}, which is not a pattern of these terms")
+        np.add.at(counts, position, table["count"].to_numpy(dtype=np.int64))
+    return counts
 
 
 def attach_counts(prepared: pd.DataFrame, patterns: Sequence[str], counts: np.ndarray) -> pd.DataFrame:
@@ -411,12 +432,15 @@ def document_chunks(
     chunk_bytes: int = 4 * 2**20,
     seen: set[str] | None = None,
     stats: Counter[str] | None = None,
+    shard: tuple[int, int] = (0, 1),
 ) -> Iterator[bytes]:
     """Chunks of the ``text`` column of corpus ``documents`` Parquet files, in file and row order.
 
     A ``document_id`` already seen (in an earlier file or row, tracked in ``seen``) is skipped, so a
     PMID present in two corpora counts once. ``stats`` (if given) receives ``documents`` and
-    ``duplicate documents``.
+    ``duplicate documents``. ``shard`` ``(k, N)``: only the documents of shard ``k`` (0-based) of
+    ``N`` (:func:`biosem.corpora.shards.shard_mask` of the id), which holds every copy of its ids, so
+    deduplication stays exact.
 
     Raises:
         SourceFormatError: a file lacks the ``document_id`` or ``text`` column.
@@ -434,9 +458,10 @@ def document_chunks(
         size = 0
         for batch in parquet.iter_batches(columns=["document_id", "text"], batch_size=4096):
             ids = batch.column("document_id").to_pylist()
-            keep = [i for i, d in enumerate(ids) if d not in seen]
+            mine = np.flatnonzero(shard_mask(ids, *shard)).tolist()
+            keep = [i for i in mine if ids[i] not in seen]
             seen.update(ids[i] for i in keep)
-            stats["duplicate documents"] += len(ids) - len(keep)
+            stats["duplicate documents"] += len(mine) - len(keep)
             stats["documents"] += len(keep)
             text = (
                 batch.column("text").take(pa.array(keep, pa.int64())) if len(keep) < len(ids) else batch.column("text")
@@ -488,3 +513,52 @@ def text_file_chunks(
             stats["documents"] += len(kept)
             if kept:
                 yield chunk
+
+
+def part_chunks(part: FilePart, chunk_bytes: int = 4 * 2**20, stats: Counter[str] | None = None) -> Iterator[bytes]:
+    """Chunks of one shard's part of a corpus file (:func:`biosem.corpora.shards.file_parts`).
+
+    A whole text file: :func:`text_file_chunks`. A byte range of a plain text file: its lines
+    (:func:`biosem.corpora.shards.read_lines`), one document per non-empty line. PubMed XML: one
+    document per article, title and abstract joined by a space (:mod:`biosem.corpora.pubmed_xml`);
+    articles with neither are skipped. ``stats`` (if given) receives ``documents``.
+
+    Raises:
+        SourceFormatError: a line is not UTF-8 (names its line, or its byte offset in a range), or bad
+            PubMed XML.
+    """
+    stats = Counter() if stats is None else stats
+    if part.pubmed:
+        texts = (a.text.encode("utf-8") for a in read_pubmed_xml(part.path))
+        yield from _join_documents((t for t in texts if t), chunk_bytes, stats)
+        return
+    if part.whole:
+        yield from text_file_chunks(part.path, chunk_bytes, stats)
+        return
+
+    def lines() -> Iterator[bytes]:
+        for offset, line in read_lines(part):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                found = f"byte offset {offset + err.start}: {line[:60]!r}"
+                raise SourceFormatError(part.path, None, "UTF-8 text, one document per line", found) from None
+            if line.strip():
+                yield line
+
+    yield from _join_documents(lines(), chunk_bytes, stats)
+
+
+def _join_documents(documents: Iterable[bytes], chunk_bytes: int, stats: Counter[str]) -> Iterator[bytes]:
+    """Documents joined by :data:`DOCUMENT_SEPARATOR` into chunks of about ``chunk_bytes``."""
+    buffer: list[bytes] = []
+    size = 0
+    for document in documents:
+        buffer.append(document)
+        stats["documents"] += 1
+        size += len(document) + len(DOCUMENT_SEPARATOR)
+        if size >= chunk_bytes:
+            yield DOCUMENT_SEPARATOR.join(buffer)
+            buffer, size = [], 0
+    if buffer:
+        yield DOCUMENT_SEPARATOR.join(buffer)

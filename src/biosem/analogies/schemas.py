@@ -4,6 +4,7 @@
   of the terminology: its surface form (SNOMED CT FSNs without their semantic tag), the normalised form
   that was counted (:func:`biosem.analogies.frequency.normalise`), its number of tokens, and its
   occurrences in the corpus. Terms sharing a normalised form share its count.
+* ``PARTIAL_TERM_COUNTS``: one shard's nonzero counts per normalised term, summed into ``TERM_COUNTS``.
 * ``ANALOGIES`` (``results/datasets/analogies/<terminology>/<setting>.parquet``): one row per analogy
   a:b::c:d, in the order of the reference text file (relations sorted, then by a, then by c). ``b_*``
   and ``d_*`` are aligned lists (one element in Single-Answer; see :mod:`biosem.analogies.construct`).
@@ -42,6 +43,18 @@ TERM_COUNTS = TableSpec(
     ),
     ("source", "concept_id", "term_id"),
 )
+
+PARTIAL_TERM_COUNTS = TableSpec(
+    "term_counts_shard",
+    pa.schema(
+        [
+            _s("normalised"),  # a normalised term (frequency.normalise) occurring in the shard
+            pa.field("count", pa.int64(), nullable=False),  # its occurrences in the shard's documents (> 0)
+        ]
+    ),
+    ("normalised",),
+)
+"""One shard's counts (rule ``count_term_frequencies_shard``); rule ``count_term_frequencies`` sums them."""
 
 ANALOGIES = TableSpec(
     "analogies",

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.corpora.schemas import SPLITS
+from biosem.corpora.shards import expand_corpus_files
 from biosem.release import citations
 from biosem.release.licence import Attribution
 from biosem.release.registry import (
@@ -215,7 +216,7 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
         sources = terminology_sources(config, terminology)
         for corpus in corpora:
             sources += corpus_sources(config, corpus)
-        sources += [local_source(p, "frequency corpus (text file)") for p in section["text_files"]]
+        sources += [local_source(p, "frequency corpus (text file)") for p in expand_corpus_files(section["text_files"])]
         out.append(
             ReleaseDataset(
                 family="analogies",
@@ -377,7 +378,7 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     for terminology in section["resources"]["terminologies"]:
         sources += terminology_sources(config, terminology, role="lexical resource")
     sources.append(public_source(config, section["usf"]["source"], "association norms"))
-    sources += [local_source(p, "corpus (text file)") for p in section["text_files"]]
+    sources += [local_source(p, "corpus (text file)") for p in expand_corpus_files(section["text_files"])]
     for key in ("lrspl", "lragr", "lrnom"):
         if section["specialist"][key]:
             sources.append(local_source(section["specialist"][key], f"SPECIALIST lexicon {key.upper()}"))

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.analogies.construct import DATASETS, params_from_config
+from biosem.corpora.shards import expand_corpus_files
 from biosem.workflow import paths
 
 EXTENSIONS = ("txt", "parquet")
@@ -52,7 +53,7 @@ class Analogies:
         return {
             "terms": paths.intermediate("terms", wildcards.terminology),
             "documents": [paths.intermediate("documents", c) for c in self.section["corpora"]],
-            "text_files": list(self.section["text_files"]),
+            "text_files": expand_corpus_files(self.section["text_files"]),
         }
 
     def construction(self, wildcards: Any) -> dict[str, Any]:

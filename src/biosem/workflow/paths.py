@@ -10,6 +10,7 @@ Layout (docs/design.md § Data flow)::
     resources/<source>/<file>                              public sources, fetched and verified
     resources/<source>/<file>.sha256                       their pinned content sha256 (re-checked on use)
     results/intermediate/<table>/<name>.parquet            terminology, corpus and count tables
+    results/intermediate/<table>_shards/<name>/<k>-of-<N>.parquet   one shard's partial counts (temporary)
     results/datasets/<family>/...                          the datasets
     results/evaluation/..., results/agreement/...          scores and agreement
     results/release/<version>/<visibility>/...             releases
@@ -70,6 +71,12 @@ def intermediate(table: str, name: str, ext: str = "parquet") -> str:
     """An intermediate table: ``table`` is its kind (``terms``, ``sentences``, ``term_counts``, ...)
     and ``name`` the terminology, corpus or vocabulary it belongs to."""
     return f"{INTERMEDIATE}/{table}/{name}.{ext}"
+
+
+def shard(table: str, name: str, item: str = "{scatteritem}") -> str:
+    """One shard's partial counts towards the ``table`` intermediate of ``name`` (``item``: Snakemake's
+    scatter item ``<k>-of-<N>``); merged into :func:`intermediate` ``(table, name)``."""
+    return f"{INTERMEDIATE}/{table}_shards/{name}/{item}.parquet"
 
 
 # --- termpairs ---------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from biosem.corpora.shards import expand_corpus_files
 from biosem.workflow import paths
 
 DATASETS = ("nouns", "verbs")
@@ -41,6 +42,10 @@ class Simlex:
     def sentence_tables(self) -> list[str]:
         """Sentence intermediates of the corpora the vocabulary is counted on."""
         return [paths.intermediate("sentences", c) for c in self.section["corpora"]]
+
+    def text_files(self) -> list[str]:
+        """``simlex.text_files`` with globs expanded (:func:`biosem.corpora.shards.expand_corpus_files`)."""
+        return expand_corpus_files(self.section["text_files"])
 
     def terminology_tables(self, table: str) -> list[str]:
         """The ``table`` intermediates (terms, relations) of the terminologies the resources read."""
