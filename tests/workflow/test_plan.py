@@ -229,6 +229,7 @@ SOURCE_READERS = {
     "parse_usf",
     "aggregate_ratings",
     "evaluate_rated_pairs",
+    "encode_strings",
 }
 
 
