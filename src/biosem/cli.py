@@ -427,6 +427,18 @@ INFO = (
 )
 
 
+def _add_configfile(parser: argparse.ArgumentParser) -> None:
+    """The ``--configfile`` option of the subcommands that read the workflow's config."""
+    parser.add_argument(
+        "--configfile",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="FILE",
+        help="config overlays merged on config/config.yaml in order (as snakemake --configfile)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``biosem`` parser; each subcommand's ``run`` is in its ``func`` default."""
     parser = argparse.ArgumentParser(
@@ -448,14 +460,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=release_check.run)
 
     p = sub.add_parser("info", help="sources, terminologies and built datasets of the config", description=INFO)
-    p.add_argument(
-        "--configfile",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="FILE",
-        help="config overlays merged on config/config.yaml in order (as snakemake --configfile)",
-    )
+    _add_configfile(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=run_info)
 
@@ -474,14 +479,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--device", default="cpu", help="sentence encoders: torch device (default cpu)")
     p.add_argument("--batch-size", type=int, default=64, help="sentence encoders: batch size (default 64)")
-    p.add_argument(
-        "--configfile",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="FILE",
-        help="config overlays merged on config/config.yaml in order (as snakemake --configfile)",
-    )
+    _add_configfile(p)
     p.set_defaults(func=run_evaluate)
     return parser
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import REPO
+from conftest import REPO, validated_config
 
 from biosem.workflow import paths
 from biosem.workflow.plan import Plan
@@ -12,16 +12,8 @@ from biosem.workflow.report import PAGES, Page
 
 
 def config() -> dict:
-    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    cfg.setdefault(
-        "agreement",
-        {
-            "ratings": {},
-            "filled_sheets": {"termpairs": {}, "wic": {}},
-            "termpair_study": {"terminologies": None, "n_pos": 1, "n_neg": 1},
-        },
-    )
-    return cfg
+    """The embedded default with the schema's defaults filled in."""
+    return validated_config(yaml.safe_load((REPO / "config" / "config.yaml").read_text()))
 
 
 @pytest.fixture(scope="module")
