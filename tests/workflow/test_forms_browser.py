@@ -71,7 +71,14 @@ def start(driver, url: str, rater: str) -> None:
     box = driver.find_element(By.ID, "rater")
     box.clear()
     box.send_keys(rater)
+    begin(driver)
+
+
+def begin(driver) -> None:
+    """Press Start once the start box is shown, and wait until the form is shown (its state loaded)."""
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "begin").is_displayed())
     driver.find_element(By.ID, "begin").click()
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "form").is_displayed())
 
 
 def reload(driver) -> None:
@@ -159,7 +166,7 @@ def test_survey_form_fill_reload_export_aggregate(browser, downloads: Path, tmp_
         # Reload halfway: the rater id, the page and the 19 answers come back from localStorage.
         reload(browser)
         assert browser.find_element(By.ID, "rater").get_attribute("value") == rater
-        browser.find_element(By.ID, "begin").click()
+        begin(browser)
         assert browser.execute_script("return biosemForm.page()") == 1
         assert len(browser.execute_script("return biosemForm.unanswered()")) == 28 - 19
         values = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#items .value")][:5]
@@ -259,7 +266,7 @@ def test_wic_form_fill_reload_export_score(browser, downloads: Path, tmp_path: P
                 answered += 1
                 if page_no == 1 and answered == 6:
                     reload(browser)
-                    browser.find_element(By.ID, "begin").click()
+                    begin(browser)
                     assert len(browser.execute_script("return biosemForm.unanswered()")) == 8 - 6
                     break
             if page_no == 0:
