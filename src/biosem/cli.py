@@ -27,6 +27,7 @@ from biosem.evaluate.models import WORD_VECTOR_FORMATS
 from biosem.release import check as release_check
 from biosem.wic import validate as wic_validate
 from biosem.workflow import paths
+from biosem.workflow.evaluate import frequency_corpora
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -290,8 +291,7 @@ def evaluate_models(
     rated = read_rated_datasets(benchmarks, built.get("rated", {}).items()) if "rated" in families else {}
     counts_path = paths.evaluation("models", "token_counts.parquet")  # the workflow's frequency-band counts
     token_counts = read_token_counts(counts_path) if rated and Path(counts_path).is_file() else None
-    frequency_corpus = section["rated"]["frequency_corpus"]
-    band_corpus = "+".join(section["training"]["corpora"]) if frequency_corpus == "training" else frequency_corpus
+    band_corpus = "+".join(frequency_corpora(section))
     termpairs = ParquetTables(built.get("termpairs", {}), columns=["term1", "term2", "label"])
     analogy_sets = built.get("analogies", {})
     analogies = list(

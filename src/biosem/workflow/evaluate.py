@@ -16,6 +16,16 @@ from biosem.workflow import paths
 
 WIC_SPLITS = ("dev", "test")
 TRAINING = "training"  # evaluate.rated.frequency_corpus: the corpora of evaluate.training
+
+
+def frequency_corpora(section: Mapping[str, Any]) -> list[str]:
+    """The corpora whose token counts define the frequency bands (config ``evaluate``): those of
+    ``training.corpora`` for ``rated.frequency_corpus: training``, else that one corpus. Joined by ``+``
+    they name the band corpus in the results table's ``corpus`` column."""
+    corpus = section["rated"]["frequency_corpus"]
+    return list(section["training"]["corpora"]) if corpus == TRAINING else [corpus]
+
+
 TERMPAIR_TABLES = ("concepts", "terms", "relations")
 PLOTS = {
     "analogies": "MAP per relation, method and model",
@@ -97,7 +107,7 @@ class Evaluate:
                 f"stage (corpora.build: {sorted(corpora)})"
             )
         # Corpora whose token counts define the frequency bands, and the name of that corpus in the table.
-        self.frequency_corpora = self.training_corpora if frequency_corpus == TRAINING else [frequency_corpus]
+        self.frequency_corpora = frequency_corpora(section)
         self.frequency_documents = [paths.intermediate("documents", c) for c in self.frequency_corpora]
         self.frequency_available = all(c in set(corpora) for c in self.frequency_corpora)
         self.band_corpus = "+".join(self.frequency_corpora)
