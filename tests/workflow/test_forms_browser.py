@@ -7,11 +7,14 @@ Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them);
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
+import threading
 import time
 from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +40,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
@@ -48,6 +52,25 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """A folder served on http://127.0.0.1: the forms are opened from there, not from file:// URLs.
+
+    Chromium treats every file:// page as an opaque origin; after a quick reload such a page can
+    read an older snapshot of localStorage (seen in CI), which is not what a rater's browser does on
+    a web origin or after seconds on disk.
+    """
+    root = tmp_path_factory.mktemp("site")
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(root))
+    handler.log_message = lambda *args: None
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield root, f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture(scope="module")
@@ -75,15 +98,23 @@ def start(driver, url: str, rater: str) -> None:
 
 
 def begin(driver) -> None:
-    """Press Start once the start box is shown, and wait until the form is shown (its state loaded)."""
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "begin").is_displayed())
+    """Press Start once the page's script has run and the start box is shown; wait until the form is shown."""
+    WebDriverWait(driver, 10).until(
+        lambda d: d.execute_script("return !!window.biosemForm") and d.find_element(By.ID, "begin").is_displayed()
+    )
     driver.find_element(By.ID, "begin").click()
     WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "form").is_displayed())
 
 
 def reload(driver) -> None:
-    """Reload the page and wait until its script has run."""
+    """Reload the page and wait until the old document is gone and the new one's script has run.
+
+    Without the staleness wait, the old page (script run, ``readyState`` complete) can satisfy the
+    wait, and Start is then pressed on the new page before its script has attached the handler.
+    """
+    old = driver.find_element(By.TAG_NAME, "html")
     driver.refresh()
+    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(old))
     WebDriverWait(driver, 10).until(
         lambda d: d.execute_script("return document.readyState === 'complete' && !!window.biosemForm")
     )
@@ -98,8 +129,10 @@ def export(driver, downloads: Path, name: str) -> tuple[Path, str]:
     built = driver.execute_script("return biosemForm.csv()")
     driver.find_element(By.ID, "export").click()
     path = downloads / name
+    size = len(built.encode("utf-8"))
     deadline = time.monotonic() + 15
-    while not path.exists() and time.monotonic() < deadline:
+    # Chromium may show the file before it has written all of it: wait for the full size too.
+    while not (path.exists() and path.stat().st_size >= size) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert path.exists(), f"no download {name} in {sorted(p.name for p in downloads.iterdir())}"
     return path, built
@@ -146,15 +179,16 @@ def rate_page(driver, rater: str, by_item: dict[str, str], limit: int | None = N
     return done
 
 
-def test_survey_form_fill_reload_export_aggregate(browser, downloads: Path, tmp_path: Path) -> None:
+def test_survey_form_fill_reload_export_aggregate(browser, downloads: Path, site: tuple[Path, str]) -> None:
     items = survey_design()
     assert items.groupby("page").size().tolist() == [14, 14]
-    page = tmp_path / "group1.html"
+    root, url = site
+    page = root / "group1.html"
     page.write_text(survey_form(items, 1, instructions("nouns", SurveyParams(dont_know=True), 14), dont_know=True))
     by_item = dict(zip(items["item_id"], items["pair_id"]))
     exports = []
     for rater in ("r1", "r2"):
-        start(browser, page.as_uri(), rater)
+        start(browser, url + page.name, rater)
         browser.find_element(By.ID, "export").click()
         assert "28 item(s) not answered" in browser.find_element(By.ID, "status").text
         assert not (downloads / f"nouns-group1-{rater}.csv").exists()
@@ -242,19 +276,19 @@ def wic_answer(rater: str, item: str) -> str:
     return ANSWER[rater][int(item[1:]) % 4]
 
 
-def test_wic_form_fill_reload_export_score(browser, downloads: Path, tmp_path: Path) -> None:
+def test_wic_form_fill_reload_export_score(browser, downloads: Path, site: tuple[Path, str], tmp_path: Path) -> None:
     sheets, key, counts = wic_study(wic_split(), per_rater=8, shared=4, rng=np.random.default_rng(3))
     assert counts["items"] == 12
     files = {}
     for rater in ("a", "b"):
         sheet = sheets[rater]
-        page = tmp_path / f"sheet_{rater}.html"
+        page = site[0] / f"sheet_{rater}.html"
         html = study_form(sheet, "wic", f"sheet_{rater}", page_size=5)
         data = json.loads(re.search(r'id="form-data">(.*?)</script>', html, re.S).group(1))
         assert {k for it in data["items"] for k in it["fields"]} == set(sheet.columns) - {"answer"}  # blinded
         assert '"syn"' not in html and '"abbr"' not in html and "in_sheet" not in html
         page.write_text(html)
-        start(browser, page.as_uri(), f"expert_{rater}")
+        start(browser, site[1] + page.name, f"expert_{rater}")
         first = rows_on_page(browser)[0]
         marks = [m.text for m in first.find_elements(By.TAG_NAME, "mark")]
         assert marks == [sheet["term1"].iat[0], sheet["term2"].iat[0]]  # the mentions, highlighted
