@@ -77,10 +77,11 @@ def shard_words(text: Path, index: int, n: int, out: Path) -> dict:
     from biosem.simlex.vocabulary import VocabularyParams, configure_nltk_data, count_corpus
 
     configure_nltk_data([])
-    documents, _ = shard_documents([], [str(text)], index, n)
+    documents, parts = shard_documents([], [str(text)], index, n)
     counts = count_corpus(documents, VocabularyParams(), workers=1)
     write_table(counts_table(counts), out, PARTIAL_COUNTS)
-    return {"documents": counts.documents, "word_tokens": counts.word_tokens, "mb": text.stat().st_size / n / 1e6}
+    size = sum((text.stat().st_size if p.end is None else p.end) - p.start for p in parts)
+    return {"documents": counts.documents, "word_tokens": counts.word_tokens, "mb": size / 1e6}
 
 
 def worker(args: argparse.Namespace) -> int:
@@ -197,12 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             part = text_slice(args.text, args.word_mb, work / "slice.txt")
             runs = {n: run_shards("words", part, n, work, None) for n in (1, 2)}
             one, two = merged_words(runs[1]), merged_words(runs[2])
-            equal = (one.counts, one.document_counts, one.word_tokens, one.documents) == (
-                two.counts,
-                two.document_counts,
-                two.word_tokens,
-                two.documents,
-            )
+            equal = one == two  # every field of CorpusCounts
             assert equal, "word counts differ between N = 1 and N = 2"
             tokens = one.word_tokens
             mb = part.stat().st_size / 1e6

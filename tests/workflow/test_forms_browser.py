@@ -98,10 +98,9 @@ def start(driver, url: str, rater: str) -> None:
 
 
 def begin(driver) -> None:
-    """Press Start once the page's script has run and the start box is shown; wait until the form is shown."""
-    WebDriverWait(driver, 10).until(
-        lambda d: d.execute_script("return !!window.biosemForm") and d.find_element(By.ID, "begin").is_displayed()
-    )
+    """Press Start once the start box is shown (callers have waited for the page's script); wait until
+    the form is shown."""
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "begin").is_displayed())
     driver.find_element(By.ID, "begin").click()
     WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "form").is_displayed())
 
@@ -276,19 +275,20 @@ def wic_answer(rater: str, item: str) -> str:
     return ANSWER[rater][int(item[1:]) % 4]
 
 
-def test_wic_form_fill_reload_export_score(browser, downloads: Path, site: tuple[Path, str], tmp_path: Path) -> None:
+def test_wic_form_fill_reload_export_score(browser, downloads: Path, site: tuple[Path, str]) -> None:
     sheets, key, counts = wic_study(wic_split(), per_rater=8, shared=4, rng=np.random.default_rng(3))
     assert counts["items"] == 12
+    root, url = site
     files = {}
     for rater in ("a", "b"):
         sheet = sheets[rater]
-        page = site[0] / f"sheet_{rater}.html"
+        page = root / f"sheet_{rater}.html"
         html = study_form(sheet, "wic", f"sheet_{rater}", page_size=5)
         data = json.loads(re.search(r'id="form-data">(.*?)</script>', html, re.S).group(1))
         assert {k for it in data["items"] for k in it["fields"]} == set(sheet.columns) - {"answer"}  # blinded
         assert '"syn"' not in html and '"abbr"' not in html and "in_sheet" not in html
         page.write_text(html)
-        start(browser, site[1] + page.name, f"expert_{rater}")
+        start(browser, url + page.name, f"expert_{rater}")
         first = rows_on_page(browser)[0]
         marks = [m.text for m in first.find_elements(By.TAG_NAME, "mark")]
         assert marks == [sheet["term1"].iat[0], sheet["term2"].iat[0]]  # the mentions, highlighted

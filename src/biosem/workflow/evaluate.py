@@ -17,15 +17,6 @@ from biosem.workflow import paths
 WIC_SPLITS = ("dev", "test")
 TRAINING = "training"  # evaluate.rated.frequency_corpus: the corpora of evaluate.training
 
-
-def frequency_corpora(section: Mapping[str, Any]) -> list[str]:
-    """The corpora whose token counts define the frequency bands (config ``evaluate``): those of
-    ``training.corpora`` for ``rated.frequency_corpus: training``, else that one corpus. Joined by ``+``
-    they name the band corpus in the results table's ``corpus`` column."""
-    corpus = section["rated"]["frequency_corpus"]
-    return list(section["training"]["corpora"]) if corpus == TRAINING else [corpus]
-
-
 TERMPAIR_TABLES = ("concepts", "terms", "relations")
 PLOTS = {
     "analogies": "MAP per relation, method and model",
@@ -34,6 +25,14 @@ PLOTS = {
     "termpairs": "AUC per term-pair dataset and model",
     "wic": "WiC accuracy per group and model",
 }
+
+
+def frequency_corpora(section: Mapping[str, Any]) -> list[str]:
+    """The corpora whose token counts define the frequency bands (config ``evaluate``): those of
+    ``training.corpora`` for ``rated.frequency_corpus: training``, else that one corpus. Joined by ``+``
+    they name the band corpus in the results table's ``corpus`` column."""
+    corpus = section["rated"]["frequency_corpus"]
+    return list(section["training"]["corpora"]) if corpus == TRAINING else [corpus]
 
 
 def check_config(config: Mapping[str, Any]) -> None:
