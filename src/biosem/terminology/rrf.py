@@ -30,11 +30,12 @@ import ctypes.util
 import gzip
 import logging
 import queue
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -58,6 +59,7 @@ from biosem.terminology.schemas import (
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+A = TypeVar("A", np.ndarray, pa.Array)
 
 # Column layouts, UMLS Reference Manual §3.3.
 MRCONSO_COLUMNS: tuple[str, ...] = (
@@ -492,28 +494,28 @@ class _RrfStream:
             return None
         found: list[tuple[int, str, str]] = []  # (row index, expected, found)
         if trailing:
-            extra = pc.not_equal(batch.column(_TRAILING), "")
-            if pc.any(extra).as_py():
-                i = pc.index(extra, True).as_py()
+            extra = np.diff(_string_buffers(batch.column(_TRAILING))[0])
+            if extra.any():
+                i = int(np.argmax(extra > 0))
                 value = batch.column(_TRAILING)[i].as_py()
                 found.append(
                     (i, f"{self.fields} '|'-terminated fields ({self.layout_source})", f"an extra field {value!r}")
                 )
             # An empty line parses as one row of empty fields.
             read = [c for c in self.read if c != _TRAILING]
-            width = pc.binary_length(batch.column(read[0]))
-            for name in read[1:]:
-                width = pc.add(width, pc.binary_length(batch.column(name)))
-            empty = pc.equal(width, 0)
-            if pc.any(empty).as_py():
-                i = pc.index(empty, True).as_py()
-                found.append((i, f"{self.fields} '|'-terminated fields ({self.layout_source})", "an empty line"))
+            width = np.diff(_string_buffers(batch.column(read[0]))[0])
+            if not width.all():  # some first field is empty: sum all the fields' widths
+                for name in read[1:]:
+                    width = width + np.diff(_string_buffers(batch.column(name))[0])
+                if not width.all():
+                    i = int(np.argmin(width))
+                    found.append((i, f"{self.fields} '|'-terminated fields ({self.layout_source})", "an empty line"))
         for col, regex in self.patterns.items():
-            ok = pc.match_substring_regex(batch.column(col), f"^(?:{regex})$")
+            ok = _full_match(batch.column(col), regex)
             if present is not None:
-                ok = pc.or_(ok, pa.array(present <= self.columns.index(col)))
-            if not pc.all(ok).as_py():
-                i = pc.index(ok, False).as_py()
+                ok |= present <= self.columns.index(col)
+            if not ok.all():
+                i = int(np.argmin(ok))
                 value = batch.column(col)[i].as_py()
                 found.append((i, f"{col} matching {regex}", repr(value)))
         if not found:
@@ -529,6 +531,85 @@ def _string_buffers(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     data_buffer = values.buffers()[2]
     data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
     return offsets - offsets[0], data[offsets[0] : offsets[-1]]
+
+
+# A pattern of the form PREFIX[CLASS]{n} (or + or nothing), possibly wrapped in (?:...)? : what
+# every pattern of the RRF reader is. Such a pattern is checked on the UTF-8 bytes with numpy; any
+# other pattern falls back to RE2. The class holds ASCII characters only, so a byte test is exact.
+_BYTE_PATTERN = re.compile(
+    r"(?P<optional>\(\?:)?(?P<prefix>[A-Za-z0-9:_ -]*)\[(?P<cls>(?:[A-Za-z0-9](?:-[A-Za-z0-9])?)+)\]"
+    r"(?:\{(?P<count>[0-9]+)\}|(?P<plus>\+))?(?(optional)\)\?)"
+)
+
+
+@dataclass(frozen=True)
+class _BytePattern:
+    """A compiled :data:`_BYTE_PATTERN`: ``prefix``, then ``min_count``..``max_count`` (None: any
+    number) bytes in the class ``ranges`` (inclusive byte ranges)."""
+
+    prefix: bytes
+    ranges: tuple[tuple[int, int], ...]
+    min_count: int
+    max_count: int | None
+    optional: bool  # "" matches too
+
+    def in_class(self, data: np.ndarray) -> np.ndarray:
+        """Per byte (uint8 array of any shape): is it in the class? (uint8 arithmetic, no lookup.)"""
+        ok = np.zeros(data.shape, dtype=bool)
+        for lo, hi in self.ranges:
+            ok |= (data - np.uint8(lo)) <= np.uint8(hi - lo)
+        return ok
+
+    def full_match(self, values: pa.Array) -> np.ndarray:
+        """Per value of a non-null string array: does it match in full? bool array."""
+        offsets, data = _string_buffers(values)
+        width = len(self.prefix) + self.min_count
+        if self.min_count == self.max_count and data.size == width * len(values) and (np.diff(offsets) == width).all():
+            # Every value has the one length (e.g. CUIs): a (values x width) matrix of bytes.
+            matrix = data.reshape(len(values), width)
+            ok = self.in_class(matrix[:, len(self.prefix) :]).all(axis=1)
+            for k, byte in enumerate(self.prefix):
+                ok &= matrix[:, k] == byte
+            return ok
+        starts, ends = offsets[:-1], offsets[1:]
+        count = np.diff(offsets) - len(self.prefix)
+        ok = count >= self.min_count
+        if self.max_count is not None:
+            ok &= count <= self.max_count
+        if data.size:
+            for k, byte in enumerate(self.prefix):
+                ok &= data[np.minimum(starts + k, data.size - 1)] == byte
+            bad = np.zeros(data.size + 1, dtype=np.int64)
+            np.cumsum(~self.in_class(data), out=bad[1:])
+            # No byte outside the class after the prefix (ranges clipped for too-short values).
+            ok &= bad[ends] == bad[np.minimum(starts + len(self.prefix), ends)]
+        if self.optional:
+            ok |= offsets[:-1] == offsets[1:]
+        return ok
+
+
+@lru_cache(maxsize=64)
+def _compile_pattern(regex: str) -> _BytePattern | None:
+    m = _BYTE_PATTERN.fullmatch(regex)
+    if m is None:
+        return None
+    ranges = tuple((ord(lo), ord(hi or lo)) for lo, hi in re.findall(r"([A-Za-z0-9])(?:-([A-Za-z0-9]))?", m["cls"]))
+    count = int(m["count"]) if m["count"] is not None else None
+    return _BytePattern(
+        prefix=m["prefix"].encode("ascii"),
+        ranges=ranges,
+        min_count=count if count is not None else 1,
+        max_count=count if count is not None else (None if m["plus"] else 1),
+        optional=m["optional"] is not None,
+    )
+
+
+def _full_match(values: pa.Array, regex: str) -> np.ndarray:
+    """Per value of a non-null string array: does ``regex`` (RE2 syntax) match it in full?"""
+    compiled = _compile_pattern(regex)
+    if compiled is not None:
+        return compiled.full_match(values)
+    return pc.match_substring_regex(values, f"^(?:{regex})$").to_numpy(zero_copy_only=False)
 
 
 _DONE = object()
@@ -889,8 +970,15 @@ def _keep(batch: pa.RecordBatch, column: str, values: Sequence[str] | None) -> p
     return None if values is None else pc.is_in(batch.column(column), value_set=pa.array(values))
 
 
-def _and(a: pa.Array | None, b: pa.Array | None) -> pa.Array | None:
-    return b if a is None else a if b is None else pc.and_(a, b)
+def _both(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    return b if a is None else a if b is None else a & b
+
+
+def _select(values: A, keep: np.ndarray | None) -> A:
+    """``values`` (a numpy or Arrow array) at the rows where ``keep``; all of them for None."""
+    if keep is None:
+        return values
+    return values.filter(pa.array(keep)) if isinstance(values, pa.Array) else values[keep]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -913,6 +1001,14 @@ class _Codes:
             raise ValueError(f"more than {np.iinfo(np.uint16).max} distinct values in a code column")
         indices = encoded.indices.to_numpy(zero_copy_only=False)
         return local[indices].astype(np.uint16) if local.size else np.zeros(0, np.uint16)
+
+    def among(self, codes: np.ndarray, values: Sequence[str] | None) -> np.ndarray | None:
+        """Per code of ``codes``: is its string in ``values``? None (no selection) for None."""
+        if values is None:
+            return None
+        selected = np.zeros(len(self.index), dtype=bool)
+        selected[[self.index[v] for v in values if v in self.index]] = True
+        return selected[codes]
 
     def values(self) -> list[str]:
         """The strings in code order."""
@@ -1041,30 +1137,33 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         **reading.options(path, MRCONSO_COLUMNS),
     ):
         n_read += batch.num_rows
-        mask = _and(_keep(batch, "LAT", languages), _keep(batch, "SAB", sabs))
-        if mask is not None:
-            batch = batch.filter(mask)
-        if not batch.num_rows:
+        # Codes and flags are computed on the whole batch and then selected with numpy: cheaper
+        # than filtering the many short string columns; only AUI, STR and CODE are filtered.
+        lat = lat_codes.encode(batch.column("LAT"))
+        sab = sab_codes.encode(batch.column("SAB"))
+        keep = _both(lat_codes.among(lat, languages), sab_codes.among(sab, sabs))
+        if keep is not None and not keep.any():
             continue
         rank = (
             4 * pc.not_equal(batch.column("TS"), "P").to_numpy(zero_copy_only=False)
             + 2 * pc.not_equal(batch.column("STT"), "PF").to_numpy(zero_copy_only=False)
             + pc.not_equal(batch.column("ISPREF"), "Y").to_numpy(zero_copy_only=False)
         ).astype(np.int8)
-        active = pc.is_in(batch.column("SUPPRESS"), value_set=pa.array(["N", ""]))
-        cols["cui"].append(_cui_numbers(batch.column("CUI")))
-        cols["aui"].append(batch.column("AUI"))
+        active = pc.is_in(batch.column("SUPPRESS"), value_set=pa.array(["N", ""])).to_numpy(zero_copy_only=False)
+        aui = _select(batch.column("AUI"), keep)
+        cols["cui"].append(_select(_cui_numbers(batch.column("CUI")), keep))
+        cols["aui"].append(aui)
         if fast_keys:
-            keys = _aui_order_keys(batch.column("AUI"))
+            keys = _aui_order_keys(aui)
             fast_keys = keys is not None
             cols["aui_key"].append(keys)
-        cols["str"].append(batch.column("STR"))
-        cols["code"].append(batch.column("CODE"))
-        cols["sab"].append(sab_codes.encode(batch.column("SAB")))
-        cols["tty"].append(tty_codes.encode(batch.column("TTY")))
-        cols["lat"].append(lat_codes.encode(batch.column("LAT")))
-        cols["active"].append(active.to_numpy(zero_copy_only=False))
-        cols["rank"].append(rank)
+        cols["str"].append(_select(batch.column("STR"), keep))
+        cols["code"].append(_select(batch.column("CODE"), keep))
+        cols["sab"].append(_select(sab, keep))
+        cols["tty"].append(_select(tty_codes.encode(batch.column("TTY")), keep))
+        cols["lat"].append(_select(lat, keep))
+        cols["active"].append(_select(active, keep))
+        cols["rank"].append(_select(rank, keep))
     strings = {}
     for key in ("aui", "str", "code"):
         strings[key] = pa.chunked_array(cols.pop(key), type=pa.string()).combine_chunks()

@@ -9,12 +9,14 @@ from collections import defaultdict
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from conftest import SHARED_DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
+from biosem.terminology import rrf
 from biosem.terminology.rrf import MRCONSO_COLUMNS, MRREL_COLUMNS, iter_rrf, read_rrf
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
@@ -605,3 +607,38 @@ def test_str_round_trips(
         for row in pa.Table.from_batches([batch]).to_pylist()
     }  # fmt: skip
     assert got == {f"A{i:07d}": s for i, s in enumerate(strings, start=1)}
+
+
+PATTERNS = [
+    rrf.CUI_PATTERN,
+    rrf.AUI_PATTERN,
+    rrf.TUI_PATTERN,
+    rrf.SRL_PATTERN,
+    rrf.SUPPRESS_PATTERN,
+    f"(?:{rrf.CUI_PATTERN})?",
+    "[0-9]+",
+    "[YN]",
+    "GO:[0-9]{7}",
+    r"[^\s]+",  # not of the byte form: RE2
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(alphabet="CAT0123456789NOEYG:é\x00 ", max_size=10),
+            st.from_regex(r"C[0-9]{7}|A[0-9]{1,9}|T[0-9]{3}|GO:[0-9]{7}", fullmatch=True),
+        ),
+        max_size=40,
+    ),
+    st.integers(0, 3),
+)
+def test_pattern_checks_agree_with_re2(values: list[str], offset: int) -> None:
+    """The numpy byte checks of the reader's patterns give RE2's full-match answer, on sliced arrays too."""
+    array = pa.array(["C0000001", *values], pa.string()).slice(min(offset, len(values)))
+    for pattern in PATTERNS:
+        expected = pc.match_substring_regex(array, f"^(?:{pattern})$").to_numpy(zero_copy_only=False)
+        assert rrf._full_match(array, pattern).tolist() == expected.tolist(), pattern
+    assert rrf._compile_pattern(rrf.CUI_PATTERN) is not None
+    assert rrf._compile_pattern(r"[^\s]+") is None
