@@ -1219,8 +1219,9 @@ def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
     n = len(atoms.cui)
     if atoms.aui_key is not None:
         keys = atoms.aui_key
-        by_aui = np.argsort(keys, kind="stable")
-        same = np.flatnonzero(keys[by_aui[1:]] == keys[by_aui[:-1]])
+        ordered_keys = np.sort(keys)  # an unstable sort: only the repeats are wanted
+        repeated = ordered_keys[1:][ordered_keys[1:] == ordered_keys[:-1]]
+        repeat = int(np.flatnonzero(keys == repeated[0])[0]) if repeated.size else None
         bits = 35
     else:  # an AUI with more digits than the keys hold: rank the strings
         by_aui = pc.sort_indices(atoms.aui).to_numpy()
@@ -1228,11 +1229,12 @@ def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
         same = np.flatnonzero(
             pc.equal(ordered.slice(1), ordered.slice(0, max(n - 1, 0))).to_numpy(zero_copy_only=False)
         )
+        repeat = int(by_aui[same[0]]) if same.size else None
         keys = np.empty(n, dtype=np.int64)
         keys[by_aui] = np.arange(n)
         bits = max(n - 1, 1).bit_length()
-    if same.size:
-        dup = atoms.aui[int(by_aui[same[0]])].as_py()
+    if repeat is not None:
+        dup = atoms.aui[repeat].as_py()
         raise SourceFormatError(atoms.path, None, "one MRCONSO row per AUI", f"AUI {dup} repeated")
     return keys, bits
 
@@ -1293,39 +1295,72 @@ def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
         yield to_arrow(chunk, _UNSORTED[TERMS.name])
 
 
+_MAPPING_PARTS = 2  # the threads of rule ingest_umls
+
+
 def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
     """Distinct (CUI, SAB, CODE), CODE not "" nor NOCODE, in (code_system, code, concept_id) order.
 
-    CODE strings are dictionary-encoded and the dictionary sorted once, so rows are sorted and
-    deduplicated on integers (SAB rank, CODE rank, CUI number).
+    The rows are split into :data:`_MAPPING_PARTS` consecutive ranges of (SAB rank, first byte of CODE), about
+    equal in size; every row of a range sorts before every row of the next, so the ranges are
+    sorted independently (in threads: Arrow and numpy release the GIL) and then concatenated. In
+    a range, CODE strings are dictionary-encoded and the dictionary sorted once, so rows are
+    sorted and deduplicated on integers (SAB rank, CODE rank, CUI number).
     """
-    coded = pc.invert(pc.is_in(atoms.code, value_set=pa.array(["", _NOCODE])))
-    rows = np.flatnonzero(coded.to_numpy(zero_copy_only=False))
+    parts = _MAPPING_PARTS
+    coded = np.flatnonzero(
+        pc.invert(pc.is_in(atoms.code, value_set=pa.array(["", _NOCODE]))).to_numpy(zero_copy_only=False)
+    )
+    sab_ranks = atoms.sab_codes.ranks()
+    offsets, data = _string_buffers(atoms.code)
+    key = sab_ranks[atoms.sab[coded]] * 256 + data[offsets[coded]] if coded.size else np.zeros(0, np.int64)
+    # Range bounds at the quantiles of the key (a range may be empty, e.g. one SAB and one first byte).
+    bounds = np.unique(np.quantile(key, np.arange(1, parts) / parts, method="lower")) if key.size else []
+    part_of = np.searchsorted(bounds, key, side="right")
+    ranges = [coded[part_of == i] for i in range(parts)]
+    del coded, key, part_of
+    with ThreadPoolExecutor(parts, thread_name_prefix="rrf-mappings") as pool:
+        sorted_ranges = list(pool.map(partial(_sorted_mappings, atoms, sab_ranks), ranges))
+    del ranges
+    by_rank = sorted(atoms.sab_codes.values(), key=str.encode)
+    starts = np.cumsum([0, *(len(rows) for rows, _ in sorted_ranges)])
+    for lo, hi in _chunk_bounds(int(starts[-1])):
+        pieces = []
+        for (rows, codes), start in zip(sorted_ranges, starts[:-1], strict=True):
+            a, b = max(lo - int(start), 0), min(hi - int(start), len(rows))
+            if a < b or (hi == 0 and not pieces):
+                sab, code, cui = rows.fields(a, max(a, b))
+                pieces.append(
+                    pa.table(
+                        {
+                            "source": pa.repeat(source, len(cui)),
+                            "concept_id": _cui_strings(cui),
+                            "code_system": _lookup(by_rank, sab),
+                            "code": codes.take(pa.array(code)),
+                        }
+                    )
+                )
+        # One chunk per row group, in one piece, as write_table would write it.
+        chunk = pa.concat_tables(pieces).combine_chunks() if len(pieces) > 1 else pieces[0]
+        yield to_arrow(chunk, _UNSORTED[MAPPINGS.name])
+
+
+def _sorted_mappings(atoms: _Atoms, sab_ranks: np.ndarray, rows: np.ndarray) -> tuple[_PackedRows, pa.Array]:
+    """The distinct (SAB rank, CODE rank, CUI number) of the atoms ``rows``, sorted; the CODE
+    strings in rank order."""
     encoded = pc.dictionary_encode(atoms.code.take(pa.array(rows)))
     by_code = pc.sort_indices(encoded.dictionary).to_numpy()
     code_rank = np.empty(len(by_code), dtype=np.int32)
     code_rank[by_code] = np.arange(len(by_code), dtype=np.int32)
     sorted_codes = encoded.dictionary.take(pa.array(by_code))
     fields = [
-        atoms.sab_codes.ranks()[atoms.sab[rows]] if rows.size else np.zeros(0, np.int64),
+        sab_ranks[atoms.sab[rows]] if rows.size else np.zeros(0, np.int64),
         code_rank[encoded.indices.to_numpy(zero_copy_only=False)],
         atoms.cui[rows],
     ]
-    del coded, rows, encoded, by_code, code_rank
+    del encoded, by_code, code_rank
     sizes = [len(atoms.sab_codes.index), len(sorted_codes), int(atoms.cui.max(initial=0)) + 1]
-    rows = _sort_distinct(fields, sizes)
-    by_rank = sorted(atoms.sab_codes.values(), key=str.encode)
-    for lo, hi in _chunk_bounds(len(rows)):
-        sab, code, cui = rows.fields(lo, hi)
-        chunk = pa.table(
-            {
-                "source": pa.repeat(source, hi - lo),
-                "concept_id": _cui_strings(cui),
-                "code_system": _lookup(by_rank, sab),
-                "code": sorted_codes.take(pa.array(code)),
-            }
-        )
-        yield to_arrow(chunk, _UNSORTED[MAPPINGS.name])
+    return _sort_distinct(fields, sizes), sorted_codes
 
 
 # --------------------------------------------------------------------------------------------------

@@ -237,3 +237,19 @@ def test_packed_keys_sort_like_tuples() -> None:
         assert list(zip(*(g.tolist() for g in got), strict=True)) == expected
         assert [g.tolist() for g in packed.fields(3, 9)] == [g[3:9].tolist() for g in got]
     assert len(rrf._sort_distinct([np.zeros(0, np.int64)] * 2, [1, 1])) == 0
+
+
+@pytest.mark.parametrize("parts", [1, 3, 7])
+def test_mapping_ranges_give_the_same_file(
+    release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parts: int
+) -> None:
+    """The mappings sorted in 1, 3 or 7 ranges (with row groups of 2 rows, so chunks straddle the
+    ranges) give the file of the default 2."""
+    monkeypatch.setattr(rrf, "_ROW_GROUP", 2)
+    default = outputs(tmp_path / "default")
+    write_rrf(release, "umls", default, languages=None)
+    monkeypatch.setattr(rrf, "_MAPPING_PARTS", parts)
+    other = outputs(tmp_path / f"parts{parts}")
+    write_rrf(release, "umls", other, languages=None)
+    assert pq.read_table(other["mappings"]).num_rows >= 4
+    assert_same_files(default, other)
