@@ -1323,26 +1323,31 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
         sorted_ranges = list(pool.map(partial(_sorted_mappings, atoms, sab_ranks), ranges))
     del ranges
     by_rank = sorted(atoms.sab_codes.values(), key=str.encode)
-    starts = np.cumsum([0, *(len(rows) for rows, _ in sorted_ranges)])
-    for lo, hi in _chunk_bounds(int(starts[-1])):
-        pieces = []
-        for (rows, codes), start in zip(sorted_ranges, starts[:-1], strict=True):
-            a, b = max(lo - int(start), 0), min(hi - int(start), len(rows))
-            if a < b or (hi == 0 and not pieces):
-                sab, code, cui = rows.fields(a, max(a, b))
-                pieces.append(
-                    pa.table(
-                        {
-                            "source": pa.repeat(source, len(cui)),
-                            "concept_id": _cui_strings(cui),
-                            "code_system": _lookup(by_rank, sab),
-                            "code": codes.take(pa.array(code)),
-                        }
-                    )
-                )
+    starts = np.cumsum([0, *(len(rows) for rows, _ in sorted_ranges)]).tolist()
+    for lo, hi in _chunk_bounds(starts[-1]):
+        # The part of each range in this row group (an empty table of each for an empty file).
+        spans = [(max(lo - start, 0), min(hi - start, len(r[0]))) for r, start in zip(sorted_ranges, starts)]
+        pieces = [
+            _mapping_table(rows, codes, a, b, by_rank, source)
+            for (rows, codes), (a, b) in zip(sorted_ranges, spans)
+            if a < b or hi == 0
+        ]
         # One chunk per row group, in one piece, as write_table would write it.
         chunk = pa.concat_tables(pieces).combine_chunks() if len(pieces) > 1 else pieces[0]
         yield to_arrow(chunk, _UNSORTED[MAPPINGS.name])
+
+
+def _mapping_table(rows: _PackedRows, codes: pa.Array, lo: int, hi: int, by_rank: list[str], source: str) -> pa.Table:
+    """Rows ``lo``..``hi`` of a sorted range as a mappings table."""
+    sab, code, cui = rows.fields(lo, max(lo, hi))
+    return pa.table(
+        {
+            "source": pa.repeat(source, len(cui)),
+            "concept_id": _cui_strings(cui),
+            "code_system": _lookup(by_rank, sab),
+            "code": codes.take(pa.array(code)),
+        }
+    )
 
 
 def _sorted_mappings(atoms: _Atoms, sab_ranks: np.ndarray, rows: np.ndarray) -> tuple[_PackedRows, pa.Array]:

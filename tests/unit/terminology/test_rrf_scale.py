@@ -253,3 +253,15 @@ def test_mapping_ranges_give_the_same_file(
     write_rrf(release, "umls", other, languages=None)
     assert pq.read_table(other["mappings"]).num_rows >= 4
     assert_same_files(default, other)
+
+
+def test_no_mappings_gives_the_file_of_write_terminology(tmp_path: Path) -> None:
+    """Every CODE "" or NOCODE: an empty mappings file, as write_terminology writes it."""
+    meta = write_meta(
+        tmp_path / "META",
+        MRCONSO=[conso(1, "A1", "alpha", code="NOCODE"), conso(2, "A2", "beta", code="")],
+    )
+    a, b = outputs(tmp_path / "a"), outputs(tmp_path / "b")
+    write_terminology(read_rrf(meta, "umls"), {k: str(v) for k, v in a.items()}, "umls")
+    assert write_rrf(meta, "umls", b)["mappings"] == 0
+    assert_same_files(a, b)
