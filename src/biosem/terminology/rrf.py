@@ -966,10 +966,6 @@ def _find(meta: Path, name: str) -> Path | None:
     return found[0] if found else None
 
 
-def _keep(batch: pa.RecordBatch, column: str, values: Sequence[str] | None) -> pa.Array | None:
-    return None if values is None else pc.is_in(batch.column(column), value_set=pa.array(values))
-
-
 def _both(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
     return b if a is None else a if b is None else a & b
 
@@ -1452,19 +1448,20 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _R
         **reading.options(path, MRREL_COLUMNS),
     ):
         n_read += batch.num_rows
-        mask = _keep(batch, "SAB", sabs)
-        if mask is not None:
-            batch = batch.filter(mask)
-        n_sab += batch.num_rows
-        both = pc.and_(pc.not_equal(batch.column("CUI1"), ""), pc.not_equal(batch.column("CUI2"), ""))
-        if not pc.all(both).as_py():  # most releases have a CUI on both sides of every row
-            batch = batch.filter(both)
-        if not batch.num_rows:
+        # As in MRCONSO: codes on the whole batch, then one numpy selection (SAB, both CUIs present).
+        sab = codes["sab"].encode(batch.column("SAB"))
+        by_sab = codes["sab"].among(sab, sabs)
+        n_sab += batch.num_rows if by_sab is None else int(by_sab.sum())
+        cui1, cui2 = batch.column("CUI1"), batch.column("CUI2")
+        both = (np.diff(_string_buffers(cui1)[0]) > 0) & (np.diff(_string_buffers(cui2)[0]) > 0)
+        keep = _both(by_sab, None if both.all() else both)  # most releases have both CUIs on every row
+        if keep is not None and not keep.any():
             continue
-        parts["cui1"].append(_cui_numbers(batch.column("CUI1")))
-        parts["cui2"].append(_cui_numbers(batch.column("CUI2")))
-        for key, column in (("rel", "REL"), ("rela", "RELA"), ("sab", "SAB")):
-            parts[key].append(codes[key].encode(batch.column(column)))
+        parts["cui1"].append(_cui_numbers(_select(cui1, keep)))
+        parts["cui2"].append(_cui_numbers(_select(cui2, keep)))
+        parts["rel"].append(_select(codes["rel"].encode(batch.column("REL")), keep))
+        parts["rela"].append(_select(codes["rela"].encode(batch.column("RELA")), keep))
+        parts["sab"].append(_select(sab, keep))
     cui1, cui2 = (_concat(parts.pop(k), np.int32) for k in ("cui1", "cui2"))
     rel, rela, sab = (_concat(parts.pop(k), np.uint16) for k in ("rel", "rela", "sab"))
     n_both = len(cui1)
