@@ -11,7 +11,7 @@ import contextlib
 import errno
 import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,15 +113,23 @@ def to_arrow(frame: pd.DataFrame | pa.Table, spec: TableSpec) -> pa.Table:
 def write_table(frame: pd.DataFrame | pa.Table, path: str | os.PathLike[str], spec: TableSpec) -> int:
     """Validate ``frame`` against ``spec`` and write it as Parquet atomically; return the row count."""
     table = to_arrow(frame, spec)
-    write_parquet(table, path)
+    write_parquet(table, path, statistics=spec.sort_keys)
     return table.num_rows
 
 
-def write_parquet(table: pa.Table, path: str | os.PathLike[str]) -> None:
-    """Write an Arrow table as Parquet (zstd, no pandas metadata) to ``path`` atomically."""
+def parquet_options(statistics: Sequence[str] | None = None) -> dict[str, object]:
+    """The options of every Parquet file biosem writes: zstd; min/max statistics for the
+    ``statistics`` columns only (a table's sort keys, what a reader selects row groups by; the
+    statistics of free text such as terms cost a sixth of the write time), all columns for None."""
+    return {"compression": "zstd", "write_statistics": True if statistics is None else list(statistics) or False}
+
+
+def write_parquet(table: pa.Table, path: str | os.PathLike[str], statistics: Sequence[str] | None = None) -> None:
+    """Write an Arrow table as Parquet (:func:`parquet_options`, no pandas metadata) to ``path``
+    atomically."""
     table = table.replace_schema_metadata(None)
     with atomic_path(path) as tmp:
-        pq.write_table(table, tmp, compression="zstd")
+        pq.write_table(table, tmp, **parquet_options(statistics))
 
 
 def read_table(

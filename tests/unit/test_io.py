@@ -7,6 +7,7 @@ import os
 import stat
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from biosem.io import TableSpec, atomic_path, string_field, write_table, write_text
@@ -81,3 +82,14 @@ def test_other_os_errors_pass_unchanged(tmp_path):
 
     assert caught.value is error
     assert list(tmp_path.iterdir()) == []
+
+
+def test_statistics_are_written_for_the_sort_keys_only(tmp_path):
+    spec = TableSpec("t", pa.schema([string_field("id"), string_field("text")]), ("id",))
+    table = pa.table({"id": ["b", "a", "c"], "text": ["z", "y", "x"]})
+    assert write_table(table, tmp_path / "t.parquet", spec) == 3
+    row_group = pq.read_metadata(tmp_path / "t.parquet").row_group(0)
+    by_name = {row_group.column(i).path_in_schema: row_group.column(i) for i in range(row_group.num_columns)}
+    assert (by_name["id"].statistics.min, by_name["id"].statistics.max) == ("a", "c")
+    assert not by_name["text"].is_stats_set
+    assert pq.read_table(tmp_path / "t.parquet").column("id").to_pylist() == ["a", "b", "c"]

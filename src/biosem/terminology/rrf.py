@@ -46,7 +46,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
-from biosem.io import TableSpec, atomic_path, to_arrow
+from biosem.io import TableSpec, atomic_path, parquet_options, to_arrow
 from biosem.logs import Progress
 from biosem.terminology.schemas import (
     ASSOCIATIONS,
@@ -803,12 +803,12 @@ def write_rrf(
 
 
 def _write_chunks(chunks: Iterable[pa.Table], path: Path, spec: TableSpec) -> int:
-    """Write sorted, schema-checked chunks as one Parquet file with the options of
-    :func:`biosem.io.write_parquet` (zstd, no schema metadata); return the row count."""
+    """Write sorted, schema-checked chunks as one Parquet file as :func:`biosem.io.write_table`
+    writes it (:func:`biosem.io.parquet_options`, no schema metadata); return the row count."""
     n = 0
     # A chunk is written (pyarrow releases the GIL) while the next one is built.
     with (
-        pq.ParquetWriter(path, spec.schema, compression="zstd") as writer,
+        pq.ParquetWriter(path, spec.schema, **parquet_options(spec.sort_keys)) as writer,
         ThreadPoolExecutor(max_workers=1, thread_name_prefix="rrf-write") as pool,
         Progress(log, f"RRF table {spec.name}", None, unit="rows") as progress,
     ):
@@ -1160,9 +1160,13 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         cols["lat"].append(_select(lat, keep))
         cols["active"].append(_select(active, keep))
         cols["rank"].append(_select(rank, keep))
-    strings = {}
-    for key in ("aui", "str", "code"):
-        strings[key] = pa.chunked_array(cols.pop(key), type=pa.string()).combine_chunks()
+    # Each string column into one piece, in threads (a copy of ~100 MB for STR in a full release).
+    with ThreadPoolExecutor(3, thread_name_prefix="rrf-combine") as pool:
+        combined = {
+            key: pool.submit(pa.chunked_array(cols.pop(key), type=pa.string()).combine_chunks)
+            for key in ("aui", "str", "code")
+        }
+        strings = {key: future.result() for key, future in combined.items()}
     atoms = _Atoms(
         path=path,
         cui=_concat(cols.pop("cui"), np.int32),
@@ -1300,8 +1304,9 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
     The rows are split into :data:`_MAPPING_PARTS` consecutive ranges of (SAB rank, first byte of CODE), about
     equal in size; every row of a range sorts before every row of the next, so the ranges are
     sorted independently (in threads: Arrow and numpy release the GIL) and then concatenated. In
-    a range, CODE strings are dictionary-encoded and the dictionary sorted once, so rows are
-    sorted and deduplicated on integers (SAB rank, CODE rank, CUI number).
+    a range, CODE strings are dictionary-encoded and the dictionary sorted once (by
+    :func:`_distinct_string_order`), so rows are sorted and deduplicated on integers (SAB rank,
+    CODE rank, CUI number).
     """
     parts = _MAPPING_PARTS
     coded = np.flatnonzero(
@@ -1346,11 +1351,52 @@ def _mapping_table(rows: _PackedRows, codes: pa.Array, lo: int, hi: int, by_rank
     )
 
 
+_WORD_MASKS = np.array([0] + [(1 << 64) - (1 << (64 - 8 * k)) for k in range(1, 9)], dtype=np.uint64)
+"""The high ``k`` bytes of a uint64 set, for ``k`` = 0 .. 8."""
+_ORDER_WORDS = 4  # strings of at most 32 bytes are ordered with numpy, longer ones by Arrow
+
+
+def _distinct_string_order(values: pa.Array) -> np.ndarray:
+    """The indices that sort ``values``, distinct non-null strings, in byte order, as
+    ``pyarrow.compute.sort_indices`` gives them.
+
+    Each string is read as big-endian 8-byte words, zero-padded; one sort of the first words orders
+    all strings but those that share their first 8 bytes, which are then ordered by all their
+    words and, last, their length (of two strings equal in their padded words, the shorter one is
+    a prefix of the other). Strings of more than :data:`_ORDER_WORDS` words go to Arrow.
+    """
+    offsets, data = _string_buffers(values)
+    lengths = np.diff(offsets)
+    n_words = -(-int(lengths.max(initial=0)) // 8)
+    if n_words > _ORDER_WORDS:
+        return pc.sort_indices(values).to_numpy()
+    padded = np.zeros(len(data) + 8 * max(n_words, 1), dtype=np.uint8)
+    padded[: len(data)] = data
+    # Every 8-byte window of the data, as a view: row i is bytes i .. i + 7.
+    windows = np.lib.stride_tricks.as_strided(padded, shape=(len(padded) - 7, 8), strides=(1, 1), writeable=False)
+    words = []
+    for k in range(n_words):
+        word = windows[offsets[:-1] + 8 * k].view(">u8")[:, 0].astype(np.uint64)
+        word &= _WORD_MASKS[np.clip(lengths - 8 * k, 0, 8)]
+        words.append(word)
+    if not words:
+        return np.arange(len(values))
+    order = np.argsort(words[0])  # unstable: the strings are distinct, ties are ordered below
+    first = words[0][order]
+    tied = np.r_[False, first[1:] == first[:-1]]
+    tied[:-1] |= tied[1:]
+    at = np.flatnonzero(tied)
+    if at.size:
+        rows = order[at]
+        order[at] = rows[np.lexsort([lengths[rows], *(word[rows] for word in reversed(words))])]
+    return order
+
+
 def _sorted_mappings(atoms: _Atoms, sab_ranks: np.ndarray, rows: np.ndarray) -> tuple[_PackedRows, pa.Array]:
     """The distinct (SAB rank, CODE rank, CUI number) of the atoms ``rows``, sorted; the CODE
     strings in rank order."""
     encoded = pc.dictionary_encode(atoms.code.take(pa.array(rows)))
-    by_code = pc.sort_indices(encoded.dictionary).to_numpy()
+    by_code = _distinct_string_order(encoded.dictionary)
     code_rank = np.empty(len(by_code), dtype=np.int32)
     code_rank[by_code] = np.arange(len(by_code), dtype=np.int32)
     sorted_codes = encoded.dictionary.take(pa.array(by_code))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from conftest import SHARED_DATA
@@ -15,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from biosem.errors import SourceFormatError
+from biosem.io import parquet_options
 from biosem.terminology import rrf
 from biosem.terminology.rrf import MRCONSO_COLUMNS, iter_rrf, read_rrf, write_rrf
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
@@ -123,7 +125,7 @@ def test_chunks_are_row_groups(release: Path, tmp_path: Path, monkeypatch: pytes
     write_rrf(release, "umls", out, languages=None)
     for name, table in tables.items():
         expected = tmp_path / f"{name}.expected.parquet"
-        pq.write_table(table, expected, compression="zstd", row_group_size=2)
+        pq.write_table(table, expected, row_group_size=2, **parquet_options(TERMINOLOGY_TABLES[name].sort_keys))
         assert out[name].read_bytes() == expected.read_bytes(), name
         assert pq.read_metadata(out[name]).num_row_groups == max(1, -(-table.num_rows // 2))
 
@@ -189,6 +191,24 @@ def test_aui_keys_order_like_strings(digits: list[str]) -> None:
     assert keys is not None
     by_key = sorted(range(len(digits)), key=lambda i: keys[i])
     assert by_key == sorted(range(len(digits)), key=lambda i: f"A{digits[i]}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        # Short strings over a few characters (shared prefixes, prefixes of each other, NUL,
+        # multi-byte), up to 40 bytes so some go past the numpy path's 32.
+        st.text(alphabet="ab\x00\xe9Z9", max_size=40),
+        max_size=80,
+        unique=True,
+    ),
+    st.integers(0, 3),
+)
+def test_distinct_string_order_is_arrows(values: list[str], skip: int) -> None:
+    array = pa.array(["pad"] * skip + values, type=pa.string()).slice(skip)  # a slice: offsets not from 0
+    order = rrf._distinct_string_order(array)
+    assert order.tolist() == pc.sort_indices(array).to_numpy().tolist()
+    assert [values[i] for i in order] == sorted(values, key=str.encode)
 
 
 def test_long_auis_are_ranked_as_strings(tmp_path: Path) -> None:
