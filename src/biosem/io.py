@@ -11,22 +11,35 @@ import contextlib
 import errno
 import os
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 
 @dataclass(frozen=True)
 class TableSpec:
-    """A Parquet table: its Arrow schema and the columns that order its rows."""
+    """A Parquet table: its Arrow schema, the columns that order its rows, and its string columns
+    of few distinct values (``dictionary``: a source name, a term type, a SAB), which are written
+    dictionary-encoded as :func:`write_row_groups` describes."""
 
     name: str
     schema: pa.Schema
     sort_keys: tuple[str, ...]
+    dictionary: tuple[str, ...] = ()
+
+
+ROW_GROUP = 1 << 20
+"""Rows per Parquet row group (pyarrow's default)."""
+
+DICTIONARY = pa.dictionary(pa.int32(), pa.string())
+"""The Arrow type of a :attr:`TableSpec.dictionary` column as it is written."""
 
 
 def string_field(name: str, nullable: bool = False) -> pa.Field:
@@ -113,23 +126,124 @@ def to_arrow(frame: pd.DataFrame | pa.Table, spec: TableSpec) -> pa.Table:
 def write_table(frame: pd.DataFrame | pa.Table, path: str | os.PathLike[str], spec: TableSpec) -> int:
     """Validate ``frame`` against ``spec`` and write it as Parquet atomically; return the row count."""
     table = to_arrow(frame, spec)
-    write_parquet(table, path, statistics=spec.sort_keys)
+    write_parquet(table, path, spec)
     return table.num_rows
 
 
-def parquet_options(statistics: Sequence[str] | None = None) -> dict[str, object]:
-    """The options of every Parquet file biosem writes: zstd; min/max statistics for the
-    ``statistics`` columns only (a table's sort keys, what a reader selects row groups by; the
-    statistics of free text such as terms cost a sixth of the write time), all columns for None."""
-    return {"compression": "zstd", "write_statistics": True if statistics is None else list(statistics) or False}
+def parquet_options(spec: TableSpec | None = None) -> dict[str, object]:
+    """The options of every Parquet file biosem writes: zstd; with a ``spec``, min/max statistics
+    for its sort keys only (what a reader selects row groups by; the statistics of free text such as
+    terms cost a sixth of the write time) and, where it has dictionary columns, no stored Arrow
+    schema (so that they read back as the plain strings of ``spec.schema``)."""
+    if spec is None:
+        return {"compression": "zstd"}
+    return {
+        "compression": "zstd",
+        "write_statistics": list(spec.sort_keys) or False,
+        "store_schema": not spec.dictionary,
+    }
 
 
-def write_parquet(table: pa.Table, path: str | os.PathLike[str], statistics: Sequence[str] | None = None) -> None:
+def parquet_schema(spec: TableSpec) -> pa.Schema:
+    """``spec.schema`` with its dictionary columns as :data:`DICTIONARY`: the schema it is written in."""
+    return pa.schema(
+        [f.with_type(DICTIONARY) if f.name in spec.dictionary else f for f in spec.schema],
+    )
+
+
+def sorted_dictionary(values: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray:
+    """A string column (plain or dictionary-encoded) as :data:`DICTIONARY` in the canonical form:
+    the dictionary holds the distinct non-null values present, in byte order; nulls are null
+    indices. Two equal columns give equal arrays, so equal Parquet bytes."""
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
+    if isinstance(values, pa.DictionaryArray):
+        if _is_sorted_dictionary(values):
+            return values
+        values = values.cast(pa.string())
+    encoded = pc.dictionary_encode(values.cast(pa.string()))
+    order = pc.sort_indices(encoded.dictionary).to_numpy()
+    rank = np.empty(len(order), dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    indices = encoded.indices
+    new = rank[indices.fill_null(0).to_numpy()] if len(order) else np.zeros(len(indices), np.int32)
+    mask = indices.is_null().to_numpy(zero_copy_only=False) if indices.null_count else None
+    return pa.DictionaryArray.from_arrays(new, encoded.dictionary.take(pa.array(order)), mask=mask)
+
+
+def _is_sorted_dictionary(values: pa.DictionaryArray) -> bool:
+    """Is ``values`` in the form :func:`sorted_dictionary` gives (int32 indices, every value used,
+    strictly increasing bytes)?"""
+    dictionary = values.dictionary
+    if values.type != DICTIONARY or dictionary.null_count:
+        return False
+    words = dictionary.to_pylist()
+    if any(a.encode() >= b.encode() for a, b in zip(words, words[1:], strict=False)):
+        return False
+    indices = values.indices.drop_null().to_numpy()
+    return bool(len(words) == 0 or (np.bincount(indices, minlength=len(words)) > 0).all())
+
+
+def write_row_groups(chunks: Iterable[pa.Table], path: str | os.PathLike[str], spec: TableSpec) -> int:
+    """Write ``chunks`` as one Parquet file of ``spec``, a row group per chunk, atomically; return
+    the row count.
+
+    Each chunk has the columns of ``spec.schema``, already in the table's order, with at most
+    :data:`ROW_GROUP` rows (one empty chunk for an empty table). Its dictionary columns may come
+    plain or dictionary-encoded: each is written as :func:`sorted_dictionary` gives it, so the
+    bytes depend only on the values. A chunk is written (pyarrow releases the GIL) while the next
+    one is built.
+
+    Raises:
+        ValueError: a schema column is missing, or a non-nullable column holds nulls.
+    """
+    schema = parquet_schema(spec)
+    n = 0
+    with (
+        atomic_path(path) as tmp,
+        pq.ParquetWriter(tmp, schema, **parquet_options(spec)) as writer,
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="parquet-write") as pool,
+    ):
+        pending = None
+        for chunk in chunks:
+            table = _row_group(chunk, spec, schema)
+            if pending is not None:
+                pending.result()
+            pending = pool.submit(writer.write_table, table)
+            n += table.num_rows
+        if pending is not None:
+            pending.result()
+    return n
+
+
+def _row_group(chunk: pa.Table, spec: TableSpec, schema: pa.Schema) -> pa.Table:
+    """A chunk in the written schema: dictionary columns in canonical form, nulls checked."""
+    missing = [f.name for f in spec.schema if f.name not in chunk.column_names]
+    if missing:
+        raise ValueError(f"{spec.name}: missing columns {missing}; have {chunk.column_names}")
+    arrays = []
+    for field in schema:
+        column = chunk.column(field.name)
+        if field.name in spec.dictionary:
+            column = sorted_dictionary(column)
+        elif column.type != field.type:
+            column = column.cast(field.type)
+        if not field.nullable and column.null_count:
+            raise ValueError(f"{spec.name}: column {field.name!r} must not contain nulls")
+        arrays.append(column)
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def write_parquet(table: pa.Table, path: str | os.PathLike[str], spec: TableSpec | None = None) -> None:
     """Write an Arrow table as Parquet (:func:`parquet_options`, no pandas metadata) to ``path``
-    atomically."""
+    atomically; with a ``spec``, in row groups of :data:`ROW_GROUP` rows by :func:`write_row_groups`."""
     table = table.replace_schema_metadata(None)
+    if spec is not None:
+        bounds = range(0, max(table.num_rows, 1), ROW_GROUP)
+        write_row_groups((table.slice(lo, ROW_GROUP) for lo in bounds), path, spec)
+        return
     with atomic_path(path) as tmp:
-        pq.write_table(table, tmp, **parquet_options(statistics))
+        pq.write_table(table, tmp, **parquet_options())
 
 
 def read_table(

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from biosem.io import TableSpec, atomic_path, string_field, write_table, write_text
+from biosem.io import TableSpec, atomic_path, sorted_dictionary, string_field, write_row_groups, write_table, write_text
 
 SPEC = TableSpec("pairs", pa.schema([string_field("term1"), string_field("term2")]), ("term1", "term2"))
 
@@ -93,3 +93,24 @@ def test_statistics_are_written_for_the_sort_keys_only(tmp_path):
     assert (by_name["id"].statistics.min, by_name["id"].statistics.max) == ("a", "c")
     assert not by_name["text"].is_stats_set
     assert pq.read_table(tmp_path / "t.parquet").column("id").to_pylist() == ["a", "b", "c"]
+
+
+def test_dictionary_columns_are_canonical_and_read_back_as_strings(tmp_path):
+    """A dictionary column is written as the sorted distinct values present, whatever the array
+    it came as, and reads back as the spec's plain strings."""
+    spec = TableSpec("t", pa.schema([string_field("id"), string_field("kind", nullable=True)]), ("id",), ("kind",))
+    kinds = ["b", None, "a", "b"]
+    plain = pa.table({"id": ["1", "2", "3", "4"], "kind": pa.array(kinds, pa.string())})
+    # The same values as a dictionary array with an unsorted dictionary and an unused value.
+    odd = pa.DictionaryArray.from_arrays(pa.array([0, None, 2, 0], pa.int32()), pa.array(["b", "zz", "a"]))
+    encoded = plain.set_column(1, "kind", odd)
+    canonical = sorted_dictionary(odd)
+    assert canonical.dictionary.to_pylist() == ["a", "b"] and canonical.to_pylist() == kinds
+    write_table(plain, tmp_path / "plain.parquet", spec)
+    write_row_groups([encoded], tmp_path / "encoded.parquet", spec)
+    assert (tmp_path / "plain.parquet").read_bytes() == (tmp_path / "encoded.parquet").read_bytes()
+    back = pq.read_table(tmp_path / "plain.parquet")
+    assert back.schema.equals(spec.schema) and back.equals(plain.cast(spec.schema))
+    with pytest.raises(ValueError, match="'id' must not contain nulls"):
+        write_row_groups([plain.set_column(0, "id", pa.array([None, "2", "3", "4"]))], tmp_path / "bad.parquet", spec)
+    assert not (tmp_path / "bad.parquet").exists()

@@ -43,18 +43,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
-from biosem.io import TableSpec, atomic_path, parquet_options, to_arrow
+from biosem.io import ROW_GROUP, TableSpec, atomic_path, write_row_groups
 from biosem.logs import Progress
 from biosem.terminology.schemas import (
     ASSOCIATIONS,
-    CONCEPTS,
-    MAPPINGS,
     RELATIONS,
     TERMINOLOGY_TABLES,
-    TERMS,
 )
 
 log = logging.getLogger(__name__)
@@ -676,8 +672,8 @@ def _diagnose(path: Path, exc: pa.ArrowInvalid) -> SourceFormatError:
 # --------------------------------------------------------------------------------------------------
 # The Metathesaurus
 
-_ROW_GROUP = 1 << 20
-"""Rows per written chunk: the default row group of :func:`pyarrow.parquet.write_table`, so the files
+_ROW_GROUP = ROW_GROUP  # rows per chunk of write_rrf (a test makes it smaller)
+"""Rows per written chunk: the row group of :func:`biosem.io.write_table`, so the files
 :func:`write_rrf` streams are byte-identical to ``write_table`` of the whole table."""
 
 
@@ -743,7 +739,7 @@ def read_rrf(
     for group in _rrf_tables(meta_dir, source, languages, sabs, block_size, trailing_nullcols):
         for name, chunks in group.items():
             spec = TERMINOLOGY_TABLES[name]
-            parts = list(chunks)
+            parts = [chunk.cast(spec.schema) for chunk in chunks]  # dictionary columns as strings
             tables[name] = pa.concat_tables(parts) if parts else spec.schema.empty_table()
     _log_counts(meta_dir, {name: t.num_rows for name, t in tables.items()})
     return {name: tables[name] for name in TERMINOLOGY_TABLES}
@@ -803,25 +799,16 @@ def write_rrf(
 
 
 def _write_chunks(chunks: Iterable[pa.Table], path: Path, spec: TableSpec) -> int:
-    """Write sorted, schema-checked chunks as one Parquet file as :func:`biosem.io.write_table`
-    writes it (:func:`biosem.io.parquet_options`, no schema metadata); return the row count."""
-    n = 0
-    # A chunk is written (pyarrow releases the GIL) while the next one is built.
-    with (
-        pq.ParquetWriter(path, spec.schema, **parquet_options(spec.sort_keys)) as writer,
-        ThreadPoolExecutor(max_workers=1, thread_name_prefix="rrf-write") as pool,
-        Progress(log, f"RRF table {spec.name}", None, unit="rows") as progress,
-    ):
-        pending = None
-        for chunk in chunks:
-            if pending is not None:
-                pending.result()
-            pending = pool.submit(writer.write_table, chunk)
-            n += chunk.num_rows
-            progress.advance(chunk.num_rows)
-        if pending is not None:
-            pending.result()
-    return n
+    """Write the sorted chunks of a table as :func:`biosem.io.write_table` writes the whole table
+    (:func:`biosem.io.write_row_groups`), logging progress; return the row count."""
+    with Progress(log, f"RRF table {spec.name}", None, unit="rows") as progress:
+
+        def counted() -> Iterator[pa.Table]:
+            for chunk in chunks:
+                yield chunk
+                progress.advance(chunk.num_rows)
+
+        return write_row_groups(counted(), path, spec)
 
 
 def _log_counts(meta_dir: str | Path, counts: Mapping[str, int]) -> None:
@@ -842,10 +829,11 @@ def _rrf_tables(
 ) -> Iterator[dict[str, Iterator[pa.Table]]]:
     """The five tables in two groups, as table name -> its chunks.
 
-    Each table is an iterator of chunks of at most :data:`_ROW_GROUP` rows, cast to its schema and
-    in its final sort order. The tables of a group may be consumed concurrently; a group must be
-    consumed before the next is asked for, which is when the codes it needed are released: first
-    what MRCONSO (and MRSTY) give, then what MRREL gives.
+    Each table is an iterator of chunks of at most :data:`_ROW_GROUP` rows in its final sort order,
+    with the columns of its schema (the dictionary columns as built by :func:`_lookup`). The tables
+    of a group may be consumed concurrently; a group must be consumed before the next is asked for,
+    which is when the codes it needed are released: first what MRCONSO (and MRSTY) give, then what
+    MRREL gives.
     """
     meta = Path(meta_dir)
     if not meta.is_dir():
@@ -876,7 +864,7 @@ def _rrf_tables(
     _release_memory()
     yield {
         "relations": _relation_chunks(relations, source),
-        "associations": iter([to_arrow(ASSOCIATIONS.schema.empty_table(), ASSOCIATIONS)]),
+        "associations": iter([ASSOCIATIONS.schema.empty_table()]),
     }
 
 
@@ -1086,11 +1074,25 @@ def _chunk_bounds(n: int) -> Iterator[tuple[int, int]]:
         yield lo, min(lo + _ROW_GROUP, n)
 
 
-def _lookup(values: Sequence[str | None], codes: np.ndarray) -> pa.Array:
-    """``values[codes]`` as a string array, built by casting a dictionary array (for a small
-    ``values`` about ten times faster than ``take``)."""
-    indices = pa.array(np.asarray(codes, dtype=np.int32))
-    return pa.DictionaryArray.from_arrays(indices, pa.array(values, type=pa.string())).cast(pa.string())
+def _lookup(values: Sequence[str | None], codes: np.ndarray) -> pa.DictionaryArray:
+    """``values[codes]`` (None: null) as the dictionary array :func:`biosem.io.sorted_dictionary`
+    would make of it (the distinct values present, in byte order), built from the codes without
+    hashing a string: what a dictionary column of a terminology table is written from."""
+    codes = np.asarray(codes, dtype=np.int64)
+    used = np.flatnonzero(np.bincount(codes, minlength=len(values))) if codes.size else np.zeros(0, np.int64)
+    present = sorted({values[c] for c in used.tolist()} - {None}, key=str.encode)
+    position = {v: i for i, v in enumerate(present)}
+    index_of = np.array([position.get(v, -1) if v is not None else -1 for v in values], dtype=np.int32)
+    indices = index_of[codes] if codes.size else np.zeros(0, np.int32)
+    null = indices < 0
+    return pa.DictionaryArray.from_arrays(
+        np.maximum(indices, 0), pa.array(present, type=pa.string()), mask=null if null.any() else None
+    )
+
+
+def _repeat(value: str | None, n: int) -> pa.DictionaryArray:
+    """``value`` ``n`` times as a dictionary column (see :func:`_lookup`)."""
+    return _lookup([value], np.zeros(n, dtype=np.int32))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1275,11 +1277,11 @@ def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
         m = hi - lo
         tty = atoms.tty[rows]
         kind = np.where(preferred[lo:hi], 0, np.where(abbreviation[tty] if tty.size else False, 1, 2))
-        nulls = pa.nulls(m, type=pa.string())
+        nulls = _repeat(None, m)
         index = pa.array(rows)
         chunk = pa.table(
             {
-                "source": pa.repeat(source, m),
+                "source": _repeat(source, m),
                 "concept_id": _cui_strings(cui_sorted[lo:hi]),
                 "term_id": atoms.aui.take(index),
                 "term": atoms.string.take(index),
@@ -1292,7 +1294,7 @@ def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
                 "tty": _lookup(tty_values, tty),
             }
         )
-        yield to_arrow(chunk, _UNSORTED[TERMS.name])
+        yield chunk
 
 
 _MAPPING_PARTS = 2  # the threads of rule ingest_umls
@@ -1329,26 +1331,20 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
         # The part of each range in this row group (an empty table of each for an empty file).
         spans = [(max(lo - start, 0), min(hi - start, len(r[0]))) for r, start in zip(sorted_ranges, starts)]
         pieces = [
-            _mapping_table(rows, codes, a, b, by_rank, source)
+            (rows.fields(a, max(a, b)), codes)
             for (rows, codes), (a, b) in zip(sorted_ranges, spans)
             if a < b or hi == 0
         ]
-        # One chunk per row group, in one piece, as write_table would write it.
-        chunk = pa.concat_tables(pieces).combine_chunks() if len(pieces) > 1 else pieces[0]
-        yield to_arrow(chunk, _UNSORTED[MAPPINGS.name])
-
-
-def _mapping_table(rows: _PackedRows, codes: pa.Array, lo: int, hi: int, by_rank: list[str], source: str) -> pa.Table:
-    """Rows ``lo``..``hi`` of a sorted range as a mappings table."""
-    sab, code, cui = rows.fields(lo, max(lo, hi))
-    return pa.table(
-        {
-            "source": pa.repeat(source, len(cui)),
-            "concept_id": _cui_strings(cui),
-            "code_system": _lookup(by_rank, sab),
-            "code": codes.take(pa.array(code)),
-        }
-    )
+        sab, cui = (np.concatenate([fields[i] for fields, _ in pieces]) for i in (0, 2))
+        # One chunk per row group, each column in one piece, as write_table would write it.
+        yield pa.table(
+            {
+                "source": _repeat(source, len(cui)),
+                "concept_id": _cui_strings(cui),
+                "code_system": _lookup(by_rank, sab),
+                "code": pa.concat_arrays([codes.take(pa.array(fields[1])) for fields, codes in pieces]),
+            }
+        )
 
 
 _WORD_MASKS = np.array([0] + [(1 << 64) - (1 << (64 - 8 * k)) for k in range(1, 9)], dtype=np.uint64)
@@ -1457,13 +1453,13 @@ def _concept_chunks(cuis: np.ndarray, mrsty: Path | None, reading: _Reading, sou
             )
         chunk = pa.table(
             {
-                "source": pa.repeat(source, m),
+                "source": _repeat(source, m),
                 "concept_id": _cui_strings(cuis[lo:hi]),
                 "active": pa.repeat(True, m),
                 "module": module,
             }
         )
-        yield to_arrow(chunk, _UNSORTED[CONCEPTS.name])
+        yield chunk
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1621,7 +1617,7 @@ def _sort_distinct(fields: list[np.ndarray], sizes: Sequence[int]) -> _PackedRow
 
 def _relation_chunks(relations: _Relations | None, source: str) -> Iterator[pa.Table]:
     if relations is None:
-        yield to_arrow(RELATIONS.schema.empty_table(), RELATIONS)
+        yield RELATIONS.schema.empty_table()
         return
     rel = [r for r, _ in relations.rel_rela_values]
     rela = [a for _, a in relations.rel_rela_values]
@@ -1629,7 +1625,7 @@ def _relation_chunks(relations: _Relations | None, source: str) -> Iterator[pa.T
         subject, rr, object_, sab = relations.rows.fields(lo, hi)
         chunk = pa.table(
             {
-                "source": pa.repeat(source, hi - lo),
+                "source": _repeat(source, hi - lo),
                 "subject_id": _cui_strings(subject),
                 "rel": _lookup(rel, rr),
                 "rela": _lookup(rela, rr),
@@ -1637,11 +1633,7 @@ def _relation_chunks(relations: _Relations | None, source: str) -> Iterator[pa.T
                 "sab": _lookup(relations.sab_values, sab),
             }
         )
-        yield to_arrow(chunk, _UNSORTED[RELATIONS.name])
-
-
-_UNSORTED = {name: TableSpec(name, spec.schema, ()) for name, spec in TERMINOLOGY_TABLES.items()}
-"""The specs with no sort key: chunks arrive sorted, :func:`biosem.io.to_arrow` only checks them."""
+        yield chunk
 
 
 # --------------------------------------------------------------------------------------------------

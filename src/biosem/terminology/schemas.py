@@ -3,7 +3,8 @@
 Every reader (RF2, RRF, OBO) writes ``concepts``, ``terms``, ``relations``, ``associations`` and
 ``mappings`` through :func:`biosem.io.write_table`, which casts to these schemas, checks the
 non-nullable columns and sorts rows by the table's key, so that files are byte-identical for
-identical content.
+identical content. The columns of few distinct values (``dictionary``) are written
+dictionary-encoded and read back as plain strings.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ CONCEPTS = TableSpec(
         ]
     ),
     ("source", "concept_id"),
+    dictionary=("source", "module"),
 )
 
 TERMS = TableSpec(
@@ -49,6 +51,7 @@ TERMS = TableSpec(
         ]
     ),
     ("source", "concept_id", "term_id"),
+    dictionary=("source", "term_type", "language", "scope", "acceptability", "sab", "tty"),
 )
 
 RELATIONS = TableSpec(
@@ -64,6 +67,7 @@ RELATIONS = TableSpec(
         ]
     ),
     ("source", "subject_id", "rel", "rela", "object_id", "sab"),
+    dictionary=("source", "rel", "rela", "sab"),
 )
 
 ASSOCIATIONS = TableSpec(
@@ -77,6 +81,7 @@ ASSOCIATIONS = TableSpec(
         ]
     ),
     ("source", "kind", "inactive_id", "target_id"),
+    dictionary=("source", "kind"),
 )
 
 MAPPINGS = TableSpec(
@@ -90,6 +95,7 @@ MAPPINGS = TableSpec(
         ]
     ),
     ("source", "code_system", "code", "concept_id"),
+    dictionary=("source", "code_system"),
 )
 
 TERMINOLOGY_TABLES: dict[str, TableSpec] = {

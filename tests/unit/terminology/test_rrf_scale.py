@@ -15,8 +15,9 @@ from conftest import SHARED_DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import biosem.io
 from biosem.errors import SourceFormatError
-from biosem.io import parquet_options
+from biosem.io import write_table
 from biosem.terminology import rrf
 from biosem.terminology.rrf import MRCONSO_COLUMNS, iter_rrf, read_rrf, write_rrf
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
@@ -117,16 +118,18 @@ def test_write_rrf_on_the_samples(sample: str, tmp_path: Path) -> None:
 
 
 def test_chunks_are_row_groups(release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With row groups of 2 rows, write_rrf's files equal write_table(..., row_group_size=2)."""
+    """With row groups of 2 rows, write_rrf's files equal write_table's, and read back as its tables."""
     tables = read_rrf(release, "umls", languages=None)
     monkeypatch.setattr(rrf, "_ROW_GROUP", 2)
+    monkeypatch.setattr(biosem.io, "ROW_GROUP", 2)
     assert all(t.equals(tables[n]) for n, t in read_rrf(release, "umls", languages=None).items())
     out = outputs(tmp_path / "small")
     write_rrf(release, "umls", out, languages=None)
     for name, table in tables.items():
         expected = tmp_path / f"{name}.expected.parquet"
-        pq.write_table(table, expected, row_group_size=2, **parquet_options(TERMINOLOGY_TABLES[name].sort_keys))
+        write_table(table, expected, TERMINOLOGY_TABLES[name])
         assert out[name].read_bytes() == expected.read_bytes(), name
+        assert pq.read_table(out[name]).equals(table), name
         assert pq.read_metadata(out[name]).num_row_groups == max(1, -(-table.num_rows // 2))
 
 
@@ -237,11 +240,19 @@ def test_cui_numbers_round_trip() -> None:
 
 
 def test_lookup_keeps_nulls_and_order() -> None:
-    values = [None, "isa", "", "has_finding_site"]
-    codes = np.array([3, 0, 1, 1, 2, 3], dtype=np.uint16)
+    """_lookup builds from codes the array sorted_dictionary makes by hashing the strings: values
+    present only, in byte order, None as null; repeated values share one entry."""
+    values = [None, "isa", "", "has_finding_site", "isa", "unused"]
+    codes = np.array([3, 0, 1, 1, 2, 3, 4], dtype=np.uint16)
     looked_up = rrf._lookup(values, codes)
-    assert looked_up.type == pa.string()
+    assert looked_up.type == biosem.io.DICTIONARY
+    assert looked_up.dictionary.to_pylist() == ["", "has_finding_site", "isa"]
     assert looked_up.to_pylist() == [values[c] for c in codes]
+    plain = pa.array([values[c] for c in codes], type=pa.string())
+    assert biosem.io.sorted_dictionary(plain).equals(looked_up)
+    assert biosem.io.sorted_dictionary(looked_up) is looked_up  # already canonical
+    assert rrf._lookup(values, np.zeros(0, np.int32)).to_pylist() == []
+    assert rrf._repeat(None, 3).null_count == 3
 
 
 def test_packed_keys_sort_like_tuples() -> None:
