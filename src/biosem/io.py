@@ -157,11 +157,9 @@ def sorted_dictionary(values: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray:
     indices. Two equal columns give equal arrays, so equal Parquet bytes."""
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
-    if isinstance(values, pa.DictionaryArray):
-        if _is_sorted_dictionary(values):
-            return values
-        values = values.cast(pa.string())
-    encoded = pc.dictionary_encode(values.cast(pa.string()))
+    if isinstance(values, pa.DictionaryArray) and _is_sorted_dictionary(values):
+        return values
+    encoded = pc.dictionary_encode(values.cast(pa.string()))  # a dictionary array decoded first
     order = pc.sort_indices(encoded.dictionary).to_numpy()
     rank = np.empty(len(order), dtype=np.int32)
     rank[order] = np.arange(len(order), dtype=np.int32)

@@ -672,9 +672,10 @@ def _diagnose(path: Path, exc: pa.ArrowInvalid) -> SourceFormatError:
 # --------------------------------------------------------------------------------------------------
 # The Metathesaurus
 
-_ROW_GROUP = ROW_GROUP  # rows per chunk of write_rrf (a test makes it smaller)
+_ROW_GROUP = ROW_GROUP
 """Rows per written chunk: the row group of :func:`biosem.io.write_table`, so the files
-:func:`write_rrf` streams are byte-identical to ``write_table`` of the whole table."""
+:func:`write_rrf` streams are byte-identical to ``write_table`` of the whole table (a test makes both
+smaller)."""
 
 
 def read_rrf(
