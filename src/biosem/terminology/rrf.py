@@ -268,6 +268,46 @@ class _TailReader:
         """The stream is closed by its owner."""
 
 
+_PIECE_BLOCKS = 8
+"""A threaded pass over an uncompressed file parses it in pieces of this many blocks."""
+
+
+def _piece_tables(path: Path, size: int, parse: Callable[[pa.BufferReader], pa.Table]) -> Iterator[pa.Table]:
+    """``parse`` of each piece of whole lines of the uncompressed file ``path``, in file order.
+
+    A piece is about ``size`` bytes, ending after a newline (the last piece: at the end of the file,
+    a last line without newline included). It is memory-mapped, not copied, and only while it is
+    parsed, so the mapped file adds at most a piece to the resident memory.
+    """
+    total = path.stat().st_size
+    start = 0
+    while start < total:
+        with pa.memory_map(str(path)) as mapped:
+            end = _line_end(mapped, min(start + size, total) - 1, total)
+            mapped.seek(start)
+            table = parse(pa.BufferReader(mapped.read_buffer(end - start)))
+        yield table
+        start = end
+
+
+def _line_end(mapped: pa.MemoryMappedFile, at: int, total: int) -> int:
+    """The offset after the first newline at or after offset ``at``; ``total`` if there is none."""
+    while at < total:
+        window = mapped.read_at(min(1 << 16, total - at), at)
+        newline = window.find(b"\n")
+        if newline >= 0:
+            return at + newline + 1
+        at += len(window)
+    return total
+
+
+def _file_tail(path: Path, n: int) -> bytes:
+    """The last ``n`` bytes of an uncompressed file (all of it if shorter)."""
+    with path.open("rb") as handle:
+        handle.seek(max(path.stat().st_size - n, 0))
+        return handle.read()
+
+
 class _RrfStream:
     """State of one pass over an RRF file: rows skipped by the fast path, counters, first problem."""
 
@@ -336,9 +376,6 @@ class _RrfStream:
         """The physical line of the k-th (0-based) row the fast path parsed."""
         return k + 1 + bisect.bisect_right(self.valid_before_skipped, k)
 
-    def _line_of_valid_from(self, offset: int, i: int) -> int:
-        return self._line_of_valid(offset + i)
-
     def _note(self, problem: _Problem | None) -> None:
         if problem is not None and (self.problem is None or problem.line < self.problem.line):
             self.problem = problem
@@ -389,33 +426,53 @@ class _RrfStream:
         checked_through = 0  # every row on lines <= this has been checked
         with pa.input_stream(str(self.path), compression="detect") as stream:
             tail = _TailReader(stream)
-            reader = pacsv.open_csv(
-                tail,
-                read_options=read_options,
-                parse_options=parse_options,
-                convert_options=convert_options,
-            )
-            for batch in _prefetch(reader):
-                if self.unnumbered:
-                    if threads:
-                        raise _SerialPassNeeded
-                    raise RuntimeError("pyarrow did not report the line number of a skipped row")
-                padded = self._take_pending()
-                if batch.num_rows:
-                    k0 = self.n_valid
-                    self.n_valid += batch.num_rows
-                    self._note(self._check(batch, partial(self._line_of_valid_from, k0)))
-                    checked_through = self._line_of_valid(self.n_valid - 1)
-                if self.problem is not None:
-                    if self.problem.line <= checked_through:
-                        raise self._error()
-                    continue  # a row before the problem may still be malformed: keep checking
-                if padded is not None and padded.num_rows:
-                    yield padded
-                new = batch.slice(max(0, skip - (self.n_valid - batch.num_rows)))
-                if new.num_rows:
-                    given[0] += new.num_rows
-                    yield self._complete(new.drop_columns([_TRAILING]))
+            if threads and self.path.suffix != ".gz":
+                # Pieces of whole lines, the blocks of each parsed by pyarrow's threads in parallel
+                # (its streaming reader parses one block at a time).
+                read = partial(
+                    pacsv.read_csv,
+                    read_options=read_options,
+                    parse_options=parse_options,
+                    convert_options=convert_options,
+                )
+                batches: Iterator[pa.RecordBatch] = (
+                    batch
+                    for table in _piece_tables(self.path, self.block_size * _PIECE_BLOCKS, read)
+                    for batch in table.to_batches()
+                )
+                tail.tail = _file_tail(self.path, tail.keep)
+            else:
+                batches = pacsv.open_csv(
+                    tail,
+                    read_options=read_options,
+                    parse_options=parse_options,
+                    convert_options=convert_options,
+                )
+            # Parsed and checked in a thread while the consumer works on the batches before.
+            checked = ((batch, self._find(batch)) for batch in batches)
+            with contextlib.closing(_prefetch(checked, depth=_PIECE_BLOCKS)) as parsed:
+                for batch, found in parsed:
+                    if self.unnumbered:
+                        if threads:
+                            raise _SerialPassNeeded
+                        raise RuntimeError("pyarrow did not report the line number of a skipped row")
+                    padded = self._take_pending()
+                    if batch.num_rows:
+                        k0 = self.n_valid
+                        self.n_valid += batch.num_rows
+                        if found is not None:
+                            self._note(_Problem(self._line_of_valid(k0 + found[0]), *found[1:]))
+                        checked_through = self._line_of_valid(self.n_valid - 1)
+                    if self.problem is not None:
+                        if self.problem.line <= checked_through:
+                            raise self._error()
+                        continue  # a row before the problem may still be malformed: keep checking
+                    if padded is not None and padded.num_rows:
+                        yield padded
+                    new = batch.slice(max(0, skip - (self.n_valid - batch.num_rows)))
+                    if new.num_rows:
+                        given[0] += new.num_rows
+                        yield self._complete(new.drop_columns([_TRAILING]))
         if self.unnumbered:
             if threads:
                 raise _SerialPassNeeded
@@ -471,18 +528,20 @@ class _RrfStream:
             counts.append(n)
         batch = pa.RecordBatch.from_arrays([pa.array(v, type=pa.string()) for v in values], names=list(self.include))
         self.n_padded += batch.num_rows
-        self._note(self._check(batch, lambda i: lines[i], trailing=False, present=np.array(counts, dtype=np.int64)))
+        found = self._find(batch, trailing=False, present=np.array(counts, dtype=np.int64))
+        if found is not None:
+            self._note(_Problem(lines[found[0]], *found[1:]))
         return batch
 
-    def _check(
+    def _find(
         self,
         batch: pa.RecordBatch,
-        line_of: Callable[[int], int],
         *,
         trailing: bool = True,
         present: np.ndarray | None = None,
-    ) -> _Problem | None:
-        """First problem (in row order) of a parsed batch: extra field, empty line, bad value.
+    ) -> tuple[int, str, str] | None:
+        """First problem (in row order) of a parsed batch, as (row index, expected, found): extra
+        field, empty line, bad value. Reads only the layout, so it may run in another thread.
 
         ``present``: per row, how many fields the line had (short rows); later fields are padding
         and are not checked against their patterns."""
@@ -516,8 +575,19 @@ class _RrfStream:
                 found.append((i, f"{col} matching {regex}", repr(value)))
         if not found:
             return None
-        i, expected, what = min(found, key=lambda f: f[0])
-        return _Problem(line_of(i), expected, what)
+        return min(found, key=lambda f: f[0])
+
+
+def _equals(values: pa.Array, text: bytes) -> np.ndarray:
+    """Per value of a non-null string array: is it ``text``? bool array, from the buffers."""
+    offsets, data = _string_buffers(values)
+    ok = np.diff(offsets) == len(text)
+    if len(text) == 1 and data.size == len(values) and ok.all():  # one byte each (e.g. TS, ISPREF)
+        return data == text[0]
+    if data.size:
+        for k, byte in enumerate(text):
+            ok &= data[np.minimum(offsets[:-1] + k, data.size - 1)] == byte
+    return ok
 
 
 def _string_buffers(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -561,7 +631,9 @@ class _BytePattern:
         offsets, data = _string_buffers(values)
         width = len(self.prefix) + self.min_count
         if self.min_count == self.max_count and data.size == width * len(values) and (np.diff(offsets) == width).all():
-            # Every value has the one length (e.g. CUIs): a (values x width) matrix of bytes.
+            if self.ranges == _DIGITS and width in (4, 8):  # e.g. CUIs, TUIs: one word per value
+                return _prefixed_digits(data.view(f">u{width}").astype(np.uint64), self.prefix, width)
+            # Every value has the one length: a (values x width) matrix of bytes.
             matrix = data.reshape(len(values), width)
             ok = self.in_class(matrix[:, len(self.prefix) :]).all(axis=1)
             for k, byte in enumerate(self.prefix):
@@ -582,6 +654,30 @@ class _BytePattern:
         if self.optional:
             ok |= offsets[:-1] == offsets[1:]
         return ok
+
+
+_DIGITS = ((ord("0"), ord("9")),)
+_ONES = 0x0101010101010101
+_WORD_MASKS = np.array([0] + [(1 << 64) - (1 << (64 - 8 * k)) for k in range(1, 9)], dtype=np.uint64)
+"""The high ``k`` bytes of a uint64 set, for ``k`` = 0 .. 8."""
+
+
+def _prefixed_digits(words: np.ndarray, prefix: bytes, width: int) -> np.ndarray:
+    """Per value of ``width`` bytes, read as a big-endian word: ``prefix``, then ASCII digits only?
+
+    A byte is a digit when its high nibble is 3 and stays 3 when 6 is added; on all digit bytes of a
+    word at once (a carry out of a byte only comes from a byte that is not a digit anyway).
+    """
+    digit_bits = 8 * (width - len(prefix))
+    low = (1 << digit_bits) - 1
+    ones = np.uint64(_ONES & low)
+    nibbles, threes = np.uint64(0xF0) * ones, np.uint64(0x30) * ones
+    digits = words & np.uint64(low)
+    ok = (digits & nibbles) == threes
+    ok &= ((digits + np.uint64(0x06) * ones) & nibbles) == threes
+    if prefix:
+        ok &= (words >> np.uint64(digit_bits)) == np.uint64(int.from_bytes(prefix, "big"))
+    return ok
 
 
 @lru_cache(maxsize=64)
@@ -1025,13 +1121,22 @@ def _cui_numbers(cui: pa.Array) -> np.ndarray:
     if cui.null_count or offsets[-1] - offsets[0] != _CUI_WIDTH * n:
         raise ValueError("CUIs must be non-null 'C' + 7 digits")
     data = np.frombuffer(cui.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
-    # Each value is one big-endian 8-byte word "Cddddddd": take its digits from the low 7 bytes.
-    words = data.view(">u8").astype(np.uint64)
-    number = np.zeros(n, dtype=np.uint64)
-    for shift in range(8 * (_CUI_WIDTH - 2), -1, -8):
-        number *= np.uint64(10)
-        number += ((words >> np.uint64(shift)) & np.uint64(0xFF)) - np.uint64(ord("0"))
-    return number.astype(np.int32)
+    # Each value is one big-endian 8-byte word "Cddddddd": its digits' values are the low nibbles of
+    # the low 7 bytes, "C" counting as a leading 0.
+    words = data.view(">u8").astype(np.uint64) & np.uint64(0x000F0F0F0F0F0F0F)
+    return _byte_numeral(words, 10).astype(np.int32)
+
+
+_LANES = (np.uint64(0x00FF00FF00FF00FF), np.uint64(0x0000FFFF0000FFFF), np.uint64(0xFFFFFFFF))
+
+
+def _byte_numeral(words: np.ndarray, base: int) -> np.ndarray:
+    """uint64 words whose 8 bytes are digits (values < ``base``, most significant byte first) -> the
+    numbers they write in ``base`` (int64; ``base`` <= 11): adjacent bytes, then pairs, then
+    quadruples are combined in place."""
+    pairs = ((words >> np.uint64(8)) & _LANES[0]) * np.uint64(base) + (words & _LANES[0])
+    quads = ((pairs >> np.uint64(16)) & _LANES[1]) * np.uint64(base**2) + (pairs & _LANES[1])
+    return ((quads >> np.uint64(32)) * np.uint64(base**4) + (quads & _LANES[2])).astype(np.int64)
 
 
 def _digit_words(width: int, prefix: bytes = b"") -> np.ndarray:
@@ -1102,7 +1207,8 @@ def _repeat(value: str | None, n: int) -> pa.DictionaryArray:
 
 @dataclass
 class _Atoms:
-    """Kept MRCONSO rows, compact: one entry per row in file order (short rows last)."""
+    """Kept MRCONSO rows, compact: one entry per row in file order (short rows last); the strings
+    of every row read (not copied to drop the rows of other languages or SABs), at :meth:`at`."""
 
     path: Path
     cui: np.ndarray  # int32 CUI numbers
@@ -1110,6 +1216,7 @@ class _Atoms:
     aui_key: np.ndarray | None  # :func:`_aui_order_keys`; None if an AUI has > 10 digits
     string: pa.Array  # STR
     code: pa.Array  # CODE
+    position: np.ndarray | None  # int64: kept row -> its index in aui, string, code; None: every row
     sab: np.ndarray  # codes into sab_values
     tty: np.ndarray
     lat: np.ndarray
@@ -1119,10 +1226,14 @@ class _Atoms:
     tty_codes: _Codes
     lat_codes: _Codes
 
+    def at(self, rows: np.ndarray) -> np.ndarray:
+        """The indices in ``aui``, ``string`` and ``code`` of the kept ``rows``."""
+        return rows if self.position is None else self.position[rows]
+
 
 def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, reading: _Reading) -> _Atoms:
     cols: dict[str, list] = {
-        k: [] for k in ("cui", "aui", "aui_key", "str", "code", "sab", "tty", "lat", "active", "rank")
+        k: [] for k in ("cui", "aui", "aui_key", "str", "code", "sab", "tty", "lat", "active", "rank", "keep")
     }
     sab_codes, tty_codes, lat_codes = _Codes(), _Codes(), _Codes()
     n_read = 0
@@ -1136,28 +1247,29 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         **reading.options(path, MRCONSO_COLUMNS),
     ):
         n_read += batch.num_rows
-        # Codes and flags are computed on the whole batch and then selected with numpy: cheaper
-        # than filtering the many short string columns; only AUI, STR and CODE are filtered.
+        # Codes and flags are computed on the whole batch and then selected with numpy; the AUI,
+        # STR and CODE strings are kept whole (selected when the tables are built).
         lat = lat_codes.encode(batch.column("LAT"))
         sab = sab_codes.encode(batch.column("SAB"))
         keep = _both(lat_codes.among(lat, languages), sab_codes.among(sab, sabs))
         if keep is not None and not keep.any():
             continue
         rank = (
-            4 * pc.not_equal(batch.column("TS"), "P").to_numpy(zero_copy_only=False)
-            + 2 * pc.not_equal(batch.column("STT"), "PF").to_numpy(zero_copy_only=False)
-            + pc.not_equal(batch.column("ISPREF"), "Y").to_numpy(zero_copy_only=False)
+            4 * ~_equals(batch.column("TS"), b"P")
+            + 2 * ~_equals(batch.column("STT"), b"PF")
+            + ~_equals(batch.column("ISPREF"), b"Y")
         ).astype(np.int8)
-        active = pc.is_in(batch.column("SUPPRESS"), value_set=pa.array(["N", ""])).to_numpy(zero_copy_only=False)
-        aui = _select(batch.column("AUI"), keep)
+        active = _equals(batch.column("SUPPRESS"), b"N") | _equals(batch.column("SUPPRESS"), b"")
+        aui = batch.column("AUI")
         cols["cui"].append(_select(_cui_numbers(batch.column("CUI")), keep))
         cols["aui"].append(aui)
         if fast_keys:
-            keys = _aui_order_keys(aui)
+            keys = _aui_order_keys(aui, keep)
             fast_keys = keys is not None
             cols["aui_key"].append(keys)
-        cols["str"].append(_select(batch.column("STR"), keep))
-        cols["code"].append(_select(batch.column("CODE"), keep))
+        cols["str"].append(batch.column("STR"))
+        cols["code"].append(batch.column("CODE"))
+        cols["keep"].append(np.ones(batch.num_rows, dtype=bool) if keep is None else keep)
         cols["sab"].append(_select(sab, keep))
         cols["tty"].append(_select(tty_codes.encode(batch.column("TTY")), keep))
         cols["lat"].append(_select(lat, keep))
@@ -1182,10 +1294,12 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         lat=_concat(cols.pop("lat"), np.uint16),
         active=_concat(cols.pop("active"), np.bool_),
         rank=_concat(cols.pop("rank"), np.int8),
+        position=None if all(keep.all() for keep in cols["keep"]) else np.flatnonzero(_concat(cols["keep"], np.bool_)),
         sab_codes=sab_codes,
         tty_codes=tty_codes,
         lat_codes=lat_codes,
     )
+    del cols
     log.info(
         "%s: %d rows kept of %d (LAT in %s, SAB in %s)",
         path.name,
@@ -1200,19 +1314,26 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
 _AUI_DIGITS = 10  # 11**10 < 2**35: a key packs with a CUI number (< 2**24) into 64 bits
 
 
-def _aui_order_keys(aui: pa.Array) -> np.ndarray | None:
-    """int64 keys ordered as the AUI strings ("A" + digits, validated), or None when an AUI has
-    more than :data:`_AUI_DIGITS` digits. The digits read as a base-11 numeral (digit + 1, padded
-    on the right with 0), so a prefix sorts first, as in string order ("A12" < "A120" < "A13")."""
+def _aui_order_keys(aui: pa.Array, keep: np.ndarray | None = None) -> np.ndarray | None:
+    """int64 keys ordered as the AUI strings ("A" + digits, validated), of the values where ``keep``
+    (default: all), or None when one of them has more than :data:`_AUI_DIGITS` digits. The digits
+    read as a base-11 numeral (digit + 1, padded on the right with 0), so a prefix sorts first, as in
+    string order ("A12" < "A120" < "A13")."""
     offsets, data = _string_buffers(aui)
-    n_digits = np.diff(offsets) - 1
+    starts, n_digits = _select(offsets[:-1], keep), _select(np.diff(offsets) - 1, keep)
     if int(n_digits.max(initial=0)) > _AUI_DIGITS:
         return None
-    keys = np.zeros(len(aui), dtype=np.int64)
-    last = max(len(data) - 1, 0)
-    for j in range(_AUI_DIGITS):
-        digit = data[np.minimum(offsets[:-1] + 1 + j, last)].astype(np.int64) - ord("0") + 1
-        keys = keys * 11 + np.where(n_digits > j, digit, 0)
+    # Digits 1-8 and 9-10 of each AUI as big-endian words (8-byte windows of the data, zero-padded),
+    # bytes past the AUI's last digit cleared; digit + 1 = byte - 0x2F.
+    padded = np.zeros(len(data) + 16, dtype=np.uint8)
+    padded[: len(data)] = data
+    windows = np.lib.stride_tricks.as_strided(padded, shape=(len(data) + 9, 8), strides=(1, 1), writeable=False)
+    keys = np.zeros(len(starts), dtype=np.int64)
+    for start, slots in ((1, 8), (9, _AUI_DIGITS - 8)):
+        mask = _WORD_MASKS[np.clip(n_digits - (start - 1), 0, slots)]
+        words = windows[starts + start].view(">u8")[:, 0].astype(np.uint64) & mask
+        words -= np.uint64(0x2F * _ONES) & mask
+        keys = keys * 11**slots + (_byte_numeral(words, 11) // 11 ** (8 - slots))
     return keys
 
 
@@ -1227,8 +1348,9 @@ def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
         repeat = int(np.flatnonzero(keys == repeated[0])[0]) if repeated.size else None
         bits = 35
     else:  # an AUI with more digits than the keys hold: rank the strings
-        by_aui = pc.sort_indices(atoms.aui).to_numpy()
-        ordered = atoms.aui.take(pa.array(by_aui))
+        aui = atoms.aui.take(pa.array(atoms.at(np.arange(n))))
+        by_aui = pc.sort_indices(aui).to_numpy()
+        ordered = aui.take(pa.array(by_aui))
         same = np.flatnonzero(
             pc.equal(ordered.slice(1), ordered.slice(0, max(n - 1, 0))).to_numpy(zero_copy_only=False)
         )
@@ -1237,7 +1359,7 @@ def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
         keys[by_aui] = np.arange(n)
         bits = max(n - 1, 1).bit_length()
     if repeat is not None:
-        dup = atoms.aui[repeat].as_py()
+        dup = atoms.aui[int(atoms.at(np.array([repeat]))[0])].as_py()
         raise SourceFormatError(atoms.path, None, "one MRCONSO row per AUI", f"AUI {dup} repeated")
     return keys, bits
 
@@ -1279,7 +1401,7 @@ def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
         tty = atoms.tty[rows]
         kind = np.where(preferred[lo:hi], 0, np.where(abbreviation[tty] if tty.size else False, 1, 2))
         nulls = _repeat(None, m)
-        index = pa.array(rows)
+        index = pa.array(atoms.at(rows))
         chunk = pa.table(
             {
                 "source": _repeat(source, m),
@@ -1312,12 +1434,11 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
     CODE rank, CUI number).
     """
     parts = _MAPPING_PARTS
-    coded = np.flatnonzero(
-        pc.invert(pc.is_in(atoms.code, value_set=pa.array(["", _NOCODE]))).to_numpy(zero_copy_only=False)
-    )
+    uncoded = _equals(atoms.code, b"") | _equals(atoms.code, _NOCODE.encode())
+    coded = np.flatnonzero(~uncoded[atoms.at(np.arange(len(atoms.cui)))])
     sab_ranks = atoms.sab_codes.ranks()
     offsets, data = _string_buffers(atoms.code)
-    key = sab_ranks[atoms.sab[coded]] * 256 + data[offsets[coded]] if coded.size else np.zeros(0, np.int64)
+    key = sab_ranks[atoms.sab[coded]] * 256 + data[offsets[atoms.at(coded)]] if coded.size else np.zeros(0, np.int64)
     # Range bounds at the quantiles of the key (a range may be empty, e.g. one SAB and one first byte).
     bounds = np.unique(np.quantile(key, np.arange(1, parts) / parts, method="lower")) if key.size else []
     part_of = np.searchsorted(bounds, key, side="right")
@@ -1348,8 +1469,6 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
         )
 
 
-_WORD_MASKS = np.array([0] + [(1 << 64) - (1 << (64 - 8 * k)) for k in range(1, 9)], dtype=np.uint64)
-"""The high ``k`` bytes of a uint64 set, for ``k`` = 0 .. 8."""
 _ORDER_WORDS = 4  # strings of at most 32 bytes are ordered with numpy, longer ones by Arrow
 
 
@@ -1392,7 +1511,7 @@ def _distinct_string_order(values: pa.Array) -> np.ndarray:
 def _sorted_mappings(atoms: _Atoms, sab_ranks: np.ndarray, rows: np.ndarray) -> tuple[_PackedRows, pa.Array]:
     """The distinct (SAB rank, CODE rank, CUI number) of the atoms ``rows``, sorted; the CODE
     strings in rank order."""
-    encoded = pc.dictionary_encode(atoms.code.take(pa.array(rows)))
+    encoded = pc.dictionary_encode(atoms.code.take(pa.array(atoms.at(rows))))
     by_code = _distinct_string_order(encoded.dictionary)
     code_rank = np.empty(len(by_code), dtype=np.int32)
     code_rank[by_code] = np.arange(len(by_code), dtype=np.int32)

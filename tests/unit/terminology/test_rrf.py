@@ -642,3 +642,52 @@ def test_pattern_checks_agree_with_re2(values: list[str], offset: int) -> None:
         assert rrf._full_match(array, pattern).tolist() == expected.tolist(), pattern
     assert rrf._compile_pattern(rrf.CUI_PATTERN) is not None
     assert rrf._compile_pattern(r"[^\s]+") is None
+
+
+def test_pieces_of_whole_lines_give_the_rows_of_one_pass(tmp_path: Path) -> None:
+    """A threaded pass parses the file in pieces of 8 blocks (of 1 KiB here: pieces of 8 KiB, a
+    file of 4), each ending after a newline; rows and errors' line numbers as in one piece."""
+    lines = [conso(f"C{i:07d}", f"A{i:07d}", f"term {i}" + ("x" * 900 if i == 7 else "")) for i in range(1, 300)]
+    meta = write_meta(tmp_path / "META", MRCONSO_RRF=lines)
+    path = meta / "MRCONSO.RRF"
+    assert path.stat().st_size > 3 * 8 * 1024
+
+    def rows(block_size: int) -> list[dict]:
+        batches = iter_rrf(path, MRCONSO_COLUMNS, include=["CUI", "AUI", "STR"], block_size=block_size)
+        return [row for b in batches for row in pa.Table.from_batches([b]).to_pylist()]
+
+    one_piece = rows(8 << 20)
+    assert len(one_piece) == 299 and one_piece[6]["STR"].endswith("x" * 900)
+    assert rows(1024) == rows(1500) == one_piece
+    assert read_rrf(meta, "umls", block_size=1024)["terms"].equals(read_rrf(meta, "umls")["terms"])
+
+    bad = [*lines[:250], lines[250].replace("C0000251", "X0000251"), *lines[251:]]
+    meta = write_meta(tmp_path / "bad", MRCONSO_RRF=bad)
+    with pytest.raises(SourceFormatError, match="expected CUI matching") as err:
+        read_rrf(meta, "umls", block_size=1024)
+    assert err.value.line == 251
+    cut = write_meta(tmp_path / "cut", MRCONSO_RRF="".join(f"{x}\n" for x in lines).encode()[:-3])
+    with pytest.raises(SourceFormatError, match="truncated file") as err:
+        read_rrf(cut, "umls", block_size=1024)
+    assert err.value.line == 299
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="C/0189:\x7f", min_size=8, max_size=8), min_size=1, max_size=30),
+    st.lists(st.text(alphabet="T/0189:", min_size=4, max_size=4), min_size=1, max_size=30),
+)
+def test_fixed_width_digit_checks_agree_with_re2(cuis: list[str], tuis: list[str]) -> None:
+    """The word-at-a-time check of fixed-width values (CUIs, TUIs), with bytes next to '0' and '9'."""
+    for values, pattern in ((cuis, rrf.CUI_PATTERN), (tuis, rrf.TUI_PATTERN)):
+        array = pa.array(values, pa.string())
+        expected = pc.match_substring_regex(array, f"^(?:{pattern})$").to_numpy(zero_copy_only=False)
+        assert rrf._full_match(array, pattern).tolist() == expected.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["", "N", "NN", "P", "PF", "P\x00", "PFX", "é", "Y"]), max_size=20), st.integers(0, 2))
+def test_equals_agrees_with_arrow(values: list[str], skip: int) -> None:
+    array = pa.array(["PF"] * skip + values, pa.string()).slice(skip)
+    for text in ("", "N", "PF", "Y"):
+        assert rrf._equals(array, text.encode()).tolist() == [v == text for v in values]

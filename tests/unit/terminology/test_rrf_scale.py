@@ -296,3 +296,12 @@ def test_no_mappings_gives_the_file_of_write_terminology(tmp_path: Path) -> None
     write_terminology(read_rrf(meta, "umls"), {k: str(v) for k, v in a.items()}, "umls")
     assert write_rrf(meta, "umls", b)["mappings"] == 0
     assert_same_files(a, b)
+
+
+def test_aui_keys_of_the_kept_values() -> None:
+    auis = pa.array(["A9", "A10", "A0000000001", "A12345678", "A1234567890"])
+    keep = np.array([True, False, True, True, True])
+    keys = rrf._aui_order_keys(auis, keep)
+    assert keys is not None and len(keys) == 4
+    assert keys.tolist() == rrf._aui_order_keys(auis.filter(pa.array(keep))).tolist()
+    assert np.argsort(keys).tolist() == [1, 2, 3, 0]  # "A0000000001" < "A12345678" < "A1234567890" < "A9"
