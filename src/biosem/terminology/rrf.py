@@ -47,6 +47,7 @@ import pyarrow.csv as pacsv
 from biosem.errors import SourceFormatError, SourceNotFoundError
 from biosem.io import ROW_GROUP, TableSpec, atomic_path, write_row_groups
 from biosem.logs import Progress
+from biosem.terminology import rrf_kernels
 from biosem.terminology.schemas import (
     ASSOCIATIONS,
     RELATIONS,
@@ -639,21 +640,10 @@ class _BytePattern:
             for k, byte in enumerate(self.prefix):
                 ok &= matrix[:, k] == byte
             return ok
-        starts, ends = offsets[:-1], offsets[1:]
-        count = np.diff(offsets) - len(self.prefix)
-        ok = count >= self.min_count
-        if self.max_count is not None:
-            ok &= count <= self.max_count
-        if data.size:
-            for k, byte in enumerate(self.prefix):
-                ok &= data[np.minimum(starts + k, data.size - 1)] == byte
-            bad = np.zeros(data.size + 1, dtype=np.int64)
-            np.cumsum(~self.in_class(data), out=bad[1:])
-            # No byte outside the class after the prefix (ranges clipped for too-short values).
-            ok &= bad[ends] == bad[np.minimum(starts + len(self.prefix), ends)]
-        if self.optional:
-            ok |= offsets[:-1] == offsets[1:]
-        return ok
+        in_class = self.in_class(np.arange(256, dtype=np.uint8))
+        return rrf_kernels.match_prefixed_class(
+            offsets, data, self.prefix, in_class, self.min_count, self.max_count, self.optional
+        )
 
 
 _DIGITS = ((ord("0"), ord("9")),)
@@ -1055,45 +1045,69 @@ def _both(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
     return b if a is None else a if b is None else a & b
 
 
-def _select(values: A, keep: np.ndarray | None) -> A:
-    """``values`` (a numpy or Arrow array) at the rows where ``keep``; all of them for None."""
-    if keep is None:
+def _select(values: A, rows: np.ndarray | None) -> A:
+    """``values`` (a numpy or Arrow array) at ``rows`` (ascending int64 indices; a bool mask is
+    converted); all of them for None. Gathering by index, unlike a numpy boolean mask, does not
+    branch on each row."""
+    if rows is None:
         return values
-    return values.filter(pa.array(keep)) if isinstance(values, pa.Array) else values[keep]
+    if rows.dtype == np.bool_:
+        rows = np.flatnonzero(rows)
+    return values.take(pa.array(rows)) if isinstance(values, pa.Array) else values.take(rows)
 
 
 # --------------------------------------------------------------------------------------------------
 # Compact columns: CUI numbers and dictionary codes
 
 
+_MAX_CODES = int(np.iinfo(np.uint16).max)  # distinct values of a code column (SAB, TTY, LAT, REL, RELA)
+
+
 class _Codes:
-    """A growing dictionary of strings: ``encode`` maps a string array to stable integer codes."""
+    """A growing dictionary of strings: ``encode`` maps a string array to stable uint16 codes, in
+    order of first occurrence (:func:`biosem.terminology.rrf_kernels.encode_strings`)."""
 
     def __init__(self) -> None:
-        self.index: dict[str, int] = {}
+        self._slots = np.full(2 << _MAX_CODES.bit_length(), -1, dtype=np.int32)
+        self._store = np.zeros(1 << 12, dtype=np.uint8)  # the distinct values' bytes
+        self._bounds = np.zeros(_MAX_CODES + 2, dtype=np.int64)
+        self._n = 0
+        self._values: list[str] | None = []
+
+    def __len__(self) -> int:
+        return self._n
 
     def encode(self, values: pa.Array) -> np.ndarray:
-        encoded = pc.dictionary_encode(values)
-        local = np.array(
-            [self.index.setdefault(v, len(self.index)) for v in encoded.dictionary.to_pylist()],
-            dtype=np.int32,
+        """uint16 codes of a non-null string array; ValueError past :data:`_MAX_CODES` distinct values."""
+        offsets, data = _string_buffers(values)
+        used = int(self._bounds[self._n])
+        if used + data.size > self._store.size:  # room for every value to be new
+            store = np.zeros(max(used + data.size, 2 * self._store.size), dtype=np.uint8)
+            store[:used] = self._store[:used]
+            self._store = store
+        codes, n = rrf_kernels.encode_strings(
+            offsets, data, self._slots, self._store, self._bounds, self._n, _MAX_CODES
         )
-        if len(self.index) > np.iinfo(np.uint16).max:
-            raise ValueError(f"more than {np.iinfo(np.uint16).max} distinct values in a code column")
-        indices = encoded.indices.to_numpy(zero_copy_only=False)
-        return local[indices].astype(np.uint16) if local.size else np.zeros(0, np.uint16)
+        if n > _MAX_CODES:
+            raise ValueError(f"more than {_MAX_CODES} distinct values in a code column")
+        if n != self._n:
+            self._n, self._values = n, None
+        return codes
 
     def among(self, codes: np.ndarray, values: Sequence[str] | None) -> np.ndarray | None:
         """Per code of ``codes``: is its string in ``values``? None (no selection) for None."""
         if values is None:
             return None
-        selected = np.zeros(len(self.index), dtype=bool)
-        selected[[self.index[v] for v in values if v in self.index]] = True
+        wanted = set(values)
+        selected = np.array([v in wanted for v in self.values()], dtype=bool)
         return selected[codes]
 
     def values(self) -> list[str]:
         """The strings in code order."""
-        return list(self.index)
+        if self._values is None:
+            store, bounds = self._store.tobytes(), self._bounds
+            self._values = [store[bounds[c] : bounds[c + 1]].decode() for c in range(self._n)]
+        return list(self._values)
 
     def ranks(self, *, empty_last: bool = False) -> np.ndarray:
         """Code -> rank of its string in ascending (byte) order; "" last if ``empty_last``."""
@@ -1261,7 +1275,8 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         ).astype(np.int8)
         active = _equals(batch.column("SUPPRESS"), b"N") | _equals(batch.column("SUPPRESS"), b"")
         aui = batch.column("AUI")
-        cols["cui"].append(_select(_cui_numbers(batch.column("CUI")), keep))
+        kept = None if keep is None else np.flatnonzero(keep)
+        cols["cui"].append(_select(_cui_numbers(batch.column("CUI")), kept))
         cols["aui"].append(aui)
         if fast_keys:
             keys = _aui_order_keys(aui, keep)
@@ -1270,11 +1285,11 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         cols["str"].append(batch.column("STR"))
         cols["code"].append(batch.column("CODE"))
         cols["keep"].append(np.ones(batch.num_rows, dtype=bool) if keep is None else keep)
-        cols["sab"].append(_select(sab, keep))
-        cols["tty"].append(_select(tty_codes.encode(batch.column("TTY")), keep))
-        cols["lat"].append(_select(lat, keep))
-        cols["active"].append(_select(active, keep))
-        cols["rank"].append(_select(rank, keep))
+        cols["sab"].append(_select(sab, kept))
+        cols["tty"].append(_select(tty_codes.encode(batch.column("TTY")), kept))
+        cols["lat"].append(_select(lat, kept))
+        cols["active"].append(_select(active, kept))
+        cols["rank"].append(_select(rank, kept))
     # Each string column into one piece, in threads (a copy of ~100 MB for STR in a full release).
     with ThreadPoolExecutor(3, thread_name_prefix="rrf-combine") as pool:
         combined = {
@@ -1316,25 +1331,10 @@ _AUI_DIGITS = 10  # 11**10 < 2**35: a key packs with a CUI number (< 2**24) into
 
 def _aui_order_keys(aui: pa.Array, keep: np.ndarray | None = None) -> np.ndarray | None:
     """int64 keys ordered as the AUI strings ("A" + digits, validated), of the values where ``keep``
-    (default: all), or None when one of them has more than :data:`_AUI_DIGITS` digits. The digits
-    read as a base-11 numeral (digit + 1, padded on the right with 0), so a prefix sorts first, as in
-    string order ("A12" < "A120" < "A13")."""
+    (default: all), or None when one of them has more than :data:`_AUI_DIGITS` digits
+    (:func:`biosem.terminology.rrf_kernels.base11_keys`)."""
     offsets, data = _string_buffers(aui)
-    starts, n_digits = _select(offsets[:-1], keep), _select(np.diff(offsets) - 1, keep)
-    if int(n_digits.max(initial=0)) > _AUI_DIGITS:
-        return None
-    # Digits 1-8 and 9-10 of each AUI as big-endian words (8-byte windows of the data, zero-padded),
-    # bytes past the AUI's last digit cleared; digit + 1 = byte - 0x2F.
-    padded = np.zeros(len(data) + 16, dtype=np.uint8)
-    padded[: len(data)] = data
-    windows = np.lib.stride_tricks.as_strided(padded, shape=(len(data) + 9, 8), strides=(1, 1), writeable=False)
-    keys = np.zeros(len(starts), dtype=np.int64)
-    for start, slots in ((1, 8), (9, _AUI_DIGITS - 8)):
-        mask = _WORD_MASKS[np.clip(n_digits - (start - 1), 0, slots)]
-        words = windows[starts + start].view(">u8")[:, 0].astype(np.uint64) & mask
-        words -= np.uint64(0x2F * _ONES) & mask
-        keys = keys * 11**slots + (_byte_numeral(words, 11) // 11 ** (8 - slots))
-    return keys
+    return rrf_kernels.base11_keys(offsets, data, keep, 1, _AUI_DIGITS)
 
 
 def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
@@ -1522,7 +1522,7 @@ def _sorted_mappings(atoms: _Atoms, sab_ranks: np.ndarray, rows: np.ndarray) -> 
         atoms.cui[rows],
     ]
     del encoded, by_code, code_rank
-    sizes = [len(atoms.sab_codes.index), len(sorted_codes), int(atoms.cui.max(initial=0)) + 1]
+    sizes = [len(atoms.sab_codes), len(sorted_codes), int(atoms.cui.max(initial=0)) + 1]
     return _sort_distinct(fields, sizes), sorted_codes
 
 
@@ -1619,11 +1619,12 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _R
         keep = _both(by_sab, None if both.all() else both)  # most releases have both CUIs on every row
         if keep is not None and not keep.any():
             continue
-        parts["cui1"].append(_cui_numbers(_select(cui1, keep)))
-        parts["cui2"].append(_cui_numbers(_select(cui2, keep)))
-        parts["rel"].append(_select(codes["rel"].encode(batch.column("REL")), keep))
-        parts["rela"].append(_select(codes["rela"].encode(batch.column("RELA")), keep))
-        parts["sab"].append(_select(sab, keep))
+        kept = None if keep is None else np.flatnonzero(keep)
+        parts["cui1"].append(_cui_numbers(_select(cui1, kept)))
+        parts["cui2"].append(_cui_numbers(_select(cui2, kept)))
+        parts["rel"].append(_select(codes["rel"].encode(batch.column("REL")), kept))
+        parts["rela"].append(_select(codes["rela"].encode(batch.column("RELA")), kept))
+        parts["sab"].append(_select(sab, kept))
     cui1, cui2 = (_concat(parts.pop(k), np.int32) for k in ("cui1", "cui2"))
     rel, rela, sab = (_concat(parts.pop(k), np.uint16) for k in ("rel", "rela", "sab"))
     n_both = len(cui1)
@@ -1642,7 +1643,7 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _R
     sab_rank = codes["sab"].ranks(empty_last=True).astype(np.int32)[sab]
     del sab
     cuis = max(int(cui1.max(initial=0)), int(cui2.max(initial=0))) + 1
-    sizes = [cuis, max(len(present), 1), cuis, max(len(codes["sab"].index), 1)]
+    sizes = [cuis, max(len(present), 1), cuis, max(len(codes["sab"]), 1)]
     fields = [cui2, rel_rela, cui1, sab_rank]
     del cui1, cui2, rel_rela, sab_rank
     _release_memory()

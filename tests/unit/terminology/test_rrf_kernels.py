@@ -1,0 +1,98 @@
+"""The RRF reader's kernels: the C and numba implementations against each other and against Arrow,
+RE2 and Python, on the reader's own entry points (pattern checks, AUI keys, code columns)."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from biosem.terminology import rrf, rrf_kernels
+
+KERNELS = ["c", "numba"]
+# The fixture only selects the implementation: the same for every example.
+EXAMPLES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(params=KERNELS)
+def kernel(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "c" and rrf_kernels._rrf is None:
+        pytest.fail("the C extension biosem.terminology._rrf is not built (pip install -e . builds it)")
+    monkeypatch.setattr(rrf_kernels, "KERNEL", request.param)
+    return request.param
+
+
+VALUES = st.lists(
+    st.one_of(
+        st.text(alphabet="AC0189/:é\x00 ", max_size=14),
+        st.from_regex(r"A[0-9]{1,12}|C[0-9]{7}|[NOEY]|[0-49]", fullmatch=True),
+    ),
+    max_size=60,
+)
+
+
+@EXAMPLES
+@given(values=VALUES, skip=st.integers(0, 3))
+def test_pattern_kernel_is_re2(kernel: str, values: list[str], skip: int) -> None:
+    array = pa.array(["A1"] * skip + values, pa.string()).slice(skip)
+    for pattern in (rrf.AUI_PATTERN, "(?:A[0-9]+)?", "A[0-9]{2,5}", "[0-49]", "[NOEY]", "x[a-z0-9]", "[0-9A-F]+"):
+        expected = pc.match_substring_regex(array, f"^(?:{pattern})$").to_numpy(zero_copy_only=False)
+        assert rrf._full_match(array, pattern).tolist() == expected.tolist(), pattern
+
+
+@EXAMPLES
+@given(
+    digits=st.lists(st.text(alphabet="0123456789", min_size=1, max_size=10), max_size=60, unique=True),
+    flags=st.lists(st.booleans(), min_size=60, max_size=60),
+)
+def test_aui_key_kernel_orders_as_strings(kernel: str, digits: list[str], flags: list[bool]) -> None:
+    auis = pa.array([f"A{d}" for d in digits], pa.string())
+    keep = pa.array(flags[: len(digits)], pa.bool_()).to_numpy(zero_copy_only=False)
+    keys = rrf._aui_order_keys(auis, keep)
+    kept = [f"A{d}" for d, k in zip(digits, keep, strict=True) if k]
+    assert keys is not None and len(keys) == len(kept)
+    assert sorted(range(len(kept)), key=lambda i: keys[i]) == sorted(range(len(kept)), key=lambda i: kept[i])
+    assert rrf._aui_order_keys(pa.array(["A1", "A12345678901"])) is None
+    assert rrf._aui_order_keys(pa.array(["A1", "A12345678901"]), keep=pa.array([True, False]).to_numpy(False)) == [
+        rrf._aui_order_keys(pa.array(["A1"]))[0]
+    ]
+
+
+@EXAMPLES
+@given(
+    batches=st.lists(
+        # Few distinct values, in runs and not: shared 8-byte prefixes (the hash's bytes), prefixes
+        # of each other, "", NUL, multi-byte.
+        st.lists(
+            st.sampled_from(["", "ENG", "ENGX", "SNOMEDCT_US", "SNOMEDCT_VET", "\x00", "é", "MSH", "MSHPOR"]),
+            max_size=30,
+        ),
+        max_size=5,
+    ),
+    skip=st.integers(0, 2),
+)
+def test_code_kernel_gives_codes_in_order_of_first_occurrence(kernel: str, batches: list[list[str]], skip: int) -> None:
+    codes = rrf._Codes()
+    index: dict[str, int] = {}
+    for values in batches:
+        array = pa.array(["MSH"] * skip + values, pa.string()).slice(skip)
+        assert codes.encode(array).tolist() == [index.setdefault(v, len(index)) for v in values]
+        assert codes.values() == list(index) and len(codes) == len(index)
+
+
+def test_code_kernel_beyond_its_first_store_and_past_its_limit(kernel: str) -> None:
+    """Many distinct values sharing their first 8 bytes and their length,
+    a store grown across batches, and the uint16 limit."""
+    codes = rrf._Codes()
+    values = [f"SHARED8_{i:05d}" for i in range(rrf._MAX_CODES)]
+    for lo in range(0, len(values), 20_000):
+        part = values[lo : lo + 20_000]
+        assert codes.encode(pa.array(part + part[::-1])).tolist() == [
+            *range(lo, lo + len(part)),
+            *range(lo + len(part) - 1, lo - 1, -1),
+        ]
+    assert codes.values() == values
+    with pytest.raises(ValueError, match="more than 65535 distinct values"):
+        codes.encode(pa.array(["one more"]))
