@@ -9,6 +9,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Are the n bytes at a and b the same? (Inline: the values are a few bytes long, shorter than a call to memcmp.) */
+static inline int same(const uint8_t *a, const uint8_t *b, Py_ssize_t n) {
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (a[k] != b[k]) return 0;
+    return 1;
+}
+
 typedef struct {
     Py_buffer view[8];
     int n;
@@ -61,10 +68,34 @@ static PyObject *match_prefixed_class(PyObject *self, PyObject *args) {
         int32_t start = off[i], end = off[i + 1];
         long long count = (long long)(end - start) - p;
         int ok = count >= min_count && (max_count < 0 || count <= max_count);
-        if (ok) ok = memcmp(data + start, prefix, p) == 0;
+        if (ok) ok = same(data + start, prefix, p);
         for (int32_t j = start + (int32_t)p; ok && j < end; j++) ok = in_class[data[j]];
         out[i] = ok || (optional && end == start);
     }
+    Py_END_ALLOW_THREADS
+    release(&v);
+    Py_RETURN_NONE;
+fail:
+    release(&v);
+    return NULL;
+}
+
+/* equals(offsets, data, text, out): per value, is it text? out: uint8 (bool), n. */
+static PyObject *equals(PyObject *self, PyObject *args) {
+    PyObject *o_off, *o_data, *o_text, *o_out;
+    if (!PyArg_ParseTuple(args, "OOOO", &o_off, &o_data, &o_text, &o_out)) return NULL;
+    Views v = {.n = 0};
+    const int32_t *off;
+    const uint8_t *data, *text;
+    uint8_t *out;
+    Py_ssize_t n, t;
+    if (get(&v, o_off, 0, 4, 1, "offsets", &off, &n) < 0) goto fail;
+    n -= 1;
+    if (get(&v, o_data, 0, 1, off[n], "data", &data, NULL) < 0 || get(&v, o_text, 0, 1, 0, "text", &text, &t) < 0 ||
+        get(&v, o_out, 1, 1, n, "out", &out, NULL) < 0)
+        goto fail;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) out[i] = off[i + 1] - off[i] == t && same(data + off[i], text, t);
     Py_END_ALLOW_THREADS
     release(&v);
     Py_RETURN_NONE;
@@ -167,7 +198,7 @@ static PyObject *encode_strings(PyObject *self, PyObject *args) {
     int32_t prev_start = 0, prev_end = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         int32_t start = off[i], end = off[i + 1], length = end - start;
-        if (previous >= 0 && length == prev_end - prev_start && memcmp(data + start, data + prev_start, length) == 0) {
+        if (previous >= 0 && length == prev_end - prev_start && same(data + start, data + prev_start, length)) {
             out[i] = (uint16_t)previous; /* runs of one value are common */
             continue;
         }
@@ -195,7 +226,7 @@ static PyObject *encode_strings(PyObject *self, PyObject *args) {
                 break;
             }
             int64_t lo = bounds[code];
-            if (bounds[code + 1] - lo == length && memcmp(store + lo, data + start, length) == 0) break;
+            if (bounds[code + 1] - lo == length && same(store + lo, data + start, length)) break;
             slot = (slot + 1) & (uint64_t)(n_slots - 1);
         }
         if (codes > max_codes) break;
@@ -213,6 +244,7 @@ fail:
 static PyMethodDef methods[] = {
     {"match_prefixed_class", match_prefixed_class, METH_VARARGS,
      "match_prefixed_class(offsets, data, prefix, in_class, min_count, max_count, optional, out) -> None"},
+    {"equals", equals, METH_VARARGS, "equals(offsets, data, text, out) -> None"},
     {"base11_keys", base11_keys, METH_VARARGS, "base11_keys(offsets, data, keep, skip, digits, out) -> bool"},
     {"encode_strings", encode_strings, METH_VARARGS,
      "encode_strings(offsets, data, slots, store, bounds, n_codes, max_codes, out) -> n_codes"},

@@ -43,6 +43,22 @@ def match_prefixed_class(
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
+def equals(offsets: np.ndarray, data: np.ndarray, text: np.ndarray) -> np.ndarray:
+    """Per value: is it ``text`` (uint8)? bool array of n."""
+    n = offsets.size - 1
+    out = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        start = offsets[i]
+        same = offsets[i + 1] - start == text.size
+        for k in range(text.size):
+            if not same:
+                break
+            same = data[start + k] == text[k]
+        out[i] = same
+    return out
+
+
+@numba.njit(nogil=True, cache=True, boundscheck=False)
 def base11_keys(
     offsets: np.ndarray, data: np.ndarray, keep: np.ndarray, skip: int, digits: int
 ) -> tuple[np.ndarray, bool]:

@@ -581,14 +581,7 @@ class _RrfStream:
 
 def _equals(values: pa.Array, text: bytes) -> np.ndarray:
     """Per value of a non-null string array: is it ``text``? bool array, from the buffers."""
-    offsets, data = _string_buffers(values)
-    ok = np.diff(offsets) == len(text)
-    if len(text) == 1 and data.size == len(values) and ok.all():  # one byte each (e.g. TS, ISPREF)
-        return data == text[0]
-    if data.size:
-        for k, byte in enumerate(text):
-            ok &= data[np.minimum(offsets[:-1] + k, data.size - 1)] == byte
-    return ok
+    return rrf_kernels.equals(*_string_buffers(values), text)
 
 
 def _string_buffers(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -1268,11 +1261,10 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         keep = _both(lat_codes.among(lat, languages), sab_codes.among(sab, sabs))
         if keep is not None and not keep.any():
             continue
-        rank = (
-            4 * ~_equals(batch.column("TS"), b"P")
-            + 2 * ~_equals(batch.column("STT"), b"PF")
-            + ~_equals(batch.column("ISPREF"), b"Y")
-        ).astype(np.int8)
+        # 4 (TS != P) + 2 (STT != PF) + (ISPREF != Y), in int8 (a bool is one byte of 0 or 1).
+        rank = (~_equals(batch.column("TS"), b"P")).view(np.int8) << 2
+        rank |= (~_equals(batch.column("STT"), b"PF")).view(np.int8) << 1
+        rank |= (~_equals(batch.column("ISPREF"), b"Y")).view(np.int8)
         active = _equals(batch.column("SUPPRESS"), b"N") | _equals(batch.column("SUPPRESS"), b"")
         aui = batch.column("AUI")
         kept = None if keep is None else np.flatnonzero(keep)

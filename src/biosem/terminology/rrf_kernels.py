@@ -49,6 +49,18 @@ def match_prefixed_class(
     return _rrf_numba.match_prefixed_class(offsets, data, prefix_bytes, in_class, min_count, limit, optional)
 
 
+def equals(offsets: np.ndarray, data: np.ndarray, text: bytes) -> np.ndarray:
+    """Per value: is it ``text``? bool array of n."""
+    text_bytes = np.frombuffer(text, dtype=np.uint8)
+    if KERNEL == "c":
+        out = np.empty(len(offsets) - 1, dtype=bool)
+        _rrf.equals(offsets, data, text_bytes, out)
+        return out
+    from biosem.terminology import _rrf_numba
+
+    return _rrf_numba.equals(offsets, data, text_bytes)
+
+
 def base11_keys(
     offsets: np.ndarray, data: np.ndarray, keep: np.ndarray | None, skip: int, digits: int
 ) -> np.ndarray | None:

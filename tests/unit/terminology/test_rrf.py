@@ -683,11 +683,3 @@ def test_fixed_width_digit_checks_agree_with_re2(cuis: list[str], tuis: list[str
         array = pa.array(values, pa.string())
         expected = pc.match_substring_regex(array, f"^(?:{pattern})$").to_numpy(zero_copy_only=False)
         assert rrf._full_match(array, pattern).tolist() == expected.tolist()
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from(["", "N", "NN", "P", "PF", "P\x00", "PFX", "é", "Y"]), max_size=20), st.integers(0, 2))
-def test_equals_agrees_with_arrow(values: list[str], skip: int) -> None:
-    array = pa.array(["PF"] * skip + values, pa.string()).slice(skip)
-    for text in ("", "N", "PF", "Y"):
-        assert rrf._equals(array, text.encode()).tolist() == [v == text for v in values]

@@ -96,3 +96,14 @@ def test_code_kernel_beyond_its_first_store_and_past_its_limit(kernel: str) -> N
     assert codes.values() == values
     with pytest.raises(ValueError, match="more than 65535 distinct values"):
         codes.encode(pa.array(["one more"]))
+
+
+@EXAMPLES
+@given(
+    values=st.lists(st.sampled_from(["", "N", "NN", "P", "PF", "P\x00", "PFX", "é", "NOCODE", "NOCODEX"])),
+    skip=st.integers(0, 2),
+)
+def test_equals_kernel(kernel: str, values: list[str], skip: int) -> None:
+    array = pa.array(["PF"] * skip + values, pa.string()).slice(skip)
+    for text in ("", "N", "PF", "NOCODE", "é"):
+        assert rrf._equals(array, text.encode()).tolist() == [v == text for v in values]
