@@ -104,6 +104,64 @@ fail:
     return NULL;
 }
 
+/* gather_strings(offsets, data, rows, base, out_offsets, out_data) -> bytes: appends the values at rows (int64,
+ * ascending; empty: every value) to a string array being built: their bytes to out_data (from its start), their
+ * end offsets plus base to out_offsets[1..] (out_offsets[0] is the start already written). Returns the bytes
+ * written. */
+static PyObject *gather_strings(PyObject *self, PyObject *args) {
+    PyObject *o_off, *o_data, *o_rows, *o_out_off, *o_out_data;
+    long long base;
+    if (!PyArg_ParseTuple(args, "OOOLOO", &o_off, &o_data, &o_rows, &base, &o_out_off, &o_out_data)) return NULL;
+    Views v = {.n = 0};
+    const int32_t *off;
+    const uint8_t *data;
+    const int64_t *rows;
+    int32_t *out_off;
+    uint8_t *out_data;
+    Py_ssize_t n, n_rows, n_out_off, n_out_data;
+    if (get(&v, o_off, 0, 4, 1, "offsets", &off, &n) < 0) goto fail;
+    n -= 1;
+    if (get(&v, o_data, 0, 1, off[n], "data", &data, NULL) < 0 || get(&v, o_rows, 0, 8, 0, "rows", &rows, &n_rows) < 0 ||
+        get(&v, o_out_off, 1, 4, 1, "out_offsets", &out_off, &n_out_off) < 0 ||
+        get(&v, o_out_data, 1, 1, 0, "out_data", &out_data, &n_out_data) < 0)
+        goto fail;
+    int every = n_rows == 0;
+    Py_ssize_t m = every ? n : n_rows;
+    if (n_out_off < m + 1) {
+        PyErr_SetString(PyExc_ValueError, "out_offsets: too short");
+        goto fail;
+    }
+    for (Py_ssize_t k = 0; k < n_rows; k++)
+        if (rows[k] < 0 || rows[k] >= n) {
+            PyErr_SetString(PyExc_IndexError, "rows: out of range");
+            goto fail;
+        }
+    Py_ssize_t need = 0;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        Py_ssize_t i = every ? k : rows[k];
+        need += off[i + 1] - off[i];
+    }
+    if (need > n_out_data || base + need > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "out_data: too short, or past 2**31 - 1 bytes");
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t at = 0;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        Py_ssize_t i = every ? k : rows[k];
+        int32_t length = off[i + 1] - off[i];
+        memcpy(out_data + at, data + off[i], length);
+        at += length;
+        out_off[k + 1] = (int32_t)(base + at);
+    }
+    Py_END_ALLOW_THREADS
+    release(&v);
+    return PyLong_FromSsize_t(need);
+fail:
+    release(&v);
+    return NULL;
+}
+
 /* base11_keys(offsets, data, keep, skip, digits, out) -> bool: int64 keys (out, one per kept value: keep is
  * uint8 of n, or empty for all) ordered as the values, ASCII digits after skip leading bytes, read as base-11
  * numerals of `digits` places (digit + 1, right-padded with 0); False when a kept value has more digits. */
@@ -245,6 +303,8 @@ static PyMethodDef methods[] = {
     {"match_prefixed_class", match_prefixed_class, METH_VARARGS,
      "match_prefixed_class(offsets, data, prefix, in_class, min_count, max_count, optional, out) -> None"},
     {"equals", equals, METH_VARARGS, "equals(offsets, data, text, out) -> None"},
+    {"gather_strings", gather_strings, METH_VARARGS,
+     "gather_strings(offsets, data, rows, base, out_offsets, out_data) -> bytes written"},
     {"base11_keys", base11_keys, METH_VARARGS, "base11_keys(offsets, data, keep, skip, digits, out) -> bool"},
     {"encode_strings", encode_strings, METH_VARARGS,
      "encode_strings(offsets, data, slots, store, bounds, n_codes, max_codes, out) -> n_codes"},

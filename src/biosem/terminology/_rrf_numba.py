@@ -59,6 +59,23 @@ def equals(offsets: np.ndarray, data: np.ndarray, text: np.ndarray) -> np.ndarra
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
+def gather_strings(
+    offsets: np.ndarray, data: np.ndarray, rows: np.ndarray, base: int, out_offsets: np.ndarray, out_data: np.ndarray
+) -> int:
+    """See :func:`biosem.terminology.rrf_kernels.gather_strings`."""
+    every = rows.size == 0
+    m = offsets.size - 1 if every else rows.size
+    at = 0
+    for k in range(m):
+        i = k if every else rows[k]
+        start, end = offsets[i], offsets[i + 1]
+        out_data[at : at + end - start] = data[start:end]
+        at += end - start
+        out_offsets[k + 1] = base + at
+    return at
+
+
+@numba.njit(nogil=True, cache=True, boundscheck=False)
 def base11_keys(
     offsets: np.ndarray, data: np.ndarray, keep: np.ndarray, skip: int, digits: int
 ) -> tuple[np.ndarray, bool]:

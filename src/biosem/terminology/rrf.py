@@ -309,6 +309,12 @@ def _file_tail(path: Path, n: int) -> bytes:
         return handle.read()
 
 
+_PARSE_POOL = pa.system_memory_pool()
+"""The allocator of the parsed blocks. Most of a block is freed once its batch is coded; the system
+allocator gives such memory back at once, where Arrow's default (mimalloc) holds it for a while
+across its parsing threads (a full MRCONSO: a peak of 3.4 GB instead of 2.5 GB)."""
+
+
 class _RrfStream:
     """State of one pass over an RRF file: rows skipped by the fast path, counters, first problem."""
 
@@ -435,6 +441,7 @@ class _RrfStream:
                     read_options=read_options,
                     parse_options=parse_options,
                     convert_options=convert_options,
+                    memory_pool=_PARSE_POOL,
                 )
                 batches: Iterator[pa.RecordBatch] = (
                     batch
@@ -448,6 +455,7 @@ class _RrfStream:
                     read_options=read_options,
                     parse_options=parse_options,
                     convert_options=convert_options,
+                    memory_pool=_PARSE_POOL,
                 )
             # Parsed and checked in a thread while the consumer works on the batches before.
             checked = ((batch, self._find(batch)) for batch in batches)
@@ -1214,8 +1222,7 @@ def _repeat(value: str | None, n: int) -> pa.DictionaryArray:
 
 @dataclass
 class _Atoms:
-    """Kept MRCONSO rows, compact: one entry per row in file order (short rows last); the strings
-    of every row read (not copied to drop the rows of other languages or SABs), at :meth:`at`."""
+    """Kept MRCONSO rows, compact: one entry per row in file order (short rows last)."""
 
     path: Path
     cui: np.ndarray  # int32 CUI numbers
@@ -1223,7 +1230,6 @@ class _Atoms:
     aui_key: np.ndarray | None  # :func:`_aui_order_keys`; None if an AUI has > 10 digits
     string: pa.Array  # STR
     code: pa.Array  # CODE
-    position: np.ndarray | None  # int64: kept row -> its index in aui, string, code; None: every row
     sab: np.ndarray  # codes into sab_values
     tty: np.ndarray
     lat: np.ndarray
@@ -1233,15 +1239,11 @@ class _Atoms:
     tty_codes: _Codes
     lat_codes: _Codes
 
-    def at(self, rows: np.ndarray) -> np.ndarray:
-        """The indices in ``aui``, ``string`` and ``code`` of the kept ``rows``."""
-        return rows if self.position is None else self.position[rows]
-
 
 def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, reading: _Reading) -> _Atoms:
-    cols: dict[str, list] = {
-        k: [] for k in ("cui", "aui", "aui_key", "str", "code", "sab", "tty", "lat", "active", "rank", "keep")
-    }
+    cols: dict[str, list] = {k: [] for k in ("cui", "aui_key", "sab", "tty", "lat", "active", "rank")}
+    # The AUI, STR and CODE columns of each batch with its kept rows, gathered at the end.
+    strings: dict[str, list[tuple[pa.Array, np.ndarray | None]]] = {"AUI": [], "STR": [], "CODE": []}
     sab_codes, tty_codes, lat_codes = _Codes(), _Codes(), _Codes()
     n_read = 0
     fast_keys = True
@@ -1254,54 +1256,48 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         **reading.options(path, MRCONSO_COLUMNS),
     ):
         n_read += batch.num_rows
-        # Codes and flags are computed on the whole batch and then selected with numpy; the AUI,
-        # STR and CODE strings are kept whole (selected when the tables are built).
+        # Codes and flags are computed on the whole batch, then gathered at the kept rows.
         lat = lat_codes.encode(batch.column("LAT"))
         sab = sab_codes.encode(batch.column("SAB"))
         keep = _both(lat_codes.among(lat, languages), sab_codes.among(sab, sabs))
         if keep is not None and not keep.any():
             continue
+        kept = None if keep is None or keep.all() else np.flatnonzero(keep)
         # 4 (TS != P) + 2 (STT != PF) + (ISPREF != Y), in int8 (a bool is one byte of 0 or 1).
         rank = (~_equals(batch.column("TS"), b"P")).view(np.int8) << 2
         rank |= (~_equals(batch.column("STT"), b"PF")).view(np.int8) << 1
         rank |= (~_equals(batch.column("ISPREF"), b"Y")).view(np.int8)
         active = _equals(batch.column("SUPPRESS"), b"N") | _equals(batch.column("SUPPRESS"), b"")
-        aui = batch.column("AUI")
-        kept = None if keep is None else np.flatnonzero(keep)
         cols["cui"].append(_select(_cui_numbers(batch.column("CUI")), kept))
-        cols["aui"].append(aui)
         if fast_keys:
-            keys = _aui_order_keys(aui, keep)
+            keys = _aui_order_keys(batch.column("AUI"), keep)
             fast_keys = keys is not None
             cols["aui_key"].append(keys)
-        cols["str"].append(batch.column("STR"))
-        cols["code"].append(batch.column("CODE"))
-        cols["keep"].append(np.ones(batch.num_rows, dtype=bool) if keep is None else keep)
+        for name, parts in strings.items():
+            parts.append((batch.column(name), kept))
         cols["sab"].append(_select(sab, kept))
         cols["tty"].append(_select(tty_codes.encode(batch.column("TTY")), kept))
         cols["lat"].append(_select(lat, kept))
         cols["active"].append(_select(active, kept))
         cols["rank"].append(_select(rank, kept))
-    # Each string column into one piece, in threads (a copy of ~100 MB for STR in a full release).
-    with ThreadPoolExecutor(3, thread_name_prefix="rrf-combine") as pool:
-        combined = {
-            key: pool.submit(pa.chunked_array(cols.pop(key), type=pa.string()).combine_chunks)
-            for key in ("aui", "str", "code")
-        }
-        strings = {key: future.result() for key, future in combined.items()}
+    _release_memory()  # the per-batch arrays freed, before the strings are gathered
+    # The kept strings of each column into one array, in threads (STR: ~500 MB in a full release).
+    with ThreadPoolExecutor(len(strings), thread_name_prefix="rrf-gather") as pool:
+        gathered = {name: pool.submit(_gather, path, name, parts) for name, parts in strings.items()}
+        del strings
+        aui, string, code = (gathered[name].result() for name in ("AUI", "STR", "CODE"))
     atoms = _Atoms(
         path=path,
         cui=_concat(cols.pop("cui"), np.int32),
-        aui=strings["aui"],
+        aui=aui,
         aui_key=_concat(cols.pop("aui_key"), np.int64) if fast_keys else None,
-        string=strings["str"],
-        code=strings["code"],
+        string=string,
+        code=code,
         sab=_concat(cols.pop("sab"), np.uint16),
         tty=_concat(cols.pop("tty"), np.uint16),
         lat=_concat(cols.pop("lat"), np.uint16),
         active=_concat(cols.pop("active"), np.bool_),
         rank=_concat(cols.pop("rank"), np.int8),
-        position=None if all(keep.all() for keep in cols["keep"]) else np.flatnonzero(_concat(cols["keep"], np.bool_)),
         sab_codes=sab_codes,
         tty_codes=tty_codes,
         lat_codes=lat_codes,
@@ -1316,6 +1312,35 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         "any" if sabs is None else list(sabs),
     )
     return atoms
+
+
+def _gather(path: Path, name: str, parts: list[tuple[pa.Array, np.ndarray | None]]) -> pa.Array:
+    """One string array of the values at the kept rows (None: all) of each part, in order; each
+    part is released once copied, so the column is held about once, not twice.
+
+    Raises:
+        SourceFormatError: the kept values of the column exceed 2**31 - 1 bytes (Arrow's string offsets).
+    """
+    n_rows = n_bytes = 0
+    for values, rows in parts:
+        offsets, _ = _string_buffers(values)
+        n_rows += len(values) if rows is None else len(rows)
+        n_bytes += int(offsets[-1]) if rows is None else int((offsets[rows + 1] - offsets[rows]).sum())
+    if n_bytes > np.iinfo(np.int32).max:
+        raise SourceFormatError(path, None, f"{name} values of at most 2 GiB in all (kept rows)", f"{n_bytes:,} bytes")
+    out_offsets = np.empty(n_rows + 1, dtype=np.int32)
+    out_data = np.empty(n_bytes, dtype=np.uint8)
+    out_offsets[0] = 0
+    row = at = 0
+    parts.reverse()
+    while parts:
+        values, rows = parts.pop()
+        offsets, data = _string_buffers(values)
+        m = len(values) if rows is None else len(rows)
+        at += rrf_kernels.gather_strings(offsets, data, rows, at, out_offsets[row:], out_data[at:])
+        row += m
+        del values, offsets, data
+    return pa.Array.from_buffers(pa.string(), n_rows, [None, pa.py_buffer(out_offsets), pa.py_buffer(out_data)])
 
 
 _AUI_DIGITS = 10  # 11**10 < 2**35: a key packs with a CUI number (< 2**24) into 64 bits
@@ -1340,7 +1365,7 @@ def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
         repeat = int(np.flatnonzero(keys == repeated[0])[0]) if repeated.size else None
         bits = 35
     else:  # an AUI with more digits than the keys hold: rank the strings
-        aui = atoms.aui.take(pa.array(atoms.at(np.arange(n))))
+        aui = atoms.aui
         by_aui = pc.sort_indices(aui).to_numpy()
         ordered = aui.take(pa.array(by_aui))
         same = np.flatnonzero(
@@ -1351,7 +1376,7 @@ def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
         keys[by_aui] = np.arange(n)
         bits = max(n - 1, 1).bit_length()
     if repeat is not None:
-        dup = atoms.aui[int(atoms.at(np.array([repeat]))[0])].as_py()
+        dup = atoms.aui[repeat].as_py()
         raise SourceFormatError(atoms.path, None, "one MRCONSO row per AUI", f"AUI {dup} repeated")
     return keys, bits
 
@@ -1393,7 +1418,7 @@ def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
         tty = atoms.tty[rows]
         kind = np.where(preferred[lo:hi], 0, np.where(abbreviation[tty] if tty.size else False, 1, 2))
         nulls = _repeat(None, m)
-        index = pa.array(atoms.at(rows))
+        index = pa.array(rows)
         chunk = pa.table(
             {
                 "source": _repeat(source, m),
@@ -1427,10 +1452,10 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
     """
     parts = _MAPPING_PARTS
     uncoded = _equals(atoms.code, b"") | _equals(atoms.code, _NOCODE.encode())
-    coded = np.flatnonzero(~uncoded[atoms.at(np.arange(len(atoms.cui)))])
+    coded = np.flatnonzero(~uncoded)
     sab_ranks = atoms.sab_codes.ranks()
     offsets, data = _string_buffers(atoms.code)
-    key = sab_ranks[atoms.sab[coded]] * 256 + data[offsets[atoms.at(coded)]] if coded.size else np.zeros(0, np.int64)
+    key = sab_ranks[atoms.sab[coded]] * 256 + data[offsets[coded]] if coded.size else np.zeros(0, np.int64)
     # Range bounds at the quantiles of the key (a range may be empty, e.g. one SAB and one first byte).
     bounds = np.unique(np.quantile(key, np.arange(1, parts) / parts, method="lower")) if key.size else []
     part_of = np.searchsorted(bounds, key, side="right")
@@ -1503,7 +1528,7 @@ def _distinct_string_order(values: pa.Array) -> np.ndarray:
 def _sorted_mappings(atoms: _Atoms, sab_ranks: np.ndarray, rows: np.ndarray) -> tuple[_PackedRows, pa.Array]:
     """The distinct (SAB rank, CODE rank, CUI number) of the atoms ``rows``, sorted; the CODE
     strings in rank order."""
-    encoded = pc.dictionary_encode(atoms.code.take(pa.array(atoms.at(rows))))
+    encoded = pc.dictionary_encode(atoms.code.take(pa.array(rows)))
     by_code = _distinct_string_order(encoded.dictionary)
     code_rank = np.empty(len(by_code), dtype=np.int32)
     code_rank[by_code] = np.arange(len(by_code), dtype=np.int32)

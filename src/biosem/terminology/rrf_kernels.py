@@ -61,6 +61,32 @@ def equals(offsets: np.ndarray, data: np.ndarray, text: bytes) -> np.ndarray:
     return _rrf_numba.equals(offsets, data, text_bytes)
 
 
+def gather_strings(
+    offsets: np.ndarray,
+    data: np.ndarray,
+    rows: np.ndarray | None,
+    base: int,
+    out_offsets: np.ndarray,
+    out_data: np.ndarray,
+) -> int:
+    """Append the values at ``rows`` (int64, ascending; None: all) to a string array being built:
+    their bytes to ``out_data`` (uint8, from its start), their end offsets plus ``base`` to
+    ``out_offsets[1:]`` (int32; ``out_offsets[0]`` is the start, already written). Returns the
+    bytes written. ValueError: an output too short, or offsets past 2**31 - 1."""
+    if rows is not None and not len(rows):
+        return 0
+    selected = np.zeros(0, dtype=np.int64) if rows is None else rows  # empty: every value
+    if KERNEL == "c":
+        return _rrf.gather_strings(offsets, data, selected, base, out_offsets, out_data)
+    from biosem.terminology import _rrf_numba
+
+    m = len(offsets) - 1 if rows is None else len(rows)
+    need = int(offsets[-1]) if rows is None else int((offsets[rows + 1] - offsets[rows]).sum())
+    if len(out_offsets) < m + 1 or need > len(out_data) or base + need > np.iinfo(np.int32).max:
+        raise ValueError("out_offsets or out_data too short, or offsets past 2**31 - 1")
+    return _rrf_numba.gather_strings(offsets, data, selected, base, out_offsets, out_data)
+
+
 def base11_keys(
     offsets: np.ndarray, data: np.ndarray, keep: np.ndarray | None, skip: int, digits: int
 ) -> np.ndarray | None:

@@ -3,6 +3,9 @@ RE2 and Python, on the reader's own entry points (pattern checks, AUI keys, code
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
@@ -107,3 +110,34 @@ def test_equals_kernel(kernel: str, values: list[str], skip: int) -> None:
     array = pa.array(["PF"] * skip + values, pa.string()).slice(skip)
     for text in ("", "N", "PF", "NOCODE", "é"):
         assert rrf._equals(array, text.encode()).tolist() == [v == text for v in values]
+
+
+@EXAMPLES
+@given(
+    parts=st.lists(
+        st.tuples(
+            st.lists(st.text(alphabet="ab\x00é", max_size=6), max_size=12), st.integers(0, 2**12 - 1), st.booleans()
+        ),
+        max_size=5,
+    ),
+    skip=st.integers(0, 2),
+)
+def test_gathered_strings_are_arrows_filter(kernel: str, parts: list[tuple[list[str], int, bool]], skip: int) -> None:
+    """The kept rows of each part (all of a part for None), as one array: Arrow's filter and concat."""
+    given_parts, expected = [], []
+    for values, bits, every in parts:
+        array = pa.array(["pad"] * skip + values, pa.string()).slice(skip)
+        keep = pa.array([bool(bits >> i & 1) for i in range(len(values))], pa.bool_())
+        rows = None if every else np.flatnonzero(keep.to_numpy(zero_copy_only=False))
+        given_parts.append((array, rows))
+        expected.append(array if every else array.filter(keep))
+    gathered = rrf._gather(Path("MRCONSO.RRF"), "STR", given_parts)
+    gathered.validate(full=True)
+    assert gathered.equals(pa.concat_arrays([pa.array([], pa.string()), *expected]))
+    assert given_parts == []  # each part released once copied
+
+
+def test_gather_kernel_refuses_a_short_output(kernel: str) -> None:
+    offsets, data = rrf._string_buffers(pa.array(["abc", "de"]))
+    with pytest.raises(ValueError, match="too short"):
+        rrf_kernels.gather_strings(offsets, data, None, 0, np.zeros(3, np.int32), np.zeros(4, np.uint8))
