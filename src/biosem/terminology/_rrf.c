@@ -43,6 +43,14 @@ static int get(Views *v, PyObject *obj, int writable, Py_ssize_t itemsize, Py_ss
     return 0;
 }
 
+/* A string column's two buffers: *off (int32, n + 1, from 0) and *data (at least off[n] bytes); n in *n. */
+static int get_strings(Views *v, PyObject *o_off, PyObject *o_data, const int32_t **off, const uint8_t **data,
+                       Py_ssize_t *n) {
+    if (get(v, o_off, 0, 4, 1, "offsets", off, n) < 0) return -1;
+    *n -= 1;
+    return get(v, o_data, 0, 1, (*off)[*n], "data", data, NULL);
+}
+
 /* match_prefixed_class(offsets, data, prefix, in_class, min_count, max_count, optional, out): per value, is it
  * prefix, then min_count .. max_count (-1: any number) bytes b with in_class[b], and nothing else ("" too if
  * optional)? out: uint8 (bool), n. */
@@ -58,9 +66,8 @@ static PyObject *match_prefixed_class(PyObject *self, PyObject *args) {
     const uint8_t *data, *prefix, *in_class;
     uint8_t *out;
     Py_ssize_t n, p;
-    if (get(&v, o_off, 0, 4, 1, "offsets", &off, &n) < 0) goto fail;
-    n -= 1;
-    if (get(&v, o_data, 0, 1, off[n], "data", &data, NULL) < 0 || get(&v, o_prefix, 0, 1, 0, "prefix", &prefix, &p) < 0 ||
+    if (get_strings(&v, o_off, o_data, &off, &data, &n) < 0 ||
+        get(&v, o_prefix, 0, 1, 0, "prefix", &prefix, &p) < 0 ||
         get(&v, o_class, 0, 1, 256, "in_class", &in_class, NULL) < 0 || get(&v, o_out, 1, 1, n, "out", &out, NULL) < 0)
         goto fail;
     Py_BEGIN_ALLOW_THREADS
@@ -89,9 +96,8 @@ static PyObject *equals(PyObject *self, PyObject *args) {
     const uint8_t *data, *text;
     uint8_t *out;
     Py_ssize_t n, t;
-    if (get(&v, o_off, 0, 4, 1, "offsets", &off, &n) < 0) goto fail;
-    n -= 1;
-    if (get(&v, o_data, 0, 1, off[n], "data", &data, NULL) < 0 || get(&v, o_text, 0, 1, 0, "text", &text, &t) < 0 ||
+    if (get_strings(&v, o_off, o_data, &off, &data, &n) < 0 ||
+        get(&v, o_text, 0, 1, 0, "text", &text, &t) < 0 ||
         get(&v, o_out, 1, 1, n, "out", &out, NULL) < 0)
         goto fail;
     Py_BEGIN_ALLOW_THREADS
@@ -119,9 +125,8 @@ static PyObject *gather_strings(PyObject *self, PyObject *args) {
     int32_t *out_off;
     uint8_t *out_data;
     Py_ssize_t n, n_rows, n_out_off, n_out_data;
-    if (get(&v, o_off, 0, 4, 1, "offsets", &off, &n) < 0) goto fail;
-    n -= 1;
-    if (get(&v, o_data, 0, 1, off[n], "data", &data, NULL) < 0 || get(&v, o_rows, 0, 8, 0, "rows", &rows, &n_rows) < 0 ||
+    if (get_strings(&v, o_off, o_data, &off, &data, &n) < 0 ||
+        get(&v, o_rows, 0, 8, 0, "rows", &rows, &n_rows) < 0 ||
         get(&v, o_out_off, 1, 4, 1, "out_offsets", &out_off, &n_out_off) < 0 ||
         get(&v, o_out_data, 1, 1, 0, "out_data", &out_data, &n_out_data) < 0)
         goto fail;
@@ -178,9 +183,8 @@ static PyObject *base11_keys(PyObject *self, PyObject *args) {
     const uint8_t *data, *keep;
     int64_t *out;
     Py_ssize_t n, n_keep;
-    if (get(&v, o_off, 0, 4, 1, "offsets", &off, &n) < 0) goto fail;
-    n -= 1;
-    if (get(&v, o_data, 0, 1, off[n], "data", &data, NULL) < 0 || get(&v, o_keep, 0, 1, 0, "keep", &keep, &n_keep) < 0)
+    if (get_strings(&v, o_off, o_data, &off, &data, &n) < 0 ||
+        get(&v, o_keep, 0, 1, 0, "keep", &keep, &n_keep) < 0)
         goto fail;
     int every = n_keep == 0;
     if (!every && n_keep != n) {
@@ -236,9 +240,7 @@ static PyObject *encode_strings(PyObject *self, PyObject *args) {
     uint8_t *store;
     uint16_t *out;
     Py_ssize_t n, n_slots;
-    if (get(&v, o_off, 0, 4, 1, "offsets", &off, &n) < 0) goto fail;
-    n -= 1;
-    if (get(&v, o_data, 0, 1, off[n], "data", &data, NULL) < 0 ||
+    if (get_strings(&v, o_off, o_data, &off, &data, &n) < 0 ||
         get(&v, o_slots, 1, 4, 2 * max_codes + 1, "slots", &slots, &n_slots) < 0 ||
         get(&v, o_bounds, 1, 8, max_codes + 2, "bounds", &bounds, NULL) < 0 ||
         get(&v, o_store, 1, 1, bounds[n_codes] + off[n], "store", &store, NULL) < 0 ||

@@ -8,6 +8,14 @@ import numba
 import numpy as np
 
 
+@numba.njit(inline="always")
+def _same(a: np.ndarray, a_start: int, b: np.ndarray, b_start: int, n: int) -> bool:
+    for k in range(n):
+        if a[a_start + k] != b[b_start + k]:
+            return False
+    return True
+
+
 @numba.njit(nogil=True, cache=True, boundscheck=False)
 def match_prefixed_class(
     offsets: np.ndarray,
@@ -18,21 +26,15 @@ def match_prefixed_class(
     max_count: int,
     optional: bool,
 ) -> np.ndarray:
-    """Per value: ``prefix`` (uint8), then ``min_count`` .. ``max_count`` (-1: any number) bytes
-    ``b`` with ``in_class[b]`` (bool, 256), and nothing else? ``optional``: "" matches too.
-    bool array of n."""
+    """See :func:`biosem.terminology.rrf_kernels.match_prefixed_class`; ``prefix`` as uint8,
+    ``max_count`` -1 for any."""
     n = offsets.size - 1
     p = prefix.size
     out = np.empty(n, dtype=np.bool_)
     for i in range(n):
         start, end = offsets[i], offsets[i + 1]
         count = end - start - p
-        ok = count >= min_count and (max_count < 0 or count <= max_count)
-        if ok:
-            for k in range(p):
-                if data[start + k] != prefix[k]:
-                    ok = False
-                    break
+        ok = count >= min_count and (max_count < 0 or count <= max_count) and _same(data, start, prefix, 0, p)
         if ok:
             for j in range(start + p, end):
                 if not in_class[data[j]]:
@@ -44,17 +46,12 @@ def match_prefixed_class(
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
 def equals(offsets: np.ndarray, data: np.ndarray, text: np.ndarray) -> np.ndarray:
-    """Per value: is it ``text`` (uint8)? bool array of n."""
+    """See :func:`biosem.terminology.rrf_kernels.equals`."""
     n = offsets.size - 1
     out = np.empty(n, dtype=np.bool_)
     for i in range(n):
         start = offsets[i]
-        same = offsets[i + 1] - start == text.size
-        for k in range(text.size):
-            if not same:
-                break
-            same = data[start + k] == text[k]
-        out[i] = same
+        out[i] = offsets[i + 1] - start == text.size and _same(data, start, text, 0, text.size)
     return out
 
 
@@ -79,11 +76,7 @@ def gather_strings(
 def base11_keys(
     offsets: np.ndarray, data: np.ndarray, keep: np.ndarray, skip: int, digits: int
 ) -> tuple[np.ndarray, bool]:
-    """(int64 keys ordered as the values, True) for the values where ``keep`` (bool, n; empty:
-    all), each ASCII digits after ``skip`` leading bytes; (undefined, False) when a kept value has
-    more than ``digits`` digits. A key reads the digits as a base-11 numeral of ``digits`` places
-    (digit + 1, padded on the right with 0), so a prefix sorts first, as in string order
-    ("A12" < "A120" < "A13"); ``digits`` <= 18 (11**18 < 2**63)."""
+    """See :func:`biosem.terminology.rrf_kernels.base11_keys`: (keys, True), or (undefined, False) for its None."""
     n = offsets.size - 1
     every = keep.size == 0
     m = n if every else int(np.count_nonzero(keep))
@@ -116,15 +109,7 @@ def encode_strings(
     n_codes: int,
     max_codes: int,
 ) -> tuple[np.ndarray, int]:
-    """Dictionary codes of the values, continuing a dictionary held in the arrays given (updated
-    in place): ``slots`` (int32, a power of two > 2 * ``max_codes``, -1 = free) is an open-addressing
-    hash table of codes, probed linearly from a multiplicative hash of the value's bytes, 8 at a
-    time; code ``c``'s bytes are ``store[bounds[c]:bounds[c + 1]]``; ``n_codes`` are in use. New
-    values get the next codes, in order of first occurrence; ``store`` must have room for all of
-    ``data`` after ``bounds[n_codes]``.
-
-    Returns (uint16 codes of the n values, the new ``n_codes``); ``n_codes`` is ``max_codes`` + 1,
-    the codes undefined, when the values need more than ``max_codes`` codes."""
+    """See :func:`biosem.terminology.rrf_kernels.encode_strings`."""
     n = offsets.size - 1
     bits = 0
     while (1 << bits) < slots.size:
@@ -135,15 +120,14 @@ def encode_strings(
     for i in range(n):
         start, end = offsets[i], offsets[i + 1]
         length = end - start
-        if previous >= 0 and length == previous_end - previous_start:  # runs of one value are common
-            same = True
-            for k in range(length):
-                if data[start + k] != data[previous_start + k]:
-                    same = False
-                    break
-            if same:
-                codes[i] = previous
-                continue
+        # Runs of one value are common.
+        if (
+            previous >= 0
+            and length == previous_end - previous_start
+            and _same(data, start, data, previous_start, length)
+        ):
+            codes[i] = previous
+            continue
         h = np.uint64(length)
         for j in range(start, end, 8):  # the value 8 bytes at a time
             word = np.uint64(0)
@@ -165,14 +149,8 @@ def encode_strings(
                 n_codes += 1
                 break
             lo = bounds[code]
-            if bounds[code + 1] - lo == length:
-                same = True
-                for k in range(length):
-                    if store[lo + k] != data[start + k]:
-                        same = False
-                        break
-                if same:
-                    break
+            if bounds[code + 1] - lo == length and _same(store, lo, data, start, length):
+                break
             slot = (slot + 1) & (slots.size - 1)
         codes[i] = code
         previous, previous_start, previous_end = code, start, end
