@@ -1046,14 +1046,16 @@ def _both(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
     return b if a is None else a if b is None else a & b
 
 
+def _kept_rows(keep: np.ndarray | None) -> np.ndarray | None:
+    """The ascending indices of the rows where ``keep``; None (every row) for None or all True."""
+    return None if keep is None or keep.all() else np.flatnonzero(keep)
+
+
 def _select(values: A, rows: np.ndarray | None) -> A:
-    """``values`` (a numpy or Arrow array) at ``rows`` (ascending int64 indices; a bool mask is
-    converted); all of them for None. Gathering by index, unlike a numpy boolean mask, does not
-    branch on each row."""
+    """``values`` (a numpy or Arrow array) at ``rows`` (:func:`_kept_rows`); all of them for None.
+    Gathering by index, unlike a numpy boolean mask, does not branch on each row."""
     if rows is None:
         return values
-    if rows.dtype == np.bool_:
-        rows = np.flatnonzero(rows)
     return values.take(pa.array(rows)) if isinstance(values, pa.Array) else values.take(rows)
 
 
@@ -1262,7 +1264,7 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         keep = _both(lat_codes.among(lat, languages), sab_codes.among(sab, sabs))
         if keep is not None and not keep.any():
             continue
-        kept = None if keep is None or keep.all() else np.flatnonzero(keep)
+        kept = _kept_rows(keep)
         # 4 (TS != P) + 2 (STT != PF) + (ISPREF != Y), in int8 (a bool is one byte of 0 or 1).
         rank = (~_equals(batch.column("TS"), b"P")).view(np.int8) << 2
         rank |= (~_equals(batch.column("STT"), b"PF")).view(np.int8) << 1
@@ -1636,7 +1638,7 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _R
         keep = _both(by_sab, None if both.all() else both)  # most releases have both CUIs on every row
         if keep is not None and not keep.any():
             continue
-        kept = None if keep is None else np.flatnonzero(keep)
+        kept = _kept_rows(keep)
         parts["cui1"].append(_cui_numbers(_select(cui1, kept)))
         parts["cui2"].append(_cui_numbers(_select(cui2, kept)))
         parts["rel"].append(_select(codes["rel"].encode(batch.column("REL")), kept))
