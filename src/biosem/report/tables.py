@@ -46,6 +46,7 @@ th { vertical-align: bottom; }
 th.num { text-align: right; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.empty { color: #8c959f; }
+td.flag { background: #fff1e5; color: #9a3412; font-weight: 600; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 pre { font-size: 13px; background: #f6f8fa; padding: 8px; overflow-x: auto; }
 a { color: #0969da; }
@@ -122,14 +123,15 @@ def table_html(
     """One HTML page showing the string table ``frame`` (as :func:`read_text_table` reads it).
 
     Columns whose every non-empty cell is a number are right-aligned and formatted by
-    :func:`format_number`; every cell is HTML-escaped. A table longer than ``max_rows`` shows its
+    :func:`format_number`; every cell is HTML-escaped; a ``status`` cell reading ``flag`` (a failed
+    check of a ``validity.tsv``, :mod:`biosem.validity`) is highlighted. A table longer than ``max_rows`` shows its
     first ``max_rows`` rows, and the line under the title says how many rows it has. ``download``
     (``name``, ``href``) adds a download link.
     """
     numeric = {c: is_numeric(frame[c].astype(str)) for c in frame.columns}
     shown = frame.head(max_rows)
     rows = [
-        [_cell(str(value), numeric[column]) for column, value in zip(frame.columns, record)]
+        [_cell(str(value), numeric[column], column) for column, value in zip(frame.columns, record)]
         for record in shown.itertuples(index=False, name=None)
     ]
     size = f"{len(frame):,} rows × {len(frame.columns):,} columns"
@@ -187,9 +189,15 @@ def _header(name: str) -> Markup:
     return escape(name).replace("_", Markup("_<wbr>"))
 
 
-def _cell(text: str, numeric: bool) -> dict[str, str]:
+FLAGGED = ("status", "flag")
+"""A cell highlighted in every table: column ``status``, value ``flag`` (:data:`biosem.validity.FLAG`)."""
+
+
+def _cell(text: str, numeric: bool, column: object = None) -> dict[str, str]:
     if text.strip() == "":
         return {"text": "", "css": "empty"}
+    if (column, text) == FLAGGED:
+        return {"text": text, "css": "flag"}
     if numeric:
         return {"text": format_number(text), "css": "num"}
     return {"text": text, "css": ""}

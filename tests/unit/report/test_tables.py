@@ -116,3 +116,19 @@ def test_bad_tables_name_the_file(tmp_path: Path) -> None:
     latin.write_bytes("caf\xe9\n".encode("latin-1"))
     with pytest.raises(SourceFormatError, match="notes.txt: expected UTF-8 text"):
         render_page(latin)
+
+
+def test_flagged_validity_rows_are_highlighted(tmp_path: Path) -> None:
+    table = tmp_path / "validity.tsv"
+    table.write_text(
+        "dataset\tstratum\tcheck\tvalue\tthreshold\tstatus\tdetail\n"
+        "test\tterm_identity\tmajority_class_accuracy\t0.9756\t<= 0.55\tflag\tn=410\n"
+        "test\tsynonyms\tmajority_class_accuracy\t0.5\t<= 0.55\tpass\tn=60\n"
+        "flag\t\tlabel_balance\t0.5\t>= 0.45\tpass\t\n",
+        encoding="utf-8",
+    )
+    rows = cells(render_page(table))
+    assert rows[0][5] == ("flag", "flag")
+    assert rows[1][5] == ("", "pass")
+    assert rows[2][0] == ("", "flag")  # only the status column's flags are highlighted
+    assert "td.flag" in render_page(table)
