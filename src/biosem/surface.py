@@ -22,7 +22,8 @@ steps, each a normaliser a terminology reviewer would apply:
    vocabulary): a key only decides whether two given strings are equal, and both must exist.
 6. ``inflection``: each alphabetic token of at least :data:`MIN_INFLECTED_LENGTH` letters replaced by
    its noun lemma (``lemminflect``: ``"infections"`` -> ``"infection"``, ``"mice"`` -> ``"mouse"``);
-   shorter tokens (``"MDs"``, ``"IgM"``) are left alone, since their final ``s`` is seldom a plural.
+   shorter tokens (``"MDs"``, ``"IgM"``) and tokens written in capitals (``"AMNS"``) are left alone,
+   since their final ``s`` is seldom a plural.
 
 Two strings are **surface variants** when their keys are equal; :meth:`SurfaceNormaliser.variant_step`
 names the first step at which they become equal (``"identical"`` when the strings already are). What
@@ -185,8 +186,18 @@ class SurfaceNormaliser:
         if n > 2:
             tokens = [t for t in _SEPARATORS.split(value) if t]
             out.append("".join(tokens))
-            for transform in (_strip_apostrophes, american_token, lemma_token)[: n - 3]:
-                tokens = [t for t in map(transform, tokens) if t]
+            if n > 3:
+                tokens = [_strip_apostrophes(t) for t in tokens]
+                out.append("".join(tokens))
+            if n > 4:
+                tokens = [american_token(t) for t in tokens]
+                out.append("".join(tokens))
+            if n > 5:
+                # an abbreviation written in capitals keeps its final "s" ("AMNS" is not "AMN"s)
+                capitals = [t.isupper() for t in _SEPARATORS.split(out[0]) if t]
+                if len(capitals) != len(tokens):  # case folding never adds separators; kept as a guard
+                    capitals = [False] * len(tokens)
+                tokens = [t if upper else lemma_token(t) for t, upper in zip(tokens, capitals)]
                 out.append("".join(tokens))
         return tuple(out[:n])
 
