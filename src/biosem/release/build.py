@@ -136,6 +136,15 @@ class BuiltDataset:
     croissant_warnings: tuple[str, ...]
 
 
+def read_validity_rows(files: Sequence[str]) -> pd.DataFrame:
+    """Every row of the given ``validity.tsv`` files (:func:`biosem.validity.read_validity`), in file
+    order; an empty table without files."""
+    from biosem.validity import COLUMNS, read_validity
+
+    tables = [read_validity(path) for path in files]
+    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=list(COLUMNS))
+
+
 def build_dataset(
     dataset: ReleaseDataset,
     out_dir: str | os.PathLike[str],
@@ -186,7 +195,10 @@ def build_dataset(
     if chosen is not None:
         table = next(t for info, t in written if info is chosen)
         example = (chosen.config, chosen.split, table.slice(0, 1).to_pylist()[0])
-    write_text(render_card(dataset, shards, counts, status, provenance, checksums, example), root / "README.md")
+    validity = read_validity_rows(dataset.validity)
+    write_text(
+        render_card(dataset, shards, counts, status, provenance, checksums, example, validity), root / "README.md"
+    )
     doc = croissant_json(dataset, shards, status, provenance)
     write_croissant(doc, root / "croissant.json")
     warnings = validate_croissant(root / "croissant.json")

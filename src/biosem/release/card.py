@@ -181,6 +181,86 @@ def markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join([header, rule, *rows])
 
 
+VALIDITY_DETAIL_CHARS = 160
+"""A flagged check's detail is cut to this many characters in the card (the report shows it whole)."""
+
+BASELINE_CHECKS = {
+    "exact_match_auc": "exact match",
+    "levenshtein_ratio_auc": "Levenshtein ratio",
+    "char3_jaccard_auc": "char 3-gram Jaccard",
+}
+"""The string baselines (AUC) the card tabulates, as :mod:`biosem.validity` names them."""
+
+
+def validity_limitations(table: pd.DataFrame) -> str:
+    """The part of "Known limitations" read from the family's ``validity.tsv`` rows of this dataset
+    (:mod:`biosem.validity`; docs/design.md § Validity): how many checks ran and which were flagged
+    (check, dataset and stratum, value, the pass condition and the detail), then the model-free string
+    baselines as a table of AUCs (a dataset at ``>= 0.95`` is solvable by string matching; the
+    Levenshtein-negative datasets are built to fall below 0.5). Empty text for an empty table.
+
+    Args:
+        table: rows of :func:`biosem.validity.read_validity` (columns :data:`biosem.validity.COLUMNS`).
+    """
+    if table.empty:
+        return ""
+    from biosem.validity import FLAG
+
+    flagged = table[table["status"] == FLAG]
+    is_baseline = flagged["check"].str.startswith(tuple(c.removesuffix("_auc") for c in BASELINE_CHECKS))
+    lines = [
+        f"Validity checks of this build (`validity.tsv` beside the family's `counts.tsv`): {len(table):,} checks, "
+        f"{len(flagged):,} flagged{':' if len(flagged) else '.'}",
+        "",
+    ]
+    for row in flagged[~is_baseline].itertuples(index=False):
+        where = f"`{row.dataset}`" + (f" / `{row.stratum}`" if row.stratum else "")
+        detail = str(row.detail)
+        if len(detail) > VALIDITY_DETAIL_CHARS:
+            detail = detail[: VALIDITY_DETAIL_CHARS - 1] + "…"
+        lines.append(
+            f"* {where}: `{row.check}` = {_validity_value(row.value)} (passes when {row.threshold})"
+            + (f"; {detail}" if detail else "")
+        )
+    if is_baseline.any():
+        solvable = flagged[is_baseline]
+        names = dict.fromkeys(
+            f"`{d}`" + (f" / `{s}`" if s else "") for d, s in zip(solvable["dataset"], solvable["stratum"])
+        )
+        lines.append(
+            f"* Solvable by string matching (a string baseline's AUC or accuracy >= 0.95, {len(solvable):,} "
+            f"values): {', '.join(names)}"
+        )
+    baselines = table[table["check"].isin(list(BASELINE_CHECKS))]
+    if not baselines.empty:
+        wide = baselines.pivot_table(
+            index=["dataset", "stratum"], columns="check", values="value", aggfunc="first", sort=False
+        ).reset_index()
+        wide = wide[["dataset", "stratum", *[c for c in BASELINE_CHECKS if c in wide.columns]]]
+        wide = wide.rename(columns=BASELINE_CHECKS)
+        if (wide["stratum"] == "").all():
+            wide = wide.drop(columns="stratum")
+        for column in BASELINE_CHECKS.values():
+            if column in wide.columns:
+                wide[column] = wide[column].map(_validity_value)
+        lines += [
+            "",
+            "Model-free baselines (AUC of a string similarity as the score of label 1; 0.5 is chance, a dataset "
+            "at 0.95 or more is flagged as solvable by string matching, and datasets whose negatives are the "
+            "nearest look-alike terms are built to score below 0.5):",
+            "",
+            markdown_table(wide),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _validity_value(value: object) -> str:
+    number = float(value)
+    if number != number:  # NaN
+        return "undefined"
+    return f"{int(number):,}" if number.is_integer() and abs(number) >= 1 else f"{number:.3g}"
+
+
 def _composition_section(dataset: ReleaseDataset, composition: pd.DataFrame, shards: Sequence[ShardInfo]) -> str:
     lines = []
     totals = pd.DataFrame([{"config": s.config, "split": s.split, "rows": s.rows, "file": s.path} for s in shards])
@@ -382,6 +462,7 @@ def render_card(
     provenance: Provenance,
     checksums: FileChecksums,
     example: Example | None = None,
+    validity: pd.DataFrame | None = None,
 ) -> str:
     """The whole ``README.md``: YAML header, then the card and datasheet sections.
 
@@ -390,6 +471,8 @@ def render_card(
         checksums: per-file SHA-256 of licensed release folders (by terminology name) and local
             files (by configured path).
         example: the row shown under "Example" (the first row of :func:`example_shard`).
+        validity: the dataset's validity checks (:func:`validity_limitations`), shown under "Known
+            limitations".
     """
     notice = restricted_notice(status)
     commit = (
@@ -399,6 +482,8 @@ def render_card(
     )
     parameters = yaml.safe_dump(dict(dataset.parameters), sort_keys=True, allow_unicode=True, width=100)
     limitations = "\n".join(f"* {item}" for item in dataset.limitations) or "* None recorded."
+    if validity is not None and not validity.empty:
+        limitations += "\n\n" + validity_limitations(validity).rstrip("\n")
     body = [
         "---",
         card_metadata(dataset, shards, status).rstrip("\n"),

@@ -109,6 +109,8 @@ class ReleaseDataset:
         label_names: names of ``label_column``'s integer values ``0, 1, ...`` in order (the card's
             ``class_label`` feature and Croissant's enumeration); empty: the labels are plain integers.
         limitations: known limitations (datasheet), one sentence each.
+        validity: the family's ``validity.tsv`` files whose rows concern this dataset (every row of
+            each); their flagged checks and string baselines join the card's known limitations.
         changes: what biosem did to the sources' content, for the credits their licences ask for
             (NLM: "Modified by biosem: ..."; CC BY: "Changes: ..."); one clause, no final full stop.
         task_categories: Hub task categories (``sentence-similarity``...).
@@ -131,6 +133,7 @@ class ReleaseDataset:
     label_column: str | None = None
     label_names: tuple[str, ...] = ()
     limitations: tuple[str, ...] = ()
+    validity: tuple[str, ...] = ()
     changes: str = ""
     task_categories: tuple[str, ...] = ()
     languages: tuple[str, ...] = ("en",)
@@ -222,7 +225,15 @@ class ReleaseDataset:
         data = dict(data)
         data["sources"] = tuple(Source(**s) for s in data["sources"])
         data["paper"] = Paper(**data["paper"])
-        for key in ("group_columns", "label_names", "limitations", "task_categories", "languages", "references"):
+        for key in (
+            "group_columns",
+            "label_names",
+            "limitations",
+            "validity",
+            "task_categories",
+            "languages",
+            "references",
+        ):
             data[key] = tuple(data[key])
         return cls(**data)
 

@@ -26,6 +26,7 @@ from biosem.release.check import check_release
 from biosem.release.croissant import validate_croissant
 from biosem.release.provenance import Provenance
 from biosem.release.registry import ReleaseDataset, Source
+from biosem.validity import check, label_checks, string_baseline_checks, write_validity
 
 CONFIG = validated_config(yaml.safe_load((REPO / "config" / "config.yaml").read_text()))
 HUB_IDS = {"cc-by-4.0", "cc0-1.0", "apache-2.0", "mit", "unknown", "other"}
@@ -93,6 +94,16 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
             ("default", "test"): wic_table(4, 8),
         },
     )
+    validity = tmp / "validity.tsv"
+    write_validity(
+        [
+            *label_checks([1] * 40 + [0] * 10, "test", "term_identity"),
+            *string_baseline_checks(["cold", "fever"], ["COLD", "tussis"], [1, 0], "test"),
+            check("train/dev", "shared_sentences", 3, "== 0", detail="A | pipe in one sentence."),
+        ],
+        validity,
+    )
+    wic = dataclasses.replace(wic, validity=(str(validity),))
     hpo = next(d for d in families.termpairs(CONFIG) if d.name == "hpo")
     hpo = with_files(
         hpo, tmp, {("fsn_syn_easy_random", "test"): TERMPAIRS, ("syn_syn_hard_levenshtein", "test"): TERMPAIRS}
@@ -271,3 +282,17 @@ def test_datasets_loads_validation_and_class_labels_offline(
     assert sorted(plain) == ["test", "train", "validation"]
     pairs = datasets.load_dataset(str(release / "termpairs/hpo"), "fsn_syn_easy_random", cache_dir=str(tmp_path / "c3"))
     assert pairs["test"].features["label"].int2str(1) == "similar"
+
+
+def test_validity_checks_join_the_known_limitations(release: Path) -> None:
+    text = (release / "wic" / "biowic" / "README.md").read_text(encoding="utf-8")
+    limits = text.split("### Known limitations", 1)[1].split("### Licence", 1)[0]
+    assert "9 checks, 9 flagged:" in limits
+    assert "* Solvable by string matching (a string baseline's AUC or accuracy >= 0.95, 6 values): `test`" in limits
+    assert "`exact_match_auc` =" not in limits  # baselines are tabulated, not listed one by one
+    assert "* `test` / `term_identity`: `majority_class_accuracy` = 0.8 (passes when <= 0.55)" in limits
+    assert "* `train/dev`: `shared_sentences` = 3 (passes when == 0); A | pipe in one sentence." in limits
+    assert "| dataset | exact match | Levenshtein ratio | char 3-gram Jaccard |" in limits
+    assert "| test | 1 | 1 | 1 |" in limits  # cold / COLD vs fever / tussis: every baseline separates them
+    hpo = (release / "termpairs" / "hpo" / "README.md").read_text(encoding="utf-8")
+    assert "Validity checks of this build" not in hpo  # no validity files given
