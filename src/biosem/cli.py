@@ -7,7 +7,7 @@ Subcommands wrap the library's own command lines (same arguments, output and exi
 * ``biosem info [--configfile FILE ...] [--json]``: the config of the current folder (``config/config.yaml``
   with overlays merged on it as ``snakemake --configfile`` does, validated against
   ``workflow/schemas/config.schema.yaml`` with its defaults set, as ``workflow/rules/common.smk`` does),
-  its sources and terminologies, and which datasets are built (paths of :mod:`biosem.workflow.paths`).
+  its sources and terminologies, and which datasets are built (paths of :mod:`biosem.layout.paths`).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ import yaml
 
 from biosem import __version__
 from biosem.evaluate.models import WORD_VECTOR_FORMATS
+from biosem.layout import paths
 from biosem.release import check as release_check
 from biosem.wic import validate as wic_validate
-from biosem.workflow import paths
 from biosem.workflow.evaluate import frequency_corpora
 
 if TYPE_CHECKING:
@@ -189,7 +189,7 @@ def benchmark_file(source: str, spec: Mapping[str, Any], mirror_dirs: Sequence[s
 
 
 def built_datasets(families: Sequence[str]) -> dict[str, dict[str, str]]:
-    """The built datasets under the results folder of the current folder (:mod:`biosem.workflow.paths`), named as
+    """The built datasets under the results folder of the current folder (:mod:`biosem.layout.paths`), named as
     the workflow names them: ``rated`` (``simlex/<name>``), ``termpairs`` (``termpairs/<t>/<dataset>``),
     ``analogies`` (``analogies/<t>/<setting>``, for terminologies whose term counts exist, keyed
     ``term_counts/<t>`` too) and ``wic`` (``wic/dev``, ``wic/test``, both or neither); name -> Parquet, sorted."""

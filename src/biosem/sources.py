@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from biosem.errors import SourceFormatError, SourceIntegrityError, SourceNotFoundError
 from biosem.io import atomic_path, write_text
-from biosem.workflow.paths import CHECKSUM_SUFFIX
+from biosem.layout.paths import CHECKSUM_SUFFIX
 
 _GZIP_MAGIC = b"\x1f\x8b"
 

@@ -21,10 +21,10 @@ from biosem.evaluate.models import WordVectors, infer_vector_format, load_keyed_
 from biosem.evaluate.rated import evaluate_rated_datasets
 from biosem.evaluate.results import COLUMNS
 from biosem.evaluate.suite import rated_params
+from biosem.layout import paths
 from biosem.release import check as release_check
 from biosem.wic import GROUPS
 from biosem.wic import validate as wic_validate
-from biosem.workflow import paths
 
 
 def _exit_code(argv: list[str]) -> int:

@@ -34,8 +34,8 @@ import yaml
 from conftest import CONFIG_FILES, REPO, SHARED_DATA, copy_workflow, run_workflow
 
 from biosem.corpora.schemas import TABLES as CORPUS_TABLES
+from biosem.layout import paths
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
-from biosem.workflow import paths
 
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 SOURCES = CONFIG["sources"]

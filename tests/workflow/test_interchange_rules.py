@@ -14,9 +14,9 @@ from conftest import copy_workflow, run_workflow
 
 from biosem.agreement import interchange as X
 from biosem.io import write_table
+from biosem.layout import paths
 from biosem.simlex.schemas import SURVEY_ITEMS
 from biosem.termpairs import DATASETS
-from biosem.workflow import paths
 
 pytestmark = pytest.mark.workflow
 

@@ -12,8 +12,8 @@ import pytest
 import yaml
 from conftest import CONFIG_FILES, REPO, copy_workflow, run_workflow, workflow_config
 
+from biosem.layout import paths
 from biosem.termpairs import DATASETS
-from biosem.workflow import paths
 from biosem.workflow.plan import Plan
 
 
@@ -140,12 +140,12 @@ def _string_literals(path: Path) -> list[tuple[int, str]]:
 
 
 def test_paths_are_named_in_one_place() -> None:
-    """No results/, logs/ or benchmarks/ path is spelled outside biosem.workflow.paths."""
+    """No results/, logs/ or benchmarks/ path is spelled outside biosem.layout.paths."""
     pattern = re.compile(r"(^|[^\w.])(results|logs|benchmarks)/")
     found = []
     code = [*(REPO / "src" / "biosem").rglob("*.py"), *(REPO / "workflow" / "scripts").glob("*.py")]
     for path in code:
-        if path == REPO / "src" / "biosem" / "workflow" / "paths.py":
+        if path == REPO / "src" / "biosem" / "layout" / "paths.py":
             continue
         found += [f"{path.relative_to(REPO)}:{line}: {s!r}" for line, s in _string_literals(path) if pattern.search(s)]
     for path in [REPO / "Snakefile", *(REPO / "workflow" / "rules").glob("*.smk")]:

@@ -17,8 +17,8 @@ import pytest
 import yaml
 from conftest import CONFIG_FILES, REPO, SHARED_DATA, copy_workflow, run_workflow
 
+from biosem.layout import paths
 from biosem.termpairs import DATASETS
-from biosem.workflow import paths
 
 
 def _digests(root: Path, names: list[str]) -> dict[str, str]:

@@ -30,12 +30,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
+from biosem.layout import paths
 from biosem.release.card import CREDITS_HEADING
 from biosem.release.checksums import SUMS_NAME, verify_sha256sums, walk_release
 from biosem.release.content import scan_table
 from biosem.release.croissant import CroissantValidationError, recorded_sources, validate_croissant
 from biosem.release.licence import LicenceStatus, classify, hub_licence
-from biosem.workflow import paths
 
 TABLE_SUFFIXES = {".parquet": None, ".tsv": "\t", ".csv": ",", ".json": None, ".jsonl": None}
 """Files whose concept columns the content check reads (public releases)."""

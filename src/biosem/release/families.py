@@ -13,6 +13,7 @@ from typing import Any
 
 from biosem.corpora.schemas import SPLITS
 from biosem.corpora.shards import expand_corpus_files
+from biosem.layout import paths
 from biosem.release import citations
 from biosem.release.licence import Attribution
 from biosem.release.registry import (
@@ -28,7 +29,6 @@ from biosem.release.registry import (
     terminology_sources,
     without,
 )
-from biosem.workflow import paths
 
 EVALUATION_SPLIT = "test"
 """Split name of datasets meant for evaluation only (the papers release no training part)."""

@@ -13,7 +13,7 @@ from biosem.io import TableSpec
 POS_NAMES = ("noun", "verb")
 """Word classes of the vocabulary (``pos`` column)."""
 
-# ``pos`` -> dataset folder (biosem.workflow.paths.simlex): Bio-SimLex (nouns), Bio-SimVerb (verbs).
+# ``pos`` -> dataset folder (biosem.layout.paths.simlex): Bio-SimLex (nouns), Bio-SimVerb (verbs).
 DATASET_OF_POS = {"noun": "nouns", "verb": "verbs"}
 
 POS_OF_DATASET = {v: k for k, v in DATASET_OF_POS.items()}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from biosem.workflow import paths
+from biosem.layout import paths
 
 SHEET_EXTENSIONS = ("csv", "xlsx")
 WIC_RATERS = ("a", "b")

@@ -11,7 +11,7 @@ from typing import Any
 
 from biosem.analogies.construct import DATASETS, params_from_config
 from biosem.corpora.shards import expand_corpus_files
-from biosem.workflow import paths
+from biosem.layout import paths
 
 EXTENSIONS = ("txt", "parquet")
 REPORTED = ("single_answer", "multi_answer", "all_info")

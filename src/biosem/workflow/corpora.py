@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from biosem.workflow import paths
+from biosem.layout import paths
 
 TABLES = ("documents", "sentences", "mentions")
 

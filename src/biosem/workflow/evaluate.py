@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from biosem.workflow import paths
+from biosem.layout import paths
 
 WIC_SPLITS = ("dev", "test")
 TRAINING = "training"  # evaluate.rated.frequency_corpus: the corpora of evaluate.training

@@ -2,7 +2,7 @@
 
 ``workflow/rules/common.smk`` validates the config and makes one :class:`Plan`; every rule file
 reads its input functions and params from ``plan.<stage>`` and its paths from
-:mod:`biosem.workflow.paths`. Stages that depend on others (evaluate, agreement, release) are given
+:mod:`biosem.layout.paths`. Stages that depend on others (evaluate, agreement, release) are given
 the other stages' built datasets here, so no stage rediscovers another's outputs and the order in
 which rule files are included does not matter.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from biosem.layout import paths
 from biosem.sources import fetch_spec
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
-from biosem.workflow import paths
 from biosem.workflow.agreement import Agreement
 from biosem.workflow.analogies import Analogies
 from biosem.workflow.corpora import Corpora

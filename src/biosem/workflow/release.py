@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from biosem import __version__
+from biosem.layout import paths
 from biosem.release import registry
 from biosem.release.licence import LicenceStatus, require_public
 from biosem.release.provenance import code_version, command_line
-from biosem.workflow import paths
 
 VISIBILITIES = ("public", "private")
 

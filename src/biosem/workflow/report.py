@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from biosem.workflow import paths
+from biosem.layout import paths
 from biosem.workflow.analogies import REPORTED as ANALOGY_SETTINGS
 
 
@@ -31,7 +31,7 @@ class Page:
 
     @property
     def page(self) -> str:
-        """The page's path template (:func:`biosem.workflow.paths.report_page`)."""
+        """The page's path template (:func:`biosem.layout.paths.report_page`)."""
         return paths.report_page(self.source)
 
     @property

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.corpora.shards import expand_corpus_files
-from biosem.workflow import paths
+from biosem.layout import paths
 
 DATASETS = ("nouns", "verbs")
 

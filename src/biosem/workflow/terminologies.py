@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from biosem.layout import paths
 from biosem.sources import licensed_files
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 from biosem.termpairs import DATASETS, DIFFICULTIES
 from biosem.termpairs.params import CONSTRUCTION_KEYS
-from biosem.workflow import paths
 
 
 def restrict(section: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.corpora.schemas import SPLITS
-from biosem.workflow import paths
+from biosem.layout import paths
 from biosem.workflow.terminologies import restrict
 
 OWN_NAMESPACE = {"rrf": "UMLS"}

@@ -322,7 +322,7 @@ def test_plan_wires_forms_and_exports() -> None:
     """rule all writes the survey and study forms; a rating set of exports reads them and the design."""
     from conftest import validated_config, workflow_config
 
-    from biosem.workflow import paths
+    from biosem.layout import paths
     from biosem.workflow.plan import Plan
 
     exports = {"format": "long", "survey": "verbs", "exports": ["r/a.csv", "r/b.csv"]}

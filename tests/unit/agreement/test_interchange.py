@@ -20,7 +20,7 @@ from biosem.agreement import interchange as X
 from biosem.agreement import studies as S
 from biosem.agreement.ratings import RatingParams, aggregate_ratings, long_to_matrix, parse_long_ratings
 from biosem.errors import SourceFormatError
-from biosem.workflow import paths
+from biosem.layout import paths
 
 # --------------------------------------------------------------------------------------------------
 # A hand-made survey: group 1 has two pages (3 and 2 items), group 2 one page (3 items); c1 is the

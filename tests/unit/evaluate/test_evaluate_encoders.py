@@ -214,8 +214,8 @@ def test_biosem_evaluate_encodes_each_string_once(
 
     from biosem.cli import evaluate_models, load_config
     from biosem.evaluate import models as models_module
+    from biosem.layout import paths
     from biosem.sources import content_sha256
-    from biosem.workflow import paths
 
     monkeypatch.chdir(REPO)
     config = load_config()

@@ -6,7 +6,7 @@ import pytest
 import yaml
 from conftest import REPO, validated_config
 
-from biosem.workflow import paths
+from biosem.layout import paths
 from biosem.workflow.plan import Plan
 from biosem.workflow.report import PAGES, Page
 
