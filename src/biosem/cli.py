@@ -7,7 +7,7 @@ Subcommands wrap the library's own command lines (same arguments, output and exi
 * ``biosem info [--configfile FILE ...] [--json]``: the config of the current folder (``config/config.yaml``
   with overlays merged on it as ``snakemake --configfile`` does, validated against
   ``workflow/schemas/config.schema.yaml`` with its defaults set, as ``workflow/rules/common.smk`` does),
-  its sources and terminologies, and which datasets are built (paths of :mod:`biosem.layout.paths`).
+  its sources and terminologies, and which datasets are built (paths of :mod:`biosem.layout.outputs`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import yaml
 
 from biosem import __version__
 from biosem.evaluate.models import WORD_VECTOR_FORMATS
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 from biosem.release import check as release_check
 from biosem.wic import validate as wic_validate
 from biosem.workflow.evaluate import frequency_corpora
@@ -117,10 +117,10 @@ def describe(config: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
             entry["path"] = spec["path"]
         terminologies.append(entry)
     targets = [
-        (f"termpairs/{t}", paths.termpairs(t, "counts", "tsv"))
+        (f"termpairs/{t}", outputs.termpair_counts.path(terminology=t))
         for t in config.get("termpairs", {}).get("terminologies", [])
     ]
-    targets += [("wic", paths.wic("test", "json")), ("analogies", paths.analogies_summary("summary"))]
+    targets += [("wic", outputs.wic_split_json.path(split="test")), ("analogies", outputs.analogy_summary.template)]
     built = [{"dataset": name, "path": path, "exists": Path(path).is_file()} for name, path in targets]
     return {"sources": sources, "terminologies": terminologies, "built": built}
 
@@ -189,7 +189,7 @@ def benchmark_file(source: str, spec: Mapping[str, Any], mirror_dirs: Sequence[s
 
 
 def built_datasets(families: Sequence[str]) -> dict[str, dict[str, str]]:
-    """The built datasets under the results folder of the current folder (:mod:`biosem.layout.paths`), named as
+    """The built datasets under the results folder of the current folder (:mod:`biosem.layout.outputs`), named as
     the workflow names them: ``rated`` (``simlex/<name>``), ``termpairs`` (``termpairs/<t>/<dataset>``),
     ``analogies`` (``analogies/<t>/<setting>``, for terminologies whose term counts exist, keyed
     ``term_counts/<t>`` too) and ``wic`` (``wic/dev``, ``wic/test``, both or neither); name -> Parquet, sorted."""
@@ -200,22 +200,22 @@ def built_datasets(families: Sequence[str]) -> dict[str, dict[str, str]]:
 
     found: dict[str, dict[str, str]] = {family: {} for family in families}
     if "rated" in families:
-        for path in glob(paths.rated("*", "parquet")):
+        for path in glob(outputs.rated_dataset.path(ratings="*")):
             found["rated"][f"simlex/{Path(path).stem}"] = path
     if "termpairs" in families:
         for dataset in TERMPAIR_DATASETS:
-            for path in glob(paths.termpairs("*", dataset)):
+            for path in glob(outputs.termpair_dataset.path(terminology="*", dataset=dataset)):
                 found["termpairs"][f"termpairs/{Path(path).parent.name}/{dataset}"] = path
     if "analogies" in families:
         for setting in ANALOGY_DATASETS:
-            for path in glob(paths.analogies("*", setting, "parquet")):
+            for path in glob(outputs.analogy_dataset.path(terminology="*", setting=setting)):
                 terminology = Path(path).parent.name
                 counts = paths.intermediate("term_counts", terminology)
                 if Path(counts).is_file():
                     found["analogies"][f"analogies/{terminology}/{setting}"] = path
                     found["analogies"][f"term_counts/{terminology}"] = counts
     if "wic" in families:
-        splits = {f"wic/{s}": paths.wic(s, "parquet") for s in ("dev", "test")}
+        splits = {f"wic/{s}": outputs.wic_split.path(split=s) for s in ("dev", "test")}
         if all(Path(p).is_file() for p in splits.values()):
             found["wic"] = splits
     return {family: dict(sorted(names.items())) for family, names in found.items()}
@@ -289,7 +289,7 @@ def evaluate_models(
             else:
                 benchmarks.append((spec, path))
     rated = read_rated_datasets(benchmarks, built.get("rated", {}).items()) if "rated" in families else {}
-    counts_path = paths.evaluation("models", "token_counts.parquet")  # the workflow's frequency-band counts
+    counts_path = outputs.token_counts.template  # the workflow's frequency-band counts
     token_counts = read_token_counts(counts_path) if rated and Path(counts_path).is_file() else None
     band_corpus = "+".join(frequency_corpora(section))
     termpairs = ParquetTables(built.get("termpairs", {}), columns=["term1", "term2", "label"])

@@ -21,7 +21,7 @@ from biosem.evaluate.models import WordVectors, infer_vector_format, load_keyed_
 from biosem.evaluate.rated import evaluate_rated_datasets
 from biosem.evaluate.results import COLUMNS
 from biosem.evaluate.suite import rated_params
-from biosem.layout import paths
+from biosem.layout import outputs
 from biosem.release import check as release_check
 from biosem.wic import GROUPS
 from biosem.wic import validate as wic_validate
@@ -241,8 +241,8 @@ def test_evaluate_gives_the_workflow_scores(tmp_path: Path, monkeypatch: pytest.
     glove = tmp_path / "toy.50d.txt"
     words = _glove_from_simlex(glove)
     mine = pd.DataFrame({"word1": words[:30], "word2": words[30:60], "score": np.arange(30.0)})
-    Path(paths.rated("mine", "parquet")).parent.mkdir(parents=True)
-    mine.to_parquet(paths.rated("mine", "parquet"))
+    Path(outputs.rated_dataset.path(ratings="mine")).parent.mkdir(parents=True)
+    mine.to_parquet(outputs.rated_dataset.path(ratings="mine"))
 
     argv = ["evaluate", str(glove), "--families", "rated", "--configfile", str(overlay)]
     assert main([*argv, "--output", str(tmp_path / "out.tsv")]) == 0

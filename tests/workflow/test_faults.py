@@ -35,6 +35,7 @@ from conftest import CONFIG_FILES, REPO, SHARED_DATA, copy_workflow, run_workflo
 
 from biosem.corpora.schemas import TABLES as CORPUS_TABLES
 from biosem.layout import paths
+from biosem.layout.outputs import corpus_counts, rated_dataset, rated_dataset_text
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
@@ -383,7 +384,7 @@ def pubtator_case(
     return Case(
         [paths.intermediate("mentions", corpus)],
         [f"{fetched(source)}:{line}"],
-        [*(paths.intermediate(table, corpus) for table in CORPUS_TABLES), paths.corpus_counts(corpus)],
+        [*(paths.intermediate(table, corpus) for table in CORPUS_TABLES), corpus_counts.path(corpus=corpus)],
         paths.log("ingest_pubtator", corpus),
         overlay,
     )
@@ -551,9 +552,9 @@ def simverb_duplicate_row(work: Path) -> Case:
     staged.unlink()
     where = f"{fetched('simverb3500_data')}:{member}"
     return Case(
-        [paths.rated("simverb3500", "parquet")],
+        [rated_dataset.path(ratings="simverb3500")],
         [(f"{where}:3", "line 3"), (f"{where}:11", "line 11")],
-        [paths.rated("simverb3500", "parquet"), paths.rated("simverb3500", "txt")],
+        [rated_dataset.path(ratings="simverb3500"), rated_dataset_text.path(ratings="simverb3500")],
         paths.log("aggregate_ratings", "simverb3500"),
         overlay,
     )

@@ -14,7 +14,7 @@ from conftest import copy_workflow, run_workflow
 
 from biosem.agreement import interchange as X
 from biosem.io import write_table
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 from biosem.simlex.schemas import SURVEY_ITEMS
 from biosem.termpairs import DATASETS
 
@@ -49,9 +49,8 @@ def survey_items() -> pd.DataFrame:
 def test_interchange_rules(tmp_path: Path) -> None:
     work = copy_workflow(tmp_path / "run")
     items = survey_items()
-    write_table(items, work / paths.simlex("survey", "nouns", "items.parquet"), SURVEY_ITEMS)
-    (work / paths.simlex("survey", "nouns", "instructions.md")).write_text("# Rate similarity\n")
-    folder = "termpairs/cl"
+    write_table(items, work / outputs.simlex_survey_items.path(dataset="nouns"), SURVEY_ITEMS)
+    (work / outputs.simlex_survey_instructions.path(dataset="nouns")).write_text("# Rate similarity\n")
     key = pd.DataFrame(
         {
             "item": ["P001", "P002", "P003"],
@@ -68,25 +67,25 @@ def test_interchange_rules(tmp_path: Path) -> None:
         }
     )
     sheet = key[["item", "term1", "term2"]].assign(answer="")
-    (work / paths.study(folder, "sheets")).mkdir(parents=True)
-    sheet.to_csv(work / paths.study(folder, "sheets", "sheet.csv"), index=False)
-    key.to_csv(work / paths.study(folder, "key.csv"), index=False)
+    (work / outputs.termpair_study_sheet.path(terminology="cl")).parent.mkdir(parents=True)
+    sheet.to_csv(work / outputs.termpair_study_sheet.path(terminology="cl"), index=False)
+    key.to_csv(work / outputs.termpair_study_key.path(terminology="cl"), index=False)
 
     first = run_workflow(
         work,
         1,
-        paths.simlex("survey", "nouns", "crowdsourcing", "batch.csv"),
-        paths.study(folder, "labelstudio", "sheet.json"),
+        outputs.simlex_crowdsourcing_batch.path(dataset="nouns"),
+        outputs.termpair_study_labelstudio_tasks.path(terminology="cl"),
         "--allowed-rules",
         "write_crowdsourcing_survey",
         "write_labelstudio_termpairs",
     )
     assert first.returncode == 0, first.stderr[-3000:]
-    batch = pd.read_csv(work / paths.simlex("survey", "nouns", "crowdsourcing", "batch.csv"), dtype=str)
+    batch = pd.read_csv(work / outputs.simlex_crowdsourcing_batch.path(dataset="nouns"), dtype=str)
     assert len(batch) == 2 and batch.columns.tolist() == X.hit_columns(12)
-    html = (work / paths.simlex("survey", "nouns", "crowdsourcing", "task.html")).read_text()
+    html = (work / outputs.simlex_crowdsourcing_task.path(dataset="nouns")).read_text()
     assert "${item_12_word2}" in html and "don't know</label>" not in html  # dont_know: false by default
-    tasks = json.loads((work / paths.study(folder, "labelstudio", "sheet.json")).read_text())
+    tasks = json.loads((work / outputs.termpair_study_labelstudio_tasks.path(terminology="cl")).read_text())
     assert [t["data"]["item"] for t in tasks] == ["P001", "P002", "P003"]
 
     # Simulated platform results: workers 1-3 in group 1, 4-6 in group 2, ratings rising with the
@@ -142,8 +141,8 @@ def test_interchange_rules(tmp_path: Path) -> None:
     second = run_workflow(
         work,
         1,
-        paths.rated("crowd", "parquet"),
-        paths.study(folder, "scores.tsv"),
+        outputs.rated_dataset.path(ratings="crowd"),
+        outputs.termpair_study_scores.path(terminology="cl"),
         "--allowed-rules",
         "aggregate_ratings",
         "score_termpair_study",
@@ -156,10 +155,10 @@ def test_interchange_rules(tmp_path: Path) -> None:
     assert second.returncode == 0, second.stderr[-3000:]
     log = (work / paths.log("aggregate_ratings", "crowd")).read_text()
     assert "8 submissions, 2 rejected and dropped, 6 kept; 72 ratings, 0 don't know, 6 raters" in log
-    rated = pd.read_parquet(work / paths.rated("crowd", "parquet"))
+    rated = pd.read_parquet(work / outputs.rated_dataset.path(ratings="crowd"))
     assert len(rated) == 22 and (rated["n_ratings"] == 3).all()  # 11 unique pairs per group
     by_pair = rated.set_index("word1")["mean_raw"]
     assert by_pair["w112"] == 6.0 and by_pair["w102"] == pytest.approx(4 / 3)  # (6, 6, min(6, 7)); (1, 1, 2)
-    scores = pd.read_csv(work / paths.study(folder, "scores.tsv"), sep="\t").set_index("dataset")
+    scores = pd.read_csv(work / outputs.termpair_study_scores.path(terminology="cl"), sep="\t").set_index("dataset")
     assert scores.loc["all", ["items", "raters", "majority_nan"]].tolist() == [3, 2, 1]
     assert scores.loc["all", "accuracy"] == 1.0

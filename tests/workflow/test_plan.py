@@ -12,7 +12,7 @@ import pytest
 import yaml
 from conftest import CONFIG_FILES, REPO, copy_workflow, run_workflow, workflow_config
 
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 from biosem.termpairs import DATASETS
 from biosem.workflow.plan import Plan
 
@@ -41,11 +41,11 @@ def test_targets_of_the_default(plan: Plan) -> None:
     assert len(targets) == len(set(targets))
     assert all(t.startswith(f"{paths.RESULTS}/") for t in targets)
     for name in cfg["termpairs"]["terminologies"]:
-        assert {paths.termpairs(name, d) for d in DATASETS} <= set(targets)
-        assert paths.termpairs(name, "counts", "tsv") in targets
+        assert {outputs.termpair_dataset.path(terminology=name, dataset=d) for d in DATASETS} <= set(targets)
+        assert outputs.termpair_counts.path(terminology=name) in targets
     for name in cfg["terminologies"]:  # every configured terminology is read by some stage
         assert paths.intermediate("mappings", name) in targets
-    assert paths.wic("test", "json") in targets and paths.evaluation("results.csv") in targets
+    assert outputs.wic_split_json.path(split="test") in targets and outputs.evaluation_results_csv.template in targets
     # the evaluate stage is given the built datasets, not regexes over target strings
     assert set(plan.evaluate.termpair_datasets.values()) <= set(targets)
     assert set(plan.evaluate.analogy_datasets.values()) <= set(targets)
@@ -60,7 +60,7 @@ def test_default_builds_the_open_terminologies_and_the_test_overlay_keeps_one(pl
     tested = workflow_config()
     assert {"hpo", "cl"} <= set(tested["termpairs"]["terminologies"])
     targets = set(Plan(tested).targets())
-    assert paths.termpairs("cl", "counts", "tsv") in targets and paths.intermediate("terms", "cl") in targets
+    assert outputs.termpair_counts.path(terminology="cl") in targets and paths.intermediate("terms", "cl") in targets
     for name in ("mesh", "go", "doid"):
         assert not any(t.startswith(f"{paths.DATASETS}/termpairs/{name}/") for t in targets), name
 
@@ -166,9 +166,9 @@ def _dry_run(workdir: Path, overlay: dict, target: str) -> str:
 def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
     """Editing a key a rule does not read leaves its built outputs alone (Snakemake's params trigger)."""
     workdir = copy_workflow(tmp_path)
-    positives = paths.termpairs("hpo", "positives")
-    candidates = paths.wic_work("candidates")
-    split = paths.wic("counts", "tsv")
+    positives = outputs.termpair_positives.path(terminology="hpo")
+    candidates = outputs.wic_candidates.template
+    split = outputs.wic_counts.template
     result = run_workflow(workdir, 2, positives, split)
     assert result.returncode == 0, result.stderr[-5000:]
     cfg = config()
@@ -207,7 +207,7 @@ def test_an_overlay_removes_a_model_and_names_the_band_corpus(tmp_path: Path) ->
     assert jobs["train_word2vec"] == jobs["evaluate_rated_pairs"] == jobs["evaluate_termpairs"] == "3"
     assert jobs["count_frequency_tokens"] == "1"
     # The token counts read biored's documents only (the training corpora are two).
-    out = _dry_run(workdir, overlay, paths.evaluation("models", "token_counts.parquet"))
+    out = _dry_run(workdir, overlay, outputs.token_counts.template)
     assert dict(re.findall(r"^(\w+)\s+(\d+)$", out, flags=re.M))["ingest_pubtator"] == "1"
     refused = run_workflow(
         workdir,
@@ -216,7 +216,7 @@ def test_an_overlay_removes_a_model_and_names_the_band_corpus(tmp_path: Path) ->
         *CONFIG_FILES,
         "config/overlay.yaml",
         "-n",
-        paths.evaluation("rated", "sg_w2.parquet"),
+        outputs.rated_scores.path(model="sg_w2"),
     )
     assert refused.returncode != 0 and "MissingRuleException" in refused.stdout, refused.stdout[-2000:]
 

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from conftest import CONFIG_FILES, REPO, SHARED_DATA, copy_workflow, run_workflow
 
-from biosem.layout import paths
+from biosem.layout.outputs import termpair_counts, termpair_dataset
 from biosem.termpairs import DATASETS
 
 
@@ -64,8 +64,8 @@ def test_kill_9_mid_rule_then_the_readme_command_resumes_to_identical_bytes(
     command alone resumes. ``workflow``: SIGKILL to snakemake and its jobs (a crashed node); the stale lock
     is removed with ``snakemake --unlock`` (README § Troubleshooting), then the README's command resumes."""
     workdir = copy_workflow(tmp_path / "killed")
-    target = paths.termpairs("cl", "counts", "tsv")
-    outputs = [target, *(paths.termpairs("cl", name) for name in DATASETS)]
+    target = termpair_counts.path(terminology="cl")
+    outputs = [target, *(termpair_dataset.path(terminology="cl", dataset=name) for name in DATASETS)]
     env = dict(os.environ, NLTK_DATA=str(SHARED_DATA / "nltk_data"))
     cmd = [sys.executable, "-m", "snakemake", target, "--cores", "2", "--configfile", *CONFIG_FILES]
     proc = subprocess.Popen(

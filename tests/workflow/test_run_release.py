@@ -18,11 +18,11 @@ import pytest
 import yaml
 from conftest import CONFIG_FILES, REPO, SHARED_DATA, run_workflow, validated_config, workflow_config
 
+from biosem.layout import outputs
 from biosem.release.check import check_release
 from biosem.release.checksums import parse_sha256sums, verify_sha256sums
 from biosem.release.croissant import validate_croissant
 from biosem.workflow.plan import Plan
-from biosem.workflow.report import PAGES
 
 pytestmark = pytest.mark.workflow
 
@@ -280,19 +280,20 @@ def test_snakemake_report_includes_release(release_runs: dict[int, Path], tmp_pa
         shown = {n: archive.read(n).decode("utf-8") for n in names if n.endswith(".html") and n != html}
     assert sum(n.endswith("/RELEASE.md") for n in names) == 2  # public and private manifests
     # every table and text file of rule all is shown as an HTML page, none is a bare download
-    stage = Plan(validated_config(workflow_config())).report
-    pages = [kind.page.format(**w) for kind in PAGES for w in stage.pages[kind.name]]
+    plan = Plan(validated_config(workflow_config()))
+    pages = plan.report.targets()
+    plots = [b.path for b in plan.built if b.output.kind == outputs.PLOT]
     in_report = Counter(PurePosixPath(n).name for n in names)
-    assert Counter(PurePosixPath(p).name for p in [*pages, *stage.plots()]) <= in_report
-    counted = ("termpair_counts", "analogies_counts", "simlex_counts", "wic_counts")  # pages named counts.tsv.html
-    assert len(pages) >= 60 and in_report["counts.tsv.html"] == sum(len(stage.pages[k]) for k in counted)
+    assert Counter(PurePosixPath(p).name for p in [*pages, *plots]) <= in_report
+    counted = ("termpair_counts", "analogy_counts", "simlex_counts", "wic_counts")  # pages named counts.tsv.html
+    assert len(pages) >= 60 and in_report["counts.tsv.html"] == sum(b.output.name in counted for b in plan.report.pages)
     assert not [n for n in names if n.endswith((".tsv", ".csv", ".txt", ".md")) and not n.endswith("/RELEASE.md")]
     assert all("<table>" in text or "<pre>" in text for text in shown.values())
     hpo = [text for text in shown.values() if "<h1>results/datasets/termpairs/hpo/counts.tsv</h1>" in text]
     assert len(hpo) == 1 and '<td class="num">' in hpo[0] and "fsn_syn" in hpo[0]
     # the datasets' own plots beside the evaluation plots
     plots = [n for n in names if n.endswith(".png")]
-    assert {PurePosixPath(p).name for p in stage.plots()} | {"termpairs.png", "wic.png"} <= {
+    assert {PurePosixPath(p).name for p in plots} | {"termpairs.png", "wic.png"} <= {
         PurePosixPath(n).name for n in plots
     }
     for category in (

@@ -9,10 +9,10 @@ rule aggregate_ratings:
         checksums=plan.agreement.ratings_checksums,
         design=plan.agreement.ratings_design,
     output:
-        txt=paths.rated("{ratings}", "txt"),
-        parquet=paths.rated("{ratings}", "parquet"),
-        agreement=paths.rating_agreement("{ratings}"),
-        raters=paths.rater_agreement("{ratings}"),
+        txt=outputs.rated_dataset_text.template,
+        parquet=outputs.rated_dataset.template,
+        agreement=outputs.rating_agreement.template,
+        raters=outputs.rater_agreement.template,
     log:
         paths.log("aggregate_ratings", "{ratings}"),
     benchmark:
@@ -31,11 +31,11 @@ rule write_termpair_study:
     input:
         datasets=plan.termpairs.datasets("{terminology}"),
     output:
-        sheet=paths.study("termpairs/{terminology}", "sheets", "sheet.csv"),
-        xlsx=paths.study("termpairs/{terminology}", "sheets", "sheet.xlsx"),
-        key=paths.study("termpairs/{terminology}", "key.csv"),
-        form=paths.study("termpairs/{terminology}", "forms", "sheet.html"),
-        composition=paths.study("termpairs/{terminology}", "composition.tsv"),
+        sheet=outputs.termpair_study_sheet.template,
+        xlsx=outputs.termpair_study_workbook.template,
+        key=outputs.termpair_study_key.template,
+        form=outputs.termpair_study_form.template,
+        composition=outputs.termpair_study_composition.template,
     log:
         paths.log("write_termpair_study", "{terminology}"),
     conda:
@@ -51,16 +51,16 @@ rule write_termpair_study:
 
 rule write_wic_study:
     input:
-        test=paths.wic("test", "json"),
+        test=outputs.wic_split_json.path(split="test"),
     output:
-        sheet_a=paths.study("wic", "sheets", "sheet_a.csv"),
-        xlsx_a=paths.study("wic", "sheets", "sheet_a.xlsx"),
-        sheet_b=paths.study("wic", "sheets", "sheet_b.csv"),
-        xlsx_b=paths.study("wic", "sheets", "sheet_b.xlsx"),
-        key=paths.study("wic", "key.csv"),
-        form_a=paths.study("wic", "forms", "sheet_a.html"),
-        form_b=paths.study("wic", "forms", "sheet_b.html"),
-        composition=paths.study("wic", "composition.tsv"),
+        sheet_a=outputs.wic_study_sheet.path(rater="a"),
+        xlsx_a=outputs.wic_study_workbook.path(rater="a"),
+        sheet_b=outputs.wic_study_sheet.path(rater="b"),
+        xlsx_b=outputs.wic_study_workbook.path(rater="b"),
+        key=outputs.wic_study_key.template,
+        form_a=outputs.wic_study_form.path(rater="a"),
+        form_b=outputs.wic_study_form.path(rater="b"),
+        composition=outputs.wic_study_composition.template,
     log:
         paths.log("write_wic_study", "wic"),
     conda:
@@ -75,11 +75,11 @@ rule write_wic_study:
 
 rule score_termpair_study:
     input:
-        key=paths.study("termpairs/{terminology}", "key.csv"),
+        key=outputs.termpair_study_key.template,
         sheets=plan.agreement.filled_termpair_sheets,
     output:
-        scores=paths.study("termpairs/{terminology}", "scores.tsv"),
-        votes=paths.study("termpairs/{terminology}", "votes.csv"),
+        scores=outputs.termpair_study_scores.template,
+        votes=outputs.termpair_study_votes.template,
     log:
         paths.log("score_termpair_study", "{terminology}"),
     conda:
@@ -95,11 +95,11 @@ rule score_termpair_study:
 
 rule score_wic_study:
     input:
-        key=paths.study("wic", "key.csv"),
+        key=outputs.wic_study_key.template,
         sheets=plan.agreement.filled_wic_sheets,
     output:
-        scores=paths.study("wic", "scores.tsv"),
-        answers=paths.study("wic", "answers.csv"),
+        scores=outputs.wic_study_scores.template,
+        answers=outputs.wic_study_answers.template,
     log:
         paths.log("score_wic_study", "wic"),
     conda:
@@ -114,10 +114,10 @@ rule score_wic_study:
 
 rule write_labelstudio_termpairs:
     input:
-        sheet=paths.study("termpairs/{terminology}", "sheets", "sheet.csv"),
+        sheet=outputs.termpair_study_sheet.template,
     output:
-        config=paths.study("termpairs/{terminology}", "labelstudio", "config.xml"),
-        tasks=paths.study("termpairs/{terminology}", "labelstudio", "sheet.json"),
+        config=outputs.termpair_study_labelstudio_config.template,
+        tasks=outputs.termpair_study_labelstudio_tasks.template,
     log:
         paths.log("write_labelstudio_termpairs", "{terminology}"),
     localrule: True
@@ -131,12 +131,12 @@ rule write_labelstudio_termpairs:
 
 rule write_labelstudio_wic:
     input:
-        sheet_a=paths.study("wic", "sheets", "sheet_a.csv"),
-        sheet_b=paths.study("wic", "sheets", "sheet_b.csv"),
+        sheet_a=outputs.wic_study_sheet.path(rater="a"),
+        sheet_b=outputs.wic_study_sheet.path(rater="b"),
     output:
-        config=paths.study("wic", "labelstudio", "config.xml"),
-        tasks_a=paths.study("wic", "labelstudio", "sheet_a.json"),
-        tasks_b=paths.study("wic", "labelstudio", "sheet_b.json"),
+        config=outputs.wic_study_labelstudio_config.template,
+        tasks_a=outputs.wic_study_labelstudio_tasks.path(rater="a"),
+        tasks_b=outputs.wic_study_labelstudio_tasks.path(rater="b"),
     log:
         paths.log("write_labelstudio_wic", "wic"),
     localrule: True

@@ -46,7 +46,7 @@ rule build_analogies:
         term_counts=paths.intermediate("term_counts", "{terminology}"),
     output:
         **plan.analogies.dataset_outputs(),
-        counts=paths.analogies("{terminology}", "counts", "tsv"),
+        counts=outputs.analogy_counts.template,
     log:
         paths.log("build_analogies", "{terminology}"),
     benchmark:
@@ -65,8 +65,8 @@ rule summarise_analogies:
     input:
         counts=plan.analogies.summary_inputs(),
     output:
-        summary=paths.analogies_summary("summary"),
-        relations=paths.analogies_summary("relations"),
+        summary=outputs.analogy_summary.template,
+        relations=outputs.analogy_relations.template,
     log:
         paths.log("summarise_analogies", "summary"),
     localrule: True

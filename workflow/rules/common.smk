@@ -1,14 +1,14 @@
 # Config validation, the workflow plan and wildcard constraints shared by every stage.
-# Every rule file reads paths from biosem.layout.paths and input functions, params and targets
-# from `plan.<stage>` (biosem.workflow.plan): no stage wiring is defined in a rule file.
+# Every rule file reads its outputs from biosem.layout.outputs (each file declared once), other paths
+# from biosem.layout.paths and input functions, params and targets from `plan.<stage>`
+# (biosem.workflow.plan): no stage wiring is defined in a rule file.
 import os
 
 from snakemake.utils import validate
 
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 from biosem.termpairs import DIFFICULTIES, POSITIVE_KINDS, STRATEGIES
-from biosem.layout import paths
-from biosem.workflow.evaluate import PLOTS as EVALUATION_PLOTS
+from biosem.layout import outputs, paths
 from biosem.workflow.plan import Plan
 from biosem.release.provenance import relative_paths
 

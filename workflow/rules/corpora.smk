@@ -10,7 +10,7 @@ rule ingest_pubtator:
         documents=paths.intermediate("documents", "{corpus}"),
         sentences=paths.intermediate("sentences", "{corpus}"),
         mentions=paths.intermediate("mentions", "{corpus}"),
-        counts=paths.corpus_counts("{corpus}"),
+        counts=outputs.corpus_counts.template,
     log:
         paths.log("ingest_pubtator", "{corpus}"),
     benchmark:

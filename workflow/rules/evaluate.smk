@@ -7,7 +7,7 @@ rule train_word2vec:
     input:
         documents=plan.evaluate.training_documents,
     output:
-        vectors=paths.evaluation("models", "{model}.bin"),
+        vectors=outputs.model_vectors.template,
     log:
         paths.log("train_word2vec", "{model}"),
     benchmark:
@@ -45,7 +45,7 @@ rule encode_strings:
         unpack(plan.evaluate.encode_inputs),
         checksums=plan.evaluate.benchmark_checksums,
     output:
-        embeddings=paths.evaluation("embeddings", "{model}.parquet"),
+        embeddings=outputs.model_embeddings.template,
     log:
         paths.log("encode_strings", "{model}"),
     benchmark:
@@ -78,7 +78,7 @@ rule evaluate_rated_pairs:
         unpack(plan.evaluate.rated_inputs),
         checksums=plan.evaluate.benchmark_checksums,
     output:
-        results=paths.evaluation("rated", "{model}.parquet"),
+        results=outputs.rated_scores.template,
     log:
         paths.log("evaluate_rated_pairs", "{model}"),
     benchmark:
@@ -102,8 +102,8 @@ rule evaluate_termpairs:
     input:
         unpack(plan.evaluate.termpair_inputs),
     output:
-        results=paths.evaluation("termpairs", "{model}.parquet"),
-        predictions=paths.evaluation("termpairs", "{model}.predictions.parquet"),
+        results=outputs.termpair_scores.template,
+        predictions=outputs.termpair_predictions.template,
     log:
         paths.log("evaluate_termpairs", "{model}"),
     benchmark:
@@ -127,7 +127,7 @@ rule compare_termpair_models:
     input:
         predictions=plan.evaluate.termpair_predictions(),
     output:
-        results=paths.evaluation("termpairs", "mcnemar.parquet"),
+        results=outputs.termpair_model_comparison.template,
     log:
         paths.log("compare_termpair_models", "mcnemar"),
     conda:
@@ -144,8 +144,8 @@ rule evaluate_analogies:
     input:
         unpack(plan.evaluate.analogy_inputs),
     output:
-        results=paths.evaluation("analogies", "{model}.parquet"),
-        predictions=paths.evaluation("analogies", "{model}.predictions.parquet"),
+        results=outputs.analogy_scores.template,
+        predictions=outputs.analogy_predictions.template,
     log:
         paths.log("evaluate_analogies", "{model}"),
     benchmark:
@@ -168,7 +168,7 @@ rule evaluate_wic:
     input:
         unpack(plan.evaluate.wic_inputs),
     output:
-        results=paths.evaluation("wic", "{model}.parquet"),
+        results=outputs.wic_scores.template,
     log:
         paths.log("evaluate_wic", "{model}"),
     conda:
@@ -187,7 +187,7 @@ rule evaluate_wic_random:
     input:
         splits=plan.evaluate.wic_splits,
     output:
-        results=paths.evaluation("baselines", "wic_random.parquet"),
+        results=outputs.wic_random_scores.template,
     log:
         paths.log("evaluate_wic_random", "random"),
     conda:
@@ -203,8 +203,8 @@ rule collect_evaluation:
     input:
         parts=plan.evaluate.parts(),
     output:
-        parquet=paths.evaluation("results.parquet"),
-        csv=paths.evaluation("results.csv"),
+        parquet=outputs.evaluation_results.template,
+        csv=outputs.evaluation_results_csv.template,
     log:
         paths.log("collect_evaluation", "results"),
     conda:
@@ -215,38 +215,13 @@ rule collect_evaluation:
 
 rule plot_evaluation:
     input:
-        results=paths.evaluation("results.parquet"),
+        results=outputs.evaluation_results.template,
     output:
-        analogies=report(
-            paths.evaluation("plots", "analogies.png"),
-            caption="../report/evaluate_analogies.rst",
-            category="Evaluation",
-            labels={"plot": EVALUATION_PLOTS["analogies"]},
-        ),
-        frequency_bands=report(
-            paths.evaluation("plots", "frequency_bands.png"),
-            caption="../report/evaluate_frequency_bands.rst",
-            category="Evaluation",
-            labels={"plot": EVALUATION_PLOTS["frequency_bands"]},
-        ),
-        rated=report(
-            paths.evaluation("plots", "rated.png"),
-            caption="../report/evaluate_rated.rst",
-            category="Evaluation",
-            labels={"plot": EVALUATION_PLOTS["rated"]},
-        ),
-        termpairs=report(
-            paths.evaluation("plots", "termpairs.png"),
-            caption="../report/evaluate_termpairs.rst",
-            category="Evaluation",
-            labels={"plot": EVALUATION_PLOTS["termpairs"]},
-        ),
-        wic=report(
-            paths.evaluation("plots", "wic.png"),
-            caption="../report/evaluate_wic.rst",
-            category="Evaluation",
-            labels={"plot": EVALUATION_PLOTS["wic"]},
-        ),
+        analogies=outputs.evaluation_plot_analogies.report(),
+        frequency_bands=outputs.evaluation_plot_frequency_bands.report(),
+        rated=outputs.evaluation_plot_rated.report(),
+        termpairs=outputs.evaluation_plot_termpairs.report(),
+        wic=outputs.evaluation_plot_wic.report(),
     log:
         paths.log("plot_evaluation", "plots"),
     conda:

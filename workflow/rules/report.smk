@@ -1,25 +1,20 @@
 # The Snakemake report's pages and dataset plots (docs/design.md § report). Snakemake's report shows
-# images and HTML inline, other files as downloads only: every table and text file of plan.report is
-# rendered to an HTML page under the category, labels and caption it belongs to.
+# images and HTML inline, other files as downloads only: every table and text file the report shows
+# is rendered to an HTML page under the caption, category and labels declared with it.
 
 
-# One rule per kind of page (its source template, caption, category and labels: plan.report).
-for _page in plan.report.page_kinds:
+# One rule per table or text declared with a caption (biosem.layout.outputs.PAGES).
+for _shown in outputs.PAGES:
 
     rule:
         name:
-            f"render_{_page.name}"
+            f"render_{_shown.name}"
         input:
-            table=_page.source,
+            table=_shown.template,
         output:
-            page=report(
-                _page.page,
-                caption=_page.caption,
-                category=_page.category,
-                labels=_page.labels,
-            ),
+            page=_shown.report(),
         log:
-            paths.log("render_report_page", _page.log_name),
+            paths.log("render_report_page", paths.under_results(_shown.template)),
         localrule: True
         conda:
             "../envs/biosem.yaml"
@@ -31,15 +26,7 @@ rule plot_termpair_datasets:
     input:
         datasets=plan.termpairs.datasets("{terminology}"),
     output:
-        plot=report(
-            paths.report_plot("termpairs", "{terminology}"),
-            caption="../report/termpairs_plot.rst",
-            category="Term pairs",
-            labels={
-                "terminology": "{terminology}",
-                "plot": "dataset sizes and distances",
-            },
-        ),
+        plot=outputs.termpair_plot.report(),
     log:
         paths.log("plot_termpair_datasets", "{terminology}"),
     conda:
@@ -54,12 +41,7 @@ rule plot_wic_composition:
     input:
         splits=plan.wic.splits("parquet"),
     output:
-        plot=report(
-            paths.report_plot("wic", "composition"),
-            caption="../report/wic_plot.rst",
-            category="WiC",
-            labels={"plot": "instances per split, group and label"},
-        ),
+        plot=outputs.wic_plot.report(),
     log:
         paths.log("plot_wic_composition", "wic"),
     conda:
@@ -70,14 +52,9 @@ rule plot_wic_composition:
 
 rule plot_analogy_relations:
     input:
-        relations=paths.analogies_summary("relations"),
+        relations=outputs.analogy_relations.template,
     output:
-        plot=report(
-            paths.report_plot("analogies", "relations"),
-            caption="../report/analogies_plot.rst",
-            category="Analogies",
-            labels={"plot": "relations, instances and Amb"},
-        ),
+        plot=outputs.analogy_plot.report(),
     log:
         paths.log("plot_analogy_relations", "relations"),
     localrule: True
@@ -91,12 +68,7 @@ rule plot_simlex_vocabulary:
     input:
         domains=paths.intermediate("word_domains", plan.simlex.name),
     output:
-        plot=report(
-            paths.report_plot("simlex", "vocabulary"),
-            caption="../report/simlex_plot.rst",
-            category="Simlex",
-            labels={"plot": "vocabulary frequency and domains"},
-        ),
+        plot=outputs.simlex_plot.report(),
     log:
         paths.log("plot_simlex_vocabulary", plan.simlex.name),
     localrule: True

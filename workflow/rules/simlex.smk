@@ -32,7 +32,7 @@ rule count_corpus_words:
         partial=gather.corpus(paths.shard("word_counts", plan.simlex.name)),
     output:
         counts=paths.intermediate("word_counts", plan.simlex.name),
-        filters=paths.simlex("vocabulary", "filters.tsv"),
+        filters=outputs.simlex_filters.template,
     log:
         paths.log("count_corpus_words", plan.simlex.name),
     conda:
@@ -48,12 +48,12 @@ rule count_corpus_words:
 rule split_word_domains:
     input:
         counts=paths.intermediate("word_counts", plan.simlex.name),
-        filters=paths.simlex("vocabulary", "filters.tsv"),
+        filters=outputs.simlex_filters.template,
         reviewed=plan.simlex.optional_file("domain", "reviewed"),
     output:
         domains=paths.intermediate("word_domains", plan.simlex.name),
-        sheet=paths.simlex("review", "domains.csv"),
-        correlation=paths.simlex("vocabulary", "frequency_correlation.tsv"),
+        sheet=outputs.simlex_domains.template,
+        correlation=outputs.simlex_correlation.template,
     log:
         paths.log("split_word_domains", plan.simlex.name),
     conda:
@@ -118,11 +118,11 @@ rule build_simlex_pairs:
         usf=paths.intermediate("usf", "usf"),
         accepted=plan.simlex.optional_file("pairs", "accepted"),
     output:
-        pairs=paths.simlex("{dataset}", "pairs.parquet"),
-        tsv=paths.simlex("{dataset}", "pairs.tsv"),
-        counts=paths.simlex("{dataset}", "counts.tsv"),
-        review_biomedical=paths.simlex("{dataset}", "review_associated_biomedical.csv"),
-        review_general=paths.simlex("{dataset}", "review_associated_general.csv"),
+        pairs=outputs.simlex_pairs.template,
+        tsv=outputs.simlex_pairs_tsv.template,
+        counts=outputs.simlex_counts.template,
+        review_biomedical=outputs.simlex_review_biomedical.template,
+        review_general=outputs.simlex_review_general.template,
     log:
         paths.log("build_simlex_pairs", "{dataset}"),
     wildcard_constraints:
@@ -140,15 +140,12 @@ rule build_simlex_pairs:
 
 rule design_simlex_survey:
     input:
-        pairs=paths.simlex("{dataset}", "pairs.parquet"),
+        pairs=outputs.simlex_pairs.template,
     output:
-        survey=paths.simlex("survey", "{dataset}", "items.parquet"),
-        sheets=[
-            paths.simlex("survey", "{dataset}", f"group{group}.csv")
-            for group in plan.simlex.groups
-        ],
-        design=paths.simlex("survey", "{dataset}", "design.tsv"),
-        instructions=paths.simlex("survey", "{dataset}", "instructions.md"),
+        survey=outputs.simlex_survey_items.template,
+        sheets=plan.simlex.survey_sheets("{dataset}"),
+        design=outputs.simlex_survey_design.template,
+        instructions=outputs.simlex_survey_instructions.template,
     log:
         paths.log("design_simlex_survey", "{dataset}"),
     wildcard_constraints:
@@ -165,13 +162,10 @@ rule design_simlex_survey:
 
 rule write_survey_forms:
     input:
-        survey=paths.simlex("survey", "{dataset}", "items.parquet"),
-        instructions=paths.simlex("survey", "{dataset}", "instructions.md"),
+        survey=outputs.simlex_survey_items.template,
+        instructions=outputs.simlex_survey_instructions.template,
     output:
-        forms=[
-            paths.simlex("survey", "{dataset}", "forms", f"group{group}.html")
-            for group in plan.simlex.groups
-        ],
+        forms=plan.simlex.survey_forms("{dataset}"),
     log:
         paths.log("write_survey_forms", "{dataset}"),
     wildcard_constraints:
@@ -187,11 +181,11 @@ rule write_survey_forms:
 
 rule write_crowdsourcing_survey:
     input:
-        survey=paths.simlex("survey", "{dataset}", "items.parquet"),
-        instructions=paths.simlex("survey", "{dataset}", "instructions.md"),
+        survey=outputs.simlex_survey_items.template,
+        instructions=outputs.simlex_survey_instructions.template,
     output:
-        batch=paths.simlex("survey", "{dataset}", "crowdsourcing", "batch.csv"),
-        template=paths.simlex("survey", "{dataset}", "crowdsourcing", "task.html"),
+        batch=outputs.simlex_crowdsourcing_batch.template,
+        template=outputs.simlex_crowdsourcing_task.template,
     log:
         paths.log("write_crowdsourcing_survey", "{dataset}"),
     wildcard_constraints:

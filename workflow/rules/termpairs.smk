@@ -8,8 +8,8 @@ rule build_termpair_positives:
         terms=paths.intermediate("terms", "{terminology}"),
         associations=paths.intermediate("associations", "{terminology}"),
     output:
-        positives=paths.termpairs("{terminology}", "positives"),
-        components=paths.termpairs("{terminology}", "components"),
+        positives=outputs.termpair_positives.template,
+        components=outputs.termpair_components.template,
     log:
         paths.log("build_termpair_positives", "{terminology}"),
     benchmark:
@@ -27,10 +27,10 @@ rule build_termpair_positives:
 
 rule search_termpair_neighbours:
     input:
-        positives=paths.termpairs("{terminology}", "positives"),
-        components=paths.termpairs("{terminology}", "components"),
+        positives=outputs.termpair_positives.template,
+        components=outputs.termpair_components.template,
     output:
-        neighbours=paths.termpair_neighbours("{terminology}", "{difficulty}"),
+        neighbours=outputs.termpair_neighbours.template,
     log:
         paths.log("search_termpair_neighbours", "{terminology}/{difficulty}"),
     benchmark:
@@ -50,12 +50,18 @@ rule search_termpair_neighbours:
 rule sample_termpair_negatives:
     input:
         unpack(plan.termpairs.neighbours),
-        positives=paths.termpairs("{terminology}", "positives"),
-        components=paths.termpairs("{terminology}", "components"),
+        positives=outputs.termpair_positives.template,
+        components=outputs.termpair_components.template,
     output:
-        parquet=paths.termpairs("{terminology}", "{kind}_{difficulty}_{strategy}"),
-        tsv=paths.termpairs("{terminology}", "{kind}_{difficulty}_{strategy}", "tsv"),
-        stats=paths.termpair_stats("{terminology}", "{kind}_{difficulty}_{strategy}"),
+        parquet=outputs.termpair_dataset.path(
+            terminology="{terminology}", dataset="{kind}_{difficulty}_{strategy}"
+        ),
+        tsv=outputs.termpair_dataset_tsv.path(
+            terminology="{terminology}", dataset="{kind}_{difficulty}_{strategy}"
+        ),
+        stats=outputs.termpair_stats.path(
+            terminology="{terminology}", dataset="{kind}_{difficulty}_{strategy}"
+        ),
     log:
         paths.log(
             "sample_termpair_negatives", "{terminology}/{kind}_{difficulty}_{strategy}"
@@ -83,7 +89,7 @@ rule summarise_termpairs:
         stats=plan.termpairs.stats("{terminology}"),
         associations=paths.intermediate("associations", "{terminology}"),
     output:
-        counts=paths.termpairs("{terminology}", "counts", "tsv"),
+        counts=outputs.termpair_counts.template,
     log:
         paths.log("summarise_termpairs", "{terminology}"),
     localrule: True

@@ -6,9 +6,9 @@ rule select_wic_mentions:
     input:
         unpack(plan.wic.select_inputs),
     output:
-        selected=paths.wic_work("selected"),
-        corpus_terms=paths.wic_work("corpus_terms"),
-        counts=paths.wic("selection_counts", "tsv"),
+        selected=outputs.wic_selected.template,
+        corpus_terms=outputs.wic_corpus_terms.template,
+        counts=outputs.wic_selection_counts.template,
     log:
         paths.log("select_wic_mentions", "wic"),
     benchmark:
@@ -29,8 +29,8 @@ rule build_wic_candidates:
     input:
         unpack(plan.wic.candidate_inputs),
     output:
-        candidates=paths.wic_work("candidates"),
-        counts=paths.wic("candidate_counts", "tsv"),
+        candidates=outputs.wic_candidates.template,
+        counts=outputs.wic_candidate_counts.template,
     log:
         paths.log("build_wic_candidates", "wic"),
     benchmark:
@@ -49,17 +49,17 @@ rule build_wic_candidates:
 
 rule split_wic:
     input:
-        candidates=paths.wic_work("candidates"),
-        selected=paths.wic_work("selected"),
+        candidates=outputs.wic_candidates.template,
+        selected=outputs.wic_selected.template,
     output:
-        train_json=paths.wic("train", "json"),
-        dev_json=paths.wic("dev", "json"),
-        test_json=paths.wic("test", "json"),
-        train_parquet=paths.wic("train", "parquet"),
-        dev_parquet=paths.wic("dev", "parquet"),
-        test_parquet=paths.wic("test", "parquet"),
-        quotas=paths.wic("quotas", "json"),
-        counts=paths.wic("counts", "tsv"),
+        train_json=outputs.wic_split_json.path(split="train"),
+        dev_json=outputs.wic_split_json.path(split="dev"),
+        test_json=outputs.wic_split_json.path(split="test"),
+        train_parquet=outputs.wic_split.path(split="train"),
+        dev_parquet=outputs.wic_split.path(split="dev"),
+        test_parquet=outputs.wic_split.path(split="test"),
+        quotas=outputs.wic_quotas.template,
+        counts=outputs.wic_counts.template,
     log:
         paths.log("split_wic", "wic"),
     benchmark:
@@ -77,12 +77,12 @@ rule split_wic:
 
 rule validate_wic:
     input:
-        train=paths.wic("train", "json"),
-        dev=paths.wic("dev", "json"),
-        test=paths.wic("test", "json"),
-        quotas=paths.wic("quotas", "json"),
+        train=outputs.wic_split_json.path(split="train"),
+        dev=outputs.wic_split_json.path(split="dev"),
+        test=outputs.wic_split_json.path(split="test"),
+        quotas=outputs.wic_quotas.template,
     output:
-        report=paths.wic("validation", "txt"),
+        report=outputs.wic_validation.template,
     log:
         paths.log("validate_wic", "wic"),
     localrule: True

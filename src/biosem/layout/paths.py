@@ -1,9 +1,9 @@
-"""Every path the workflow reads or writes: ``resources/``, ``results/``, ``logs/``, ``benchmarks/``.
+"""Every folder the workflow reads or writes: ``resources/``, ``results/``, ``logs/``, ``benchmarks/``.
 
-The one place paths are spelled. Rule files build their ``output:`` templates from these functions
-with wildcard placeholders (``paths.termpair_dataset("{terminology}", "{dataset}")``); target lists,
-input functions and the release registry call them with concrete names. Paths are relative to the
-folder Snakemake runs in (the repository root by default).
+The one place folders are spelled, and the paths whose names are not fixed by code (a source's file,
+an intermediate table of a terminology or corpus, a log, a release). The files a stage writes inside
+its folders are declared in :mod:`biosem.layout.outputs`, which builds their templates from the folders
+here. Paths are relative to the folder Snakemake runs in (the repository root by default).
 
 Layout (docs/design.md § Data flow)::
 
@@ -13,6 +13,7 @@ Layout (docs/design.md § Data flow)::
     results/intermediate/<table>_shards/<name>/<k>-of-<N>.parquet   one shard's partial counts (temporary)
     results/datasets/<family>/...                          the datasets
     results/evaluation/..., results/agreement/...          scores and agreement
+    results/report/{pages,plots}/...                       what the Snakemake report shows
     results/release/<version>/<visibility>/...             releases
     logs/<rule>/<name>.log, benchmarks/<rule>/<name>.tsv   one per job
 """
@@ -79,97 +80,12 @@ def shard(table: str, name: str, item: str = "{scatteritem}") -> str:
     return f"{INTERMEDIATE}/{table}_shards/{name}/{item}.parquet"
 
 
-# --- termpairs ---------------------------------------------------------------------------------
+# --- the families' folders (their files: biosem.layout.outputs) -------------------------------
 
-
-def termpairs(terminology: str, name: str, ext: str = "parquet") -> str:
-    """A file of one terminology's term-pair folder: ``positives``, ``components``, a dataset
-    (``fsn_syn_easy_random``, ...) or ``counts`` (ext ``tsv``)."""
-    return f"{DATASETS}/termpairs/{terminology}/{name}.{ext}"
-
-
-def termpair_stats(terminology: str, dataset: str) -> str:
-    """Counts of one term-pair dataset, collected into its ``counts.tsv``."""
-    return f"{DATASETS}/termpairs/{terminology}/stats/{dataset}.json"
-
-
-def termpair_neighbours(terminology: str, difficulty: str) -> str:
-    """The joint first nearest-term search of one terminology and difficulty."""
-    return f"{INTERMEDIATE}/termpair_neighbours/{terminology}/{difficulty}.parquet"
-
-
-# --- corpora -----------------------------------------------------------------------------------
-
-
-def corpus_counts(corpus: str) -> str:
-    """Documents, sentences and mentions per split of one ingested corpus."""
-    return intermediate("corpus_counts", corpus, "tsv")
-
-
-# --- analogies ---------------------------------------------------------------------------------
-
-
-def analogies(terminology: str, name: str, ext: str) -> str:
-    """A file of one terminology's analogy folder: a setting (``single_answer``, ...) or ``counts``."""
-    return f"{DATASETS}/analogies/{terminology}/{name}.{ext}"
-
-
-def analogies_summary(name: str) -> str:
-    """A table over every terminology's analogies: ``summary`` (one row per terminology) or
-    ``relations`` (one row per relation), each followed by the BMASS paper's figures."""
-    return f"{DATASETS}/analogies/{name}.tsv"
-
-
-# --- wic ---------------------------------------------------------------------------------------
-
-
-def wic(name: str, ext: str) -> str:
-    """A file of the BioWiC dataset folder: a split (``train``, ``dev``, ``test``) or a table."""
-    return f"{DATASETS}/wic/{name}.{ext}"
-
-
-def wic_work(name: str) -> str:
-    """An intermediate of the wic stage (``selected``, ``corpus_terms``, ``candidates``)."""
-    return f"{INTERMEDIATE}/wic/{name}.parquet"
-
-
-# --- simlex ------------------------------------------------------------------------------------
-
-
-def simlex(*parts: str) -> str:
-    """A file of the Bio-SimLex / Bio-SimVerb folder, e.g. ``simlex("nouns", "pairs.parquet")``."""
-    return "/".join((f"{DATASETS}/simlex", *parts))
-
-
-def rated(name: str, ext: str) -> str:
-    """A rated dataset aggregated from a rating set (``rated/<name>.{txt,parquet}``)."""
-    return simlex("rated", f"{name}.{ext}")
-
-
-# --- agreement ---------------------------------------------------------------------------------
-
-
-def rating_agreement(name: str) -> str:
-    """IAA-1 / IAA-2 / Krippendorff's alpha of one rating set."""
-    return f"{AGREEMENT}/ratings/{name}.tsv"
-
-
-def rater_agreement(name: str) -> str:
-    """Per-rater agreement and exclusion of one rating set."""
-    return f"{AGREEMENT}/ratings/raters/{name}.tsv"
-
-
-def study(family: str, *parts: str) -> str:
-    """A file of an expert study (``family`` is ``termpairs/<terminology>`` or ``wic``)."""
-    return "/".join((f"{STUDIES}/{family}", *parts))
-
-
-# --- evaluate ----------------------------------------------------------------------------------
-
-
-def evaluation(*parts: str) -> str:
-    """A file of the evaluation folder, e.g. ``evaluation("termpairs", "glove.parquet")``."""
-    return "/".join((EVALUATION, *parts))
+TERMPAIRS = f"{DATASETS}/termpairs"
+ANALOGIES = f"{DATASETS}/analogies"
+WIC = f"{DATASETS}/wic"
+SIMLEX = f"{DATASETS}/simlex"
 
 
 # --- release -----------------------------------------------------------------------------------
@@ -188,14 +104,15 @@ def licensed_checksums(terminology: str) -> str:
 # --- report ------------------------------------------------------------------------------------
 
 REPORT = f"{RESULTS}/report"
+REPORT_PLOTS = f"{REPORT}/plots"
 
 
 def report_page(source: str) -> str:
     """The HTML page that shows the table or text file ``source`` (a path under ``results/``) in
     the Snakemake report: ``results/report/pages/<source under results/>.html``."""
-    return f"{REPORT}/pages/{source.removeprefix(RESULTS + '/')}.html"
+    return f"{REPORT}/pages/{under_results(source)}.html"
 
 
-def report_plot(family: str, name: str) -> str:
-    """A plot of a family's datasets for the Snakemake report (``report_plot("termpairs", "hpo")``)."""
-    return f"{REPORT}/plots/{family}/{name}.png"
+def under_results(path: str) -> str:
+    """``path`` without its leading ``results/`` (a report page's name and its log's)."""
+    return path.removeprefix(RESULTS + "/")

@@ -1,8 +1,8 @@
 """The built-in release providers, one per dataset family (see :mod:`biosem.release.registry`).
 
 Each provider turns the config into :class:`~biosem.release.registry.ReleaseDataset` entries: the
-Parquet files the family's rules write (the contracts in docs/design.md), the sources and their licences,
-the construction parameters actually used, and the paper. To add a family, write one more function
+Parquet files the family's rules write (declared in :mod:`biosem.layout.outputs`), the sources and
+their licences, the construction parameters actually used, and the paper. To add a family, write one more function
 here decorated with ``@provider("<family>", stage="<stage whose rules write the files>")``.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from biosem.corpora.schemas import SPLITS
 from biosem.corpora.shards import expand_corpus_files
-from biosem.layout import paths
+from biosem.layout import outputs
 from biosem.release import citations
 from biosem.release.licence import Attribution
 from biosem.release.registry import (
@@ -128,7 +128,10 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     section = config["termpairs"]
     out = []
     for terminology in section["terminologies"]:
-        configs = {name: {EVALUATION_SPLIT: paths.termpairs(terminology, name)} for name in DATASETS}
+        configs = {
+            name: {EVALUATION_SPLIT: outputs.termpair_dataset.path(terminology=terminology, dataset=name)}
+            for name in DATASETS
+        }
         out.append(
             ReleaseDataset(
                 family="termpairs",
@@ -231,7 +234,10 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "Measures how well embeddings recover biomedical relations by vector arithmetic "
                     "(3CosAdd, 3CosMul, PairwiseDistance), per relation."
                 ),
-                configs={name: {EVALUATION_SPLIT: paths.analogies(terminology, name, "parquet")} for name in DATASETS},
+                configs={
+                    name: {EVALUATION_SPLIT: outputs.analogy_dataset.path(terminology=terminology, setting=name)}
+                    for name in DATASETS
+                },
                 sources=_unique_sources(sources),
                 parameters={
                     **{k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(params).items()},
@@ -305,7 +311,7 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 "Evaluates whether contextual representations separate the senses of biomedical terms "
                 "in context (the BioWiC task)."
             ),
-            configs={DEFAULT_CONFIG: {RELEASE_SPLITS[s]: paths.wic(s, "parquet") for s in SPLITS}},
+            configs={DEFAULT_CONFIG: {RELEASE_SPLITS[s]: outputs.wic_split.path(split=s) for s in SPLITS}},
             sources=_unique_sources(sources),
             parameters=parameters,
             paper=PAPERS["wic"],
@@ -407,7 +413,7 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             motivation=(
                 "The pair selection of Bio-SimLex / Bio-SimVerb, rebuilt from open resources for a new rating study."
             ),
-            configs={pos: {EVALUATION_SPLIT: paths.simlex(pos, "pairs.parquet")} for pos in ("nouns", "verbs")},
+            configs={pos: {EVALUATION_SPLIT: outputs.simlex_pairs.path(dataset=pos)} for pos in ("nouns", "verbs")},
             sources=_unique_sources(sources),
             parameters={"seed": config["seed"], **section},
             paper=PAPERS["simlex"],
@@ -463,7 +469,7 @@ def simlex_rated(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "SDs below the mean), with its SD and number of ratings."
                 ),
                 motivation="Gold scores for word-similarity evaluation, aggregated reproducibly from raw ratings.",
-                configs={DEFAULT_CONFIG: {EVALUATION_SPLIT: paths.rated(name, "parquet")}},
+                configs={DEFAULT_CONFIG: {EVALUATION_SPLIT: outputs.rated_dataset.path(ratings=name)}},
                 sources=sources,
                 parameters={"ratings": name, **spec},
                 paper=PAPERS["simlex"],

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 
-SHEET_EXTENSIONS = ("csv", "xlsx")
 WIC_RATERS = ("a", "b")
+"""The two raters of the WiC study (sheets ``sheet_a``, ``sheet_b``)."""
 PLATFORM_FORMATS = ("mturk", "prolific")  # biosem.agreement.interchange.PLATFORMS
 
 
@@ -46,7 +46,7 @@ class Agreement:
         platform results file (none for other formats)."""
         spec = self.ratings[wildcards.ratings]
         if "exports" in spec or spec["format"] in PLATFORM_FORMATS:
-            return [paths.simlex("survey", spec["survey"], "items.parquet")]
+            return [outputs.simlex_survey_items.path(dataset=spec["survey"])]
         return []
 
     def ratings_spec(self, wildcards: Any) -> Mapping[str, Any]:
@@ -87,56 +87,24 @@ class Agreement:
     def wic_sheet_formats(self) -> dict[str, dict[str, Any]]:
         return self._sheet_formats(self.filled["wic"])
 
-    @staticmethod
-    def rating_outputs(name: str) -> list[str]:
-        return [
-            paths.rated(name, "txt"),
-            paths.rated(name, "parquet"),
-            paths.rating_agreement(name),
-            paths.rater_agreement(name),
-        ]
-
     def rated_datasets(self) -> dict[str, str]:
         """``"simlex/<rating set>"`` -> the rated dataset's Parquet, by name."""
-        return {f"simlex/{name}": paths.rated(name, "parquet") for name in sorted(self.ratings)}
+        return {f"simlex/{name}": outputs.rated_dataset.path(ratings=name) for name in sorted(self.ratings)}
 
-    def termpair_study_outputs(self, terminology: str) -> list[str]:
-        folder = f"termpairs/{terminology}"
-        out = [
-            paths.study(folder, "sheets", "sheet.csv"),
-            paths.study(folder, "sheets", "sheet.xlsx"),
-            paths.study(folder, "key.csv"),
-            paths.study(folder, "composition.tsv"),
-            paths.study(folder, "forms", "sheet.html"),
-            *self.labelstudio_outputs(folder),
-        ]
-        if terminology in self.filled["termpairs"]:
-            out += [paths.study(folder, "scores.tsv"), paths.study(folder, "votes.csv")]
+    def built(self) -> list[outputs.Built]:
+        """The declared outputs of the stage (:mod:`biosem.layout.outputs`): every rating set's, the study
+        sheets of the term-pair terminologies and of WiC (when built), and the scores of the studies whose
+        filled sheets the config lists."""
+        studied = self.study_terminologies()
+        out = outputs.expand("agreement", "ratings", ratings=sorted(self.ratings))
+        out += outputs.expand("agreement", "termpair_study", terminology=studied)
+        filled = [t for t in studied if t in self.filled["termpairs"]]
+        out += outputs.expand("agreement", "termpair_study_filled", terminology=filled)
+        if self.wic_built:
+            out += outputs.expand("agreement", "wic_study", rater=WIC_RATERS)
+            if self.filled["wic"]:
+                out += outputs.expand("agreement", "wic_study_filled")
         return out
-
-    def wic_study_outputs(self) -> list[str]:
-        out = [paths.study("wic", "sheets", f"sheet_{rater}.{ext}") for rater in WIC_RATERS for ext in SHEET_EXTENSIONS]
-        out += [paths.study("wic", "key.csv"), paths.study("wic", "composition.tsv")]
-        out += [paths.study("wic", "forms", f"sheet_{rater}.html") for rater in WIC_RATERS]
-        out += [*self.labelstudio_outputs("wic")]
-        if self.filled["wic"]:
-            out += [paths.study("wic", "scores.tsv"), paths.study("wic", "answers.csv")]
-        return out
-
-    @staticmethod
-    def labelstudio_outputs(folder: str) -> list[str]:
-        """The Label Studio labelling config and task files of a study (one task file per sheet)."""
-        sheets = ["sheet"] if folder.startswith("termpairs/") else [f"sheet_{r}" for r in WIC_RATERS]
-        return [paths.study(folder, "labelstudio", "config.xml")] + [
-            paths.study(folder, "labelstudio", f"{sheet}.json") for sheet in sheets
-        ]
 
     def targets(self) -> list[str]:
-        out: list[str] = []
-        for name in sorted(self.ratings):
-            out += self.rating_outputs(name)
-        for terminology in self.study_terminologies():
-            out += self.termpair_study_outputs(terminology)
-        if self.wic_built:
-            out += self.wic_study_outputs()
-        return out
+        return [b.path for b in self.built()]

@@ -11,11 +11,10 @@ from typing import Any
 
 from biosem.analogies.construct import DATASETS, params_from_config
 from biosem.corpora.shards import expand_corpus_files
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 
-EXTENSIONS = ("txt", "parquet")
-REPORTED = ("single_answer", "multi_answer", "all_info")
-"""The settings whose text file the report shows (biosem.workflow.report)."""
+FORMATS = {"txt": outputs.analogy_dataset_text, "parquet": outputs.analogy_dataset}
+"""The two files of a setting: the reference text format and Parquet."""
 
 
 class Analogies:
@@ -46,7 +45,11 @@ class Analogies:
     @staticmethod
     def dataset_outputs(terminology: str = "{terminology}") -> dict[str, str]:
         """The six settings' text and Parquet files, named ``<setting>_<ext>``."""
-        return {f"{name}_{ext}": paths.analogies(terminology, name, ext) for name in DATASETS for ext in EXTENSIONS}
+        return {
+            f"{name}_{ext}": output.path(terminology=terminology, setting=name)
+            for name in DATASETS
+            for ext, output in FORMATS.items()
+        }
 
     def frequency_inputs(self, wildcards: Any) -> dict[str, Any]:
         """The terminology's terms and the frequency corpus (documents Parquet, then text files)."""
@@ -70,23 +73,24 @@ class Analogies:
 
     def summary_inputs(self) -> list[str]:
         """Every built terminology's ``counts.tsv``, in ``analogies.terminologies`` order."""
-        return [paths.analogies(name, "counts", "tsv") for name in self.terminologies]
+        return [outputs.analogy_counts.path(terminology=name) for name in self.terminologies]
 
     def datasets(self) -> dict[str, str]:
         """``"analogies/<terminology>/<setting>"`` -> Parquet, for every built terminology."""
         found = {
-            f"analogies/{t}/{name}": paths.analogies(t, name, "parquet")
+            f"analogies/{t}/{name}": outputs.analogy_dataset.path(terminology=t, setting=name)
             for t in self.terminologies
             for name in DATASETS
         }
         return dict(sorted(found.items()))
 
+    def built(self) -> list[outputs.Built]:
+        """The declared outputs of the stage (:mod:`biosem.layout.outputs`) for every terminology
+        (none without one: the summaries and the plot are over terminologies)."""
+        if not self.terminologies:
+            return []
+        return outputs.expand("analogies", terminology=self.terminologies, setting=DATASETS)
+
     def targets(self) -> list[str]:
-        out: list[str] = []
-        for name in self.terminologies:
-            out.append(paths.intermediate("term_counts", name))
-            out += self.dataset_outputs(name).values()
-            out.append(paths.analogies(name, "counts", "tsv"))
-        if self.terminologies:
-            out += [paths.analogies_summary("summary"), paths.analogies_summary("relations")]
-        return out
+        """The term counts of every terminology and the declared outputs."""
+        return [paths.intermediate("term_counts", t) for t in self.terminologies] + [b.path for b in self.built()]

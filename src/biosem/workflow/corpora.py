@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 
 TABLES = ("documents", "sentences", "mentions")
 
@@ -75,10 +75,11 @@ class Corpora:
         """One intermediate of ``kind`` (documents, sentences, mentions) per corpus, in order."""
         return [paths.intermediate(kind, name) for name in names]
 
+    def built(self) -> list[outputs.Built]:
+        """The declared outputs of the stage (:mod:`biosem.layout.outputs`) for every built corpus."""
+        return outputs.expand("corpora", corpus=self.build)
+
     def targets(self) -> list[str]:
-        """The intermediates and counts of every built corpus."""
-        out: list[str] = []
-        for name in self.build:
-            out += [paths.intermediate(table, name) for table in TABLES]
-            out.append(paths.corpus_counts(name))
-        return out
+        """The intermediates and declared outputs (counts) of every built corpus."""
+        tables = [paths.intermediate(table, name) for name in self.build for table in TABLES]
+        return tables + [b.path for b in self.built()]

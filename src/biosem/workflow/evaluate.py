@@ -12,19 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 
 WIC_SPLITS = ("dev", "test")
 TRAINING = "training"  # evaluate.rated.frequency_corpus: the corpora of evaluate.training
 
 TERMPAIR_TABLES = ("concepts", "terms", "relations")
-PLOTS = {
-    "analogies": "MAP per relation, method and model",
-    "frequency_bands": "Spearman's rho per corpus-frequency band",
-    "rated": "Spearman's rho per rated dataset and model (95% BCa intervals)",
-    "termpairs": "AUC per term-pair dataset and model",
-    "wic": "WiC accuracy per group and model",
-}
 
 
 def frequency_corpora(section: Mapping[str, Any]) -> list[str]:
@@ -126,7 +119,7 @@ class Evaluate:
         )
         self.analogy_datasets = dict(sorted(analogy_datasets.items()))
         self.analogy_terminologies = sorted({name.split("/")[1] for name in self.analogy_datasets})
-        self.wic_splits = [paths.wic(s, "parquet") for s in WIC_SPLITS] if wic_built else []
+        self.wic_splits = [outputs.wic_split.path(split=s) for s in WIC_SPLITS] if wic_built else []
         # The category terminologies an encoder's strings are collected from (none when no term pairs are scored).
         self.encoded_categories = self.category_terminologies if self.termpair_datasets else []
 
@@ -147,14 +140,14 @@ class Evaluate:
         """The vectors of a model: its vector file, or a sentence encoder's embedding table (rule encode_strings)."""
         spec = self.models[wildcards.model]
         if spec["format"] == "train":
-            return paths.evaluation("models", f"{wildcards.model}.bin")
+            return outputs.model_vectors.path(model=wildcards.model)
         if spec["format"] == "sentence_transformers":
             return self.embeddings(wildcards.model)
         return str(spec["path"])
 
     def embeddings(self, model: str) -> str:
         """The embedding table of a sentence encoder: each distinct string of its datasets, encoded once."""
-        return paths.evaluation("embeddings", f"{model}.parquet")
+        return outputs.model_embeddings.path(model=model)
 
     def encode_inputs(self, wildcards: Any) -> dict[str, Any]:
         """Every dataset a sentence encoder is scored on (:meth:`parts`): the inputs of its evaluate rules but
@@ -174,7 +167,7 @@ class Evaluate:
         }
 
     def token_counts(self) -> str:
-        return paths.evaluation("models", "token_counts.parquet")
+        return outputs.token_counts.template
 
     def rated_inputs(self, wildcards: Any) -> dict[str, Any]:
         return {
@@ -205,29 +198,28 @@ class Evaluate:
         return {"model": self.model_input(wildcards), "splits": self.wic_splits}
 
     def termpair_predictions(self) -> list[str]:
-        return [paths.evaluation("termpairs", f"{m}.predictions.parquet") for m in self.evaluated]
+        return [outputs.termpair_predictions.path(model=m) for m in self.evaluated]
 
     def parts(self) -> list[str]:
         """Every per-family, per-model results table collected into the final table."""
         models = self.evaluated
-        out = [paths.evaluation("rated", f"{m}.parquet") for m in models]
+        out = [outputs.rated_scores.path(model=m) for m in models]
         if self.termpair_datasets:
-            out += [paths.evaluation("termpairs", f"{m}.parquet") for m in models]
+            out += [outputs.termpair_scores.path(model=m) for m in models]
             if len(models) > 1:
-                out.append(paths.evaluation("termpairs", "mcnemar.parquet"))
+                out.append(outputs.termpair_model_comparison.template)
         if self.analogy_datasets:
-            out += [paths.evaluation("analogies", f"{m}.parquet") for m in models]
+            out += [outputs.analogy_scores.path(model=m) for m in models]
         if self.wic_splits:
-            out += [paths.evaluation("wic", f"{m}.parquet") for m in models]
-            out.append(paths.evaluation("baselines", "wic_random.parquet"))
+            out += [outputs.wic_scores.path(model=m) for m in models]
+            out.append(outputs.wic_random_scores.template)
         return out
+
+    def built(self) -> list[outputs.Built]:
+        """The declared outputs ``rule all`` asks of the stage (:mod:`biosem.layout.outputs`: the results
+        table and its plots), none when no model can be evaluated."""
+        return outputs.expand("evaluate") if self.evaluated else []
 
     def targets(self) -> list[str]:
         """Outputs requested by ``rule all`` (none when no model can be evaluated)."""
-        if not self.evaluated:
-            return []
-        return [
-            paths.evaluation("results.parquet"),
-            paths.evaluation("results.csv"),
-            *(paths.evaluation("plots", f"{p}.png") for p in sorted(PLOTS)),
-        ]
+        return [b.path for b in self.built()]

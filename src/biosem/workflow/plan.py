@@ -1,10 +1,12 @@
 """One plan of the whole workflow: every stage's input functions, params and targets.
 
 ``workflow/rules/common.smk`` validates the config and makes one :class:`Plan`; every rule file
-reads its input functions and params from ``plan.<stage>`` and its paths from
-:mod:`biosem.layout.paths`. Stages that depend on others (evaluate, agreement, release) are given
-the other stages' built datasets here, so no stage rediscovers another's outputs and the order in
-which rule files are included does not matter.
+reads its input functions and params from ``plan.<stage>``, its outputs from
+:mod:`biosem.layout.outputs` and other paths from :mod:`biosem.layout.paths`. Each stage's
+``built()`` expands its declared outputs over the wildcard values it knows; its ``targets()`` are
+their paths (and the intermediates it asks for). Stages that depend on others (evaluate, agreement,
+release, report) are given the other stages' built datasets here, so no stage rediscovers another's
+outputs and the order in which rule files are included does not matter.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from biosem.layout import paths
+from biosem.layout import outputs
 from biosem.sources import fetch_spec
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 from biosem.workflow.agreement import Agreement
@@ -60,7 +62,7 @@ class Plan:
             config,
             corpora=self.corpora.build,
             termpair_datasets={
-                f"termpairs/{t}/{d}": paths.termpairs(t, d)
+                f"termpairs/{t}/{d}": outputs.termpair_dataset.path(terminology=t, dataset=d)
                 for t in self.termpairs.terminologies
                 for d in TERMPAIR_DATASETS
             },
@@ -68,15 +70,16 @@ class Plan:
             rated_datasets=self.agreement.rated_datasets(),
             wic_built=bool(self.wic.targets()),
         )
-        stage_targets = {
-            "termpairs": self.termpairs.targets(),
-            "corpora": self.corpora.targets(),
-            "wic": self.wic.targets(),
-            "analogies": self.analogies.targets(),
-            "simlex": self.simlex.targets(),
-            "agreement": self.agreement.targets(),
-            "evaluate": self.evaluate.targets(),
+        stages = {
+            "termpairs": self.termpairs,
+            "corpora": self.corpora,
+            "wic": self.wic,
+            "analogies": self.analogies,
+            "simlex": self.simlex,
+            "agreement": self.agreement,
+            "evaluate": self.evaluate,
         }
+        stage_targets = {name: stage.targets() for name, stage in stages.items()}
         self.release = ReleasePlan(
             config,
             active_stages(stage_targets),
@@ -84,12 +87,9 @@ class Plan:
             config_files=config_files,
             config_args=config_args,
         )
-        self.report = Report(
-            (path for targets in stage_targets.values() for path in targets),
-            termpair_terminologies=self.termpairs.terminologies,
-            analogies_built=bool(self.analogies.terminologies),
-            wic_built=bool(self.wic.targets()),
-        )
+        self.built: list[outputs.Built] = [built for stage in stages.values() for built in stage.built()]
+        """Every declared output the stages build (:mod:`biosem.layout.outputs`) with its wildcard values."""
+        self.report = Report(self.built)
         # The terminologies whose intermediates some rule of `rule all` reads.
         scores_termpairs = bool(self.evaluate.evaluated and self.evaluate.termpair_datasets)
         read = [
@@ -111,7 +111,8 @@ class Plan:
 
     def targets(self) -> list[str]:
         """What ``rule all`` builds: the intermediates of every terminology a stage reads, every
-        stage's outputs and the report's pages and plots (releases are cut explicitly)."""
+        stage's outputs (with the plots of the datasets) and the report's pages (releases are cut
+        explicitly)."""
         return list(self._targets)
 
     @staticmethod

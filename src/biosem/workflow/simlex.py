@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.corpora.shards import expand_corpus_files
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 
 DATASETS = ("nouns", "verbs")
 
@@ -58,31 +58,17 @@ class Simlex:
 
     def survey_forms(self, dataset: str) -> list[str]:
         """The HTML rating form of each survey group of ``dataset``."""
-        return [paths.simlex("survey", dataset, "forms", f"group{g}.html") for g in self.groups]
+        return [outputs.simlex_survey_form.path(dataset=dataset, group=g) for g in self.groups]
 
-    @staticmethod
-    def crowdsourcing_outputs(dataset: str) -> list[str]:
-        """The survey as a platform batch: batch CSV (one row per HIT) and HTML task template."""
-        return [
-            paths.simlex("survey", dataset, "crowdsourcing", "batch.csv"),
-            paths.simlex("survey", dataset, "crowdsourcing", "task.html"),
-        ]
+    def survey_sheets(self, dataset: str) -> list[str]:
+        """The CSV sheet of each survey group of ``dataset``."""
+        return [outputs.simlex_survey_sheet.path(dataset=dataset, group=g) for g in self.groups]
+
+    def built(self) -> list[outputs.Built]:
+        """The declared outputs of the stage (:mod:`biosem.layout.outputs`) for nouns and verbs."""
+        return outputs.expand("simlex", dataset=DATASETS, group=self.groups)
 
     def targets(self) -> list[str]:
-        out = [
-            paths.intermediate("word_counts", self.name),
-            paths.simlex("vocabulary", "filters.tsv"),
-            paths.simlex("review", "domains.csv"),
-            paths.simlex("vocabulary", "frequency_correlation.tsv"),
-            paths.intermediate("usf", "usf"),
-        ]
-        for dataset in DATASETS:
-            out += [
-                paths.simlex(dataset, "pairs.parquet"),
-                paths.simlex(dataset, "counts.tsv"),
-                paths.simlex("survey", dataset, "design.tsv"),
-                paths.simlex("survey", dataset, "instructions.md"),
-                *self.survey_forms(dataset),
-                *self.crowdsourcing_outputs(dataset),
-            ]
-        return out
+        """The vocabulary's word counts, the parsed USF norms and the declared outputs."""
+        intermediates = [paths.intermediate("word_counts", self.name), paths.intermediate("usf", "usf")]
+        return intermediates + [b.path for b in self.built()]

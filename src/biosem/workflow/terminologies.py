@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 from biosem.sources import licensed_files
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 from biosem.termpairs import DATASETS, DIFFICULTIES
@@ -120,19 +120,23 @@ class TermPairs:
 
     @staticmethod
     def datasets(terminology: str) -> list[str]:
-        """The 20 dataset Parquet files of one terminology."""
-        return [paths.termpairs(terminology, name) for name in DATASETS]
+        """The 20 dataset Parquet files of one terminology (``{terminology}`` may be a wildcard)."""
+        return [outputs.termpair_dataset.path(terminology=terminology, dataset=name) for name in DATASETS]
 
     @staticmethod
     def stats(terminology: str) -> list[str]:
         """The per-dataset counts of one terminology (``{terminology}`` may be a wildcard)."""
-        return [paths.termpair_stats(terminology, name) for name in DATASETS]
+        return [outputs.termpair_stats.path(terminology=terminology, dataset=name) for name in DATASETS]
 
     def neighbours(self, wildcards: Any) -> dict[str, str]:
         """The joint first search a Levenshtein dataset reads when its kind is in
         ``termpairs.joint_search``; nothing otherwise."""
         if wildcards.strategy == "levenshtein" and wildcards.kind in self.joint_search:
-            return {"neighbours": paths.termpair_neighbours(wildcards.terminology, wildcards.difficulty)}
+            return {
+                "neighbours": outputs.termpair_neighbours.path(
+                    terminology=wildcards.terminology, difficulty=wildcards.difficulty
+                )
+            }
         return {}
 
     @staticmethod
@@ -154,12 +158,12 @@ class TermPairs:
             return 30 * attempt
         return attempt * int(30 + 8 * input.size_mb)
 
+    def built(self) -> list[outputs.Built]:
+        """The declared outputs of the stage (:mod:`biosem.layout.outputs`) for every terminology."""
+        return outputs.expand("termpairs", terminology=self.terminologies, dataset=DATASETS)
+
     def targets(self) -> list[str]:
-        out: list[str] = []
-        for name in self.terminologies:
-            out += self.datasets(name)
-            out.append(paths.termpairs(name, "counts", "tsv"))
-        return out
+        return [b.path for b in self.built()]
 
 
 __all__ = ["CONSTRUCTION_KEYS", "DIFFICULTIES", "Terminologies", "TermPairs", "restrict"]

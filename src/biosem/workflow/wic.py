@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.corpora.schemas import SPLITS
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 from biosem.workflow.terminologies import restrict
 
 OWN_NAMESPACE = {"rrf": "UMLS"}
@@ -106,8 +106,8 @@ class Wic:
 
     def candidate_inputs(self, wildcards: Any) -> dict[str, Any]:
         return {
-            "selected": paths.wic_work("selected"),
-            "corpus_terms": paths.wic_work("corpus_terms"),
+            "selected": outputs.wic_selected.template,
+            "corpus_terms": outputs.wic_corpus_terms.template,
             **self._terminology_tables("terms", "relations", "mappings"),
         }
 
@@ -119,13 +119,12 @@ class Wic:
     @staticmethod
     def splits(ext: str, splits: tuple[str, ...] = SPLITS) -> list[str]:
         """The split files in format ``ext`` (json: the published format; parquet)."""
-        return [paths.wic(split, ext) for split in splits]
+        output = {"json": outputs.wic_split_json, "parquet": outputs.wic_split}[ext]
+        return [output.path(split=split) for split in splits]
+
+    def built(self) -> list[outputs.Built]:
+        """The declared outputs of the stage (:mod:`biosem.layout.outputs`)."""
+        return outputs.expand("wic", split=SPLITS)
 
     def targets(self) -> list[str]:
-        return [
-            *(paths.wic(split, ext) for split in SPLITS for ext in ("json", "parquet")),
-            paths.wic("counts", "tsv"),
-            paths.wic("candidate_counts", "tsv"),
-            paths.wic("selection_counts", "tsv"),
-            paths.wic("validation", "txt"),
-        ]
+        return [b.path for b in self.built()]

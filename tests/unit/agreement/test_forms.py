@@ -322,7 +322,7 @@ def test_plan_wires_forms_and_exports() -> None:
     """rule all writes the survey and study forms; a rating set of exports reads them and the design."""
     from conftest import validated_config, workflow_config
 
-    from biosem.layout import paths
+    from biosem.layout import outputs
     from biosem.workflow.plan import Plan
 
     exports = {"format": "long", "survey": "verbs", "exports": ["r/a.csv", "r/b.csv"]}
@@ -331,12 +331,12 @@ def test_plan_wires_forms_and_exports() -> None:
     targets = set(plan.targets())
     for dataset in ("nouns", "verbs"):
         for group in (1, 2):
-            assert paths.simlex("survey", dataset, "forms", f"group{group}.html") in targets
-    assert paths.study("termpairs/hpo", "forms", "sheet.html") in targets
+            assert outputs.simlex_survey_form.path(dataset=dataset, group=group) in targets
+    assert outputs.termpair_study_form.path(terminology="hpo") in targets
     wildcards = SimpleNamespace(ratings="own")
     assert plan.agreement.ratings_input(wildcards) == ["r/a.csv", "r/b.csv"]
     assert plan.agreement.ratings_checksums(wildcards) == []
-    assert plan.agreement.ratings_design(wildcards) == [paths.simlex("survey", "verbs", "items.parquet")]
+    assert plan.agreement.ratings_design(wildcards) == [outputs.simlex_survey_items.path(dataset="verbs")]
     assert plan.agreement.ratings_design(SimpleNamespace(ratings="simverb3500")) == []
 
 

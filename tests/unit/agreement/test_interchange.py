@@ -20,7 +20,7 @@ from biosem.agreement import interchange as X
 from biosem.agreement import studies as S
 from biosem.agreement.ratings import RatingParams, aggregate_ratings, long_to_matrix, parse_long_ratings
 from biosem.errors import SourceFormatError
-from biosem.layout import paths
+from biosem.layout import outputs
 
 # --------------------------------------------------------------------------------------------------
 # A hand-made survey: group 1 has two pages (3 and 2 items), group 2 one page (3 items); c1 is the
@@ -420,11 +420,11 @@ def test_config_accepts_platform_results_and_labelstudio_exports() -> None:
     assert cfg["agreement"]["filled_sheets"]["termpairs"]["cl"]["r2"] == ls
     stage = Agreement(cfg, wic_built=True)
     wildcards = SimpleNamespace(ratings="crowd", terminology="cl")
-    assert stage.ratings_design(wildcards) == [paths.simlex("survey", "nouns", "items.parquet")]
+    assert stage.ratings_design(wildcards) == [outputs.simlex_survey_items.path(dataset="nouns")]
     assert stage.filled_termpair_sheets(wildcards) == ["r1.csv", "ls/project-1.json"]
     assert stage.termpair_sheet_formats(wildcards) == {"r2": {"format": "labelstudio", "annotator": 3}}
     assert stage.wic_sheet_formats() == {"a": {"format": "labelstudio", "annotator": 3}}
-    assert paths.study("wic", "labelstudio", "sheet_b.json") in stage.wic_study_outputs()
+    assert outputs.wic_study_labelstudio_tasks.path(rater="b") in stage.targets()
     for wrong in (
         {"ratings": {"crowd": {"path": "b.csv", "format": "mturk"}}},  # no survey
         {"filled_sheets": {"wic": {"a": {"path": "x.json", "format": "labelstudio"}}}},  # no annotator

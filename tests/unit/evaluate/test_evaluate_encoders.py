@@ -214,7 +214,7 @@ def test_biosem_evaluate_encodes_each_string_once(
 
     from biosem.cli import evaluate_models, load_config
     from biosem.evaluate import models as models_module
-    from biosem.layout import paths
+    from biosem.layout import outputs
     from biosem.sources import content_sha256
 
     monkeypatch.chdir(REPO)
@@ -229,8 +229,8 @@ def test_biosem_evaluate_encodes_each_string_once(
     config["sources"]["bench_a"] = {"filename": "bench_a.txt", "mirror_path": "bench_a.txt", "sha256": sha256}
     config["evaluate"]["benchmarks"] = {"bench_a": {"source": "bench_a", "format": "three_column"}}
     config["evaluate"]["rated"]["n_resamples"] = 50
-    Path(paths.rated("mine", "parquet")).parent.mkdir(parents=True)
-    RATED["simlex/mine"].drop(columns="pos").to_parquet(paths.rated("mine", "parquet"))
+    Path(outputs.rated_dataset.path(ratings="mine")).parent.mkdir(parents=True)
+    RATED["simlex/mine"].drop(columns="pos").to_parquet(outputs.rated_dataset.path(ratings="mine"))
     recorded: list[list[str]] = []
     load = models_module.load_sentence_encoder
 

@@ -1,14 +1,16 @@
-"""Wiring of the report stage (biosem.workflow.report): a page for every built table, the dataset plots."""
+"""Wiring of the report stage (biosem.workflow.report): a page for every built table the report shows,
+the datasets' plots among the stages' targets."""
 
 from __future__ import annotations
+
+from collections import defaultdict
 
 import pytest
 import yaml
 from conftest import REPO, validated_config
 
-from biosem.layout import paths
+from biosem.layout import outputs, paths
 from biosem.workflow.plan import Plan
-from biosem.workflow.report import PAGES, Page
 
 
 def config() -> dict:
@@ -21,40 +23,47 @@ def plan() -> Plan:
     return Plan(config())
 
 
-def test_page_template_matches_one_path_segment_per_wildcard() -> None:
-    page = Page("termpair_counts", paths.termpairs("{terminology}", "counts", "tsv"), "x.rst", "Term pairs")
-    assert page.matches(paths.termpairs("hpo", "counts", "tsv")) == {"terminology": "hpo"}
-    assert page.matches(paths.termpairs("hpo/x", "counts", "tsv")) is None
-    assert page.matches(paths.termpairs("hpo", "fsn_syn_easy_random", "tsv")) is None
-    assert page.page == paths.report_page(page.source)
-    assert paths.report_page(paths.wic("counts", "tsv")).endswith("/report/pages/datasets/wic/counts.tsv.html")
+def test_a_page_is_named_after_the_file_it_shows() -> None:
+    built = outputs.Built(outputs.termpair_counts, {"terminology": "hpo"})
+    assert built.path == "results/datasets/termpairs/hpo/counts.tsv"
+    assert built.page == "results/report/pages/datasets/termpairs/hpo/counts.tsv.html"
+    assert outputs.wic_counts.page == paths.report_page(outputs.wic_counts.template)
+    assert outputs.wic_counts.page.endswith("/report/pages/datasets/wic/counts.tsv.html")
 
 
 def test_every_built_table_gets_a_page(plan: Plan) -> None:
     cfg = config()
     targets = set(plan.targets())
-    pages = plan.report.pages
+    pages: dict[str, list[dict]] = defaultdict(list)
+    for built in plan.report.pages:
+        pages[built.output.name].append(dict(built.wildcards))
     assert {w["terminology"] for w in pages["termpair_counts"]} == set(cfg["termpairs"]["terminologies"])
-    for setting in ("analogies_single_answer", "analogies_multi_answer", "analogies_all_info", "analogies_counts"):
-        assert {w["terminology"] for w in pages[setting]} == set(cfg["analogies"]["terminologies"])
+    assert {w["terminology"] for w in pages["analogy_counts"]} == set(cfg["analogies"]["terminologies"])
+    texts = pages["analogy_dataset_text"]
+    assert {w["terminology"] for w in texts} == set(cfg["analogies"]["terminologies"])
+    assert {w["setting"] for w in texts} == {"single_answer", "multi_answer", "all_info"}  # not the unigram_*
     assert {w["corpus"] for w in pages["corpus_counts"]} == set(cfg["corpora"]["build"])
     assert {w["ratings"] for w in pages["rating_agreement"]} == set(cfg["agreement"]["ratings"])
-    assert {w["dataset"] for w in pages["simlex_instructions"]} == {"nouns", "verbs"}
+    assert {w["dataset"] for w in pages["simlex_survey_instructions"]} == {"nouns", "verbs"}
     # only the scores of filled study sheets wait for sheets the default does not list
-    assert {name for name, found in pages.items() if not found} == {"termpair_study_scores", "wic_study_scores"}
-    for kind in PAGES:
-        for wildcards in pages[kind.name]:
-            assert kind.source.format(**wildcards) in targets  # the page shows a file rule all builds
-            assert kind.page.format(**wildcards) in targets
+    assert {o.name for o in outputs.PAGES} - set(pages) == {"termpair_study_scores", "wic_study_scores"}
+    for built in plan.report.pages:
+        assert built.path in targets  # the page shows a file rule all builds
+        assert built.page in targets
+    # every built file the report shows has its page
+    shown = [b for b in plan.built if b.output.has_page and b.output.shows(b.wildcards)]
+    assert [b.page for b in shown] == plan.report.targets()
 
 
 def test_dataset_plots_are_targets(plan: Plan) -> None:
     targets = set(plan.targets())
-    plots = plan.report.plots()
-    assert {paths.report_plot("termpairs", t) for t in config()["termpairs"]["terminologies"]} <= set(plots)
+    plots = {b.path for b in plan.built if b.output.kind == outputs.PLOT}
+    terminologies = config()["termpairs"]["terminologies"]
+    assert {outputs.termpair_plot.path(terminology=t) for t in terminologies} <= plots
     assert {
-        paths.report_plot("wic", "composition"),
-        paths.report_plot("analogies", "relations"),
-        paths.report_plot("simlex", "vocabulary"),
-    } <= set(plots)
-    assert set(plots) <= targets
+        outputs.wic_plot.template,
+        outputs.analogy_plot.template,
+        outputs.simlex_plot.template,
+        outputs.evaluation_plot_wic.template,
+    } <= plots
+    assert plots <= targets
