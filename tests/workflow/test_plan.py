@@ -4,6 +4,7 @@ params restricted to the keys a rule reads (no needless reruns)."""
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -153,6 +154,125 @@ def test_paths_are_named_in_one_place() -> None:
             if not text.lstrip().startswith("#") and re.search(r"[\"'](results|logs|benchmarks)/", text):
                 found.append(f"{path.relative_to(REPO)}:{line}: {text.strip()}")
     assert not found, "\n".join(found)
+
+
+def _declared_file_names() -> tuple[set[str], set[str]]:
+    """The file names of the declared outputs (biosem.layout.outputs): whole names (``counts.tsv``) and, of
+    names holding a wildcard, their fixed ending when it is more than an extension (``.predictions.parquet``)."""
+    names, endings = set(), set()
+    for output in outputs.OUTPUTS.values():
+        name = output.filename
+        if "{" not in name:
+            names.add(name)
+        elif (ending := name.rsplit("}", 1)[1]).count(".") > 1:
+            endings.add(ending)
+    return names, endings
+
+
+def _spells_a_result(literals: list[str], names: set[str], endings: set[str]) -> list[str]:
+    """The literals, and pairs of consecutive literals (a call's ``"counts", "tsv"``), that spell a declared
+    file name: whole, as a path's last part, or as a name and its extension."""
+    found = [
+        s for s in literals if any(s == n or s.endswith(f"/{n}") for n in names) or any(s.endswith(e) for e in endings)
+    ]
+    found += [f"{a!r}, {b!r}" for a, b in itertools.pairwise(literals) if f"{a}.{b}" in names]
+    return found
+
+
+def _python_literals(source: str) -> list[tuple[int, list[str]]]:
+    """Per call, its string arguments in order; then every other string constant (docstrings left out)."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            args = [*node.args, *(k.value for k in node.keywords)]
+            strings = [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            out.append((node.lineno, strings))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            out.append((node.lineno, [node.value]))
+    return out
+
+
+_QUOTED = re.compile(r"\"([^\"\\\n]*)\"|'([^'\\\n]*)'")
+
+
+def _rule_file_literals(source: str) -> list[tuple[int, list[str]]]:
+    """The quoted strings of each line of a rule file (comments left out), and the strings of each
+    parenthesised argument list over lines."""
+    code = "\n".join("" if line.lstrip().startswith("#") else line for line in source.splitlines())
+    out = [(n, [a or b for a, b in _QUOTED.findall(line)]) for n, line in enumerate(code.splitlines(), 1)]
+    for call in re.finditer(r"\(([^()]*)\)", code):
+        out.append((code.count("\n", 0, call.start()) + 1, [a or b for a, b in _QUOTED.findall(call.group(1))]))
+    return out
+
+
+def _spelled_result_file_names(path: Path, source: str) -> list[str]:
+    names, endings = _declared_file_names()
+    read = _python_literals if path.suffix == ".py" else _rule_file_literals
+    hits = [
+        f"{path.name}:{line}: {hit}"
+        for line, strings in read(source)
+        for hit in _spells_a_result(strings, names, endings)
+    ]
+    return list(dict.fromkeys(hits))  # a call's argument is also a constant of its own
+
+
+def test_result_file_names_are_declared_once() -> None:
+    """No file name of a declared output (biosem.layout.outputs) is spelled in the rules, the scripts or the
+    library outside its declaration: rules, targets, the report and the release read the declarations."""
+    found = []
+    code = [
+        REPO / "Snakefile",
+        *(REPO / "workflow" / "rules").glob("*.smk"),
+        *(REPO / "workflow" / "scripts").glob("*.py"),
+        *(REPO / "src" / "biosem").rglob("*.py"),
+    ]
+    for path in code:
+        if path == REPO / "src" / "biosem" / "layout" / "outputs.py":
+            continue
+        found += [
+            f"{path.parent.relative_to(REPO)}/{hit}" for hit in _spelled_result_file_names(path, path.read_text())
+        ]
+    assert not found, "\n".join(found)
+
+
+def test_the_file_name_check_finds_the_spellings_it_forbids() -> None:
+    python = '''
+def targets(folder):
+    """Docstrings may name counts.tsv."""
+    return [paths.wic("selection_counts", "tsv"), paths.termpairs(t, "counts", ext="tsv"), f"{folder}/composition.tsv",
+            "results/datasets/wic/validation.txt", paths.evaluation("termpairs", f"{m}.predictions.parquet")]
+'''
+    rules = """
+# counts=paths.wic("candidate_counts", "tsv") in a comment is left alone
+rule r:
+    output:
+        counts=paths.wic(
+            "selection_counts",
+            "tsv",
+        ),
+        sheet=paths.study("wic", "key.csv"),
+"""
+    found_py = _spelled_result_file_names(Path("x.py"), python)
+    assert sorted(hit.split(": ", 1)[1] for hit in found_py) == sorted(
+        [
+            "'selection_counts', 'tsv'",
+            "'counts', 'tsv'",
+            "/composition.tsv",
+            "results/datasets/wic/validation.txt",
+            ".predictions.parquet",
+        ]
+    ), found_py
+    found_smk = _spelled_result_file_names(Path("x.smk"), rules)
+    assert {hit.split(": ", 1)[1] for hit in found_smk} == {"'selection_counts', 'tsv'", "key.csv"}, found_smk
 
 
 def _dry_run(workdir: Path, overlay: dict, target: str) -> str:

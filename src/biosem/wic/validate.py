@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from biosem.errors import SourceFormatError
+from biosem.layout.outputs import wic_quotas
 from biosem.wic import GROUPS, PAPER_QUOTAS, SPLITS, TRAIN_SENTENCE_CAP
 from biosem.wic.schemas import RELEASED_COLUMNS
 
@@ -323,7 +324,7 @@ def run(args: argparse.Namespace) -> int:
     input (no split file, a file that is not JSON or not a list, a bad quotas file)."""
     try:
         splits = load_splits(args.folder, required=())
-        quotas_path = Path(args.quotas) if args.quotas else Path(args.folder) / "quotas.json"
+        quotas_path = Path(args.quotas) if args.quotas else Path(args.folder) / wic_quotas.filename
         quotas = load_quotas(quotas_path) if (args.quotas or quotas_path.is_file()) else None
     except (OSError, ValueError, TypeError, KeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
