@@ -39,16 +39,8 @@ def main(snakemake) -> None:
         ", ".join(f"{name}: {n}" for name, n in flagged["check"].value_counts().sort_index().items()) or "none",
     )
     for row in flagged.itertuples():
-        log.info(
-            "%s: flag %s %s %s = %s (%s) %s",
-            terminology,
-            row.dataset,
-            row.check,
-            row.stratum,
-            row.value,
-            row.threshold,
-            row.detail,
-        )
+        where = f"{row.dataset} {row.check}" + (f" [{row.stratum}]" if row.stratum else "")
+        log.info("%s: flag %s = %s (%s) %s", terminology, where, row.value, row.threshold, row.detail)
 
 
 if __name__ == "__main__":
