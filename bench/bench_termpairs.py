@@ -4,7 +4,9 @@
 1. For each input (a synthetic SNOMED-scale RF2 release, ``bench/generate_snomed/``; MeSH from the
    mirror's tables, descriptors alone and with the supplementary concept records), reads the
    terminology, builds the positives and the 20 datasets exactly as the workflow does (the
-   ``termpairs`` parameters of the default config, the joint first search of ``termpairs.joint_search``,
+   ``termpairs`` parameters of the default config, MeSH descriptors and surface variants joined in the
+   similarity components as rule ``build_termpair_positives`` joins them, the joint first search of
+   ``termpairs.joint_search``,
    ``biosem.termpairs.search.search_neighbours``, then ``biosem.termpairs.negatives.build_dataset`` with
    the workflow's seeds), and reports wall and CPU time per step, the counts (positives per kind and difficulty,
    dataset rows) and the peak RSS.
@@ -54,8 +56,9 @@ from biosem.levenshtein.index import LevenshteinIndex, brute_force_nearest
 from biosem.seeds import generator
 from biosem.terminology.mesh import read_mesh
 from biosem.terminology.rf2 import read_rf2
+from biosem.termpairs.exclusion import concept_groups
 from biosem.termpairs.negatives import build_dataset
-from biosem.termpairs.params import params_from_config
+from biosem.termpairs.params import exclusion_from_config, params_from_config
 from biosem.termpairs.positives import (
     DIFFICULTIES,
     POSITIVE_KINDS,
@@ -310,7 +313,10 @@ def run_input(inp: Input, kernel: str, args: argparse.Namespace, config: Mapping
     report["concepts"], report["terms"], report["associations"] = len(concepts), len(terms), len(assoc)
     clock = Clock()
     positives, counts = build_positive_pairs(concepts, terms, assoc, params_from_config(termpairs))  # type: ignore[arg-type]
-    components = similarity_components(positives)
+    # As rule build_termpair_positives: MeSH descriptors and surface variants joined (termpairs config).
+    exclusion = exclusion_from_config(termpairs)  # type: ignore[arg-type]
+    groups = concept_groups(concepts, exclusion.exclude_same_group, inp.reader)
+    components = similarity_components(positives, groups, exclusion.exclude_surface_variants)
     report["positives_s"], report["positives_cpu_s"] = clock.read()
     report["positive_counts"] = {k: int(v) for k, v in counts.items()}
     report["positives"] = positive_counts(positives)

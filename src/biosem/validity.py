@@ -163,8 +163,10 @@ def char_ngram_jaccard(a: Sequence[str], b: Sequence[str], n: int = 3) -> np.nda
     if len(a) == 0:
         return np.zeros(0)
     vectoriser = CountVectorizer(analyzer="char", ngram_range=(n, n), binary=True, lowercase=True, dtype=np.int32)
-    vectoriser.fit(list(a) + list(b))
-    left, right = vectoriser.transform(a), vectoriser.transform(b)
+    # Each distinct string analysed once (a term recurs across pairs: its positives and negatives).
+    codes, strings = pd.factorize(pd.Series(list(a) + list(b), dtype=object))
+    grams = vectoriser.fit_transform(list(strings)).tocsr()
+    left, right = grams[codes[: len(a)]], grams[codes[len(a) :]]
     inter = np.asarray(left.multiply(right).sum(axis=1)).ravel()
     union = np.asarray(left.sum(axis=1)).ravel() + np.asarray(right.sum(axis=1)).ravel() - inter
     with np.errstate(invalid="ignore", divide="ignore"):

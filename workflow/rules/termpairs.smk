@@ -21,6 +21,7 @@ rule build_termpair_positives:
         mem_mb=4000,
     params:
         termpairs=plan.termpairs.construction,
+        exclusion=plan.termpairs.exclusion,
     script:
         "../scripts/build_termpair_positives.py"
 

@@ -6,6 +6,7 @@ import logging
 from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator
+from biosem.termpairs.exclusion import EXCLUSION_REASONS
 from biosem.termpairs.negatives import build_dataset, to_reference_tsv
 from biosem.termpairs.schemas import TERMPAIR_DATASET
 from biosem.termpairs.summary import empty_note
@@ -33,6 +34,18 @@ def main(snakemake) -> None:
     )
     for key, value in stats.items():
         log.info("%s %s_%s_%s: %s = %s", w.terminology, w.kind, w.difficulty, w.strategy, key, value)
+    for rule, reason in EXCLUSION_REASONS.items():
+        nearer = stats.get(f"excluded_{rule}_nearer")
+        log.info(
+            "%s %s_%s_%s: %d candidate negatives removed as %s%s",
+            w.terminology,
+            w.kind,
+            w.difficulty,
+            w.strategy,
+            stats[f"excluded_{rule}"],
+            reason,
+            "" if nearer is None else f" ({nearer} of them as near as the first term's farthest negative)",
+        )
     if dataset.empty:
         of_kind = positives.loc[positives["kind"] == w.kind, "difficulty"].value_counts().to_dict()
         note = empty_note(w.kind, w.difficulty, of_kind)

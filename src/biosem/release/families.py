@@ -119,6 +119,52 @@ TERMPAIR_CHANGES = (
 """What a term-pair dataset changes in its terminology (the credit's "Modified by biosem: ...")."""
 
 
+ASSOCIATION_MEANINGS = {
+    "obo": (
+        "Association configs: REPLACED BY pairs an obsolete term with its replacement (`replaced_by`), "
+        "POSSIBLY EQUIVALENT TO with a term the ontology suggests instead (`consider`, a weaker link than "
+        "SNOMED CT's refset of that name); there is no SAME AS. These are historical links, not synonyms: "
+        "the target is often broader, a part or a related term, and label 1 there means 'linked by this "
+        "association', not 'same concept'."
+    ),
+    "rf2": (
+        "Association configs: an inactive concept's FSN with an active target of its historical association "
+        "refset: SAME AS (900000000000527005, the inactive concept duplicated the target), REPLACED BY "
+        "(900000000000526001, the target replaces an erroneous or outdated concept), POSSIBLY EQUIVALENT TO "
+        "(900000000000523009, an ambiguous concept with each of its possible meanings). These are historical "
+        "links: label 1 there means 'linked by this refset'; REPLACED BY and POSSIBLY EQUIVALENT TO targets "
+        "need not be synonyms."
+    ),
+    "rrf": "Association configs are empty: the UMLS adapter reads no association roles (MRCUI is not read).",
+    "mesh": "Association configs are empty: MeSH has no inactive-concept associations.",
+}
+"""What a termpairs card says its association configs are, by terminology format (issue 37)."""
+
+ASSOCIATION_LIMITATION = (
+    "Association pairs are historical links, not synonyms; validity.tsv gives the share of each association "
+    "config that the source also records as an EXACT, NARROW, BROAD or RELATED synonym."
+)
+
+
+def termpair_exclusion_limitation(section: Mapping[str, Any], fmt: str) -> str:
+    """The card's sentence on what negatives exclude beyond the similarity component (config
+    ``termpairs.exclude_surface_variants`` / ``exclude_same_group``)."""
+    parts = []
+    if section.get("exclude_surface_variants", True):
+        parts.append(
+            "no negative is a surface variant (case, hyphens and spaces, apostrophe-s, British spelling, "
+            "plural) of a term similar to its first term"
+        )
+    else:
+        parts.append("negatives may be surface variants (plurals, British spellings) of their first term's synonyms")
+    if fmt == "mesh":
+        if section.get("exclude_same_group") == "descriptor":
+            parts.append("no negative is another concept of its first term's MeSH descriptor")
+        else:
+            parts.append("negatives may be other concepts of their first term's MeSH descriptor")
+    return "Negatives: " + "; ".join(parts) + "."
+
+
 @provider("termpairs")
 def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     """One dataset per terminology of ``termpairs.terminologies``; 20 configs (kind × difficulty ×
@@ -132,6 +178,7 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             name: {EVALUATION_SPLIT: outputs.termpair_dataset.path(terminology=terminology, dataset=name)}
             for name in DATASETS
         }
+        fmt = config["terminologies"][terminology]["format"]
         out.append(
             ReleaseDataset(
                 family="termpairs",
@@ -142,8 +189,8 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "POSSIBLY EQUIVALENT TO, REPLACED BY and SAME AS positives, each split into easy "
                     "(Levenshtein distance of the lowercased terms at most `easy_max_distance`) and hard, "
                     "each with one negative per positive drawn at random or as the Levenshtein-nearest "
-                    "term outside the positive's similarity component: 20 configs."
-                ),
+                    "term outside the positive's similarity component: 20 configs. " + ASSOCIATION_MEANINGS.get(fmt, "")
+                ).strip(),
                 motivation=(
                     "Tests whether term embeddings place synonymous medical terms closer than unrelated "
                     "or merely look-alike terms, at the scale of a whole terminology."
@@ -169,6 +216,8 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                         "stricter than the reference code's two hops."
                     ),
                     "Negatives are sampled: a few may still be near-synonyms the terminology does not link.",
+                    termpair_exclusion_limitation(section, fmt),
+                    ASSOCIATION_LIMITATION,
                     _SMALL_DEFAULT,
                 ),
                 changes=TERMPAIR_CHANGES,

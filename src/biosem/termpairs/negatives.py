@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from biosem.levenshtein.index import LevenshteinIndex
+from biosem.termpairs.exclusion import excluded_candidates
 from biosem.termpairs.params import RANDOM_ROUNDS
 from biosem.termpairs.pool import TermPool, term_lengths
 from biosem.termpairs.positives import DIFFICULTIES, POSITIVE_KINDS, STRATEGIES, levenshtein_lower
@@ -289,7 +290,10 @@ def build_dataset(
 
     Returns:
         (dataset, stats): dataset columns ``term1, term2, label, concept_id1, concept_id2,
-        levenshtein``; stats with counts and mean Levenshtein distances (Table 2 of the paper).
+        levenshtein``; stats with counts and mean Levenshtein distances (Table 2 of the paper), the
+        candidate negatives each exclusion rule removed (``excluded_same_group``,
+        ``excluded_surface_variant`` and, for Levenshtein datasets, ``excluded_<rule>_nearer``:
+        :func:`biosem.termpairs.exclusion.excluded_candidates`) and a few of them (``excluded_examples``).
     """
     if kind not in POSITIVE_KINDS or difficulty not in DIFFICULTIES or strategy not in STRATEGIES:
         raise ValueError(f"unknown dataset {kind}_{difficulty}_{strategy}")
@@ -303,6 +307,7 @@ def build_dataset(
             sel, components, source_terms, rng, workers=workers, neighbours=own
         )
     dataset = assemble_dataset(sel, negatives, rng)
+    excluded, shown = excluded_candidates(sel, components, negatives if strategy == "levenshtein" else None)
     stats: dict[str, object] = {
         "kind": kind,
         "difficulty": difficulty,
@@ -312,6 +317,8 @@ def build_dataset(
         "mean_levenshtein_positive": float(sel["levenshtein"].mean()) if len(sel) else None,
         "mean_levenshtein_negative": float(negatives["levenshtein"].mean()) if len(negatives) else None,
         **{f"negatives_{k}": int(v) for k, v in counts.items()},
+        **excluded,
+        "excluded_examples": "; ".join(f"{rule}: {pair}" for rule, pairs in shown.items() for pair in pairs),
     }
     return dataset, stats
 

@@ -54,3 +54,55 @@ def params_from_config(cfg: Mapping[str, object]) -> TermPairParams:
 
 CONSTRUCTION_KEYS = tuple(f.name for f in fields(TermPairParams))
 """The ``termpairs`` config keys that shape the positives and head terms (a rule's params)."""
+
+CONCEPT_GROUPINGS: dict[str, dict[str, str]] = {"descriptor": {"mesh": "module"}}
+"""Groupings of concepts whose terms are never negatives of one another (config
+``termpairs.exclude_same_group``): grouping -> terminology format -> the ``concepts`` column holding
+a concept's group. ``descriptor``: a MeSH concept's descriptor (or supplementary record), which the
+MeSH adapter writes to ``concepts.module`` (:mod:`biosem.terminology.mesh`). Other formats have no
+such grouping: the setting leaves them unchanged."""
+
+
+@dataclass(frozen=True)
+class ExclusionParams:
+    """What a negative may not be beyond the similarity component of its first term (config
+    ``termpairs``; issue 37, docs/design.md § Validity). Schulz & Juric exclude only terms similar
+    directly or indirectly (:func:`biosem.termpairs.positives.similarity_components`); the
+    ``medisim-2020`` preset switches both settings off.
+
+    Attributes:
+        exclude_surface_variants: terms with equal surface keys (:mod:`biosem.surface`: NFKC, case,
+            hyphens and spaces, apostrophe-s, British spelling, plurals) are one node of the
+            similarity graph, so that no negative is a surface variant of a term similar to its first term.
+        exclude_same_group: a grouping of :data:`CONCEPT_GROUPINGS` (``descriptor``) whose concepts'
+            terms are joined in the similarity graph, as an association joins two concepts; None: none.
+    """
+
+    exclude_surface_variants: bool = True
+    exclude_same_group: str | None = "descriptor"
+
+    def __post_init__(self) -> None:
+        if self.exclude_same_group is not None and self.exclude_same_group not in CONCEPT_GROUPINGS:
+            raise ValueError(
+                f"termpairs.exclude_same_group: {self.exclude_same_group!r} is not one of "
+                f"{', '.join(sorted(CONCEPT_GROUPINGS))} (or null)"
+            )
+
+
+def exclusion_from_config(cfg: Mapping[str, object]) -> ExclusionParams:
+    """:class:`ExclusionParams` from the ``termpairs`` config section (or a rule's params holding
+    :data:`EXCLUSION_KEYS`).
+
+    Raises:
+        KeyError: a key of :data:`EXCLUSION_KEYS` is missing from ``cfg``.
+        ValueError: an unknown grouping.
+    """
+    group = cfg["exclude_same_group"]
+    return ExclusionParams(
+        exclude_surface_variants=bool(cfg["exclude_surface_variants"]),
+        exclude_same_group=None if group is None else str(group),
+    )
+
+
+EXCLUSION_KEYS = tuple(f.name for f in fields(ExclusionParams))
+"""The ``termpairs`` config keys that shape the similarity components beyond the positives."""

@@ -31,6 +31,7 @@ from rapidfuzz.distance import Levenshtein
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from biosem.surface import SurfaceNormaliser, default_normaliser
 from biosem.terminology.schemas import ASSOCIATION_KINDS
 from biosem.termpairs.params import TermPairParams
 
@@ -278,29 +279,110 @@ def _pair_keys(a: pd.Series, b: pd.Series) -> pd.Series:
 # --------------------------------------------------------------------------------------------------
 # Similarity components
 # --------------------------------------------------------------------------------------------------
-def similarity_components(positives: pd.DataFrame) -> pd.DataFrame:
-    """Connected components of the similarity graph over lowercased terms.
+COMPONENT_COLUMNS = ["term_lower", "component", "synonym_component", "group_component", "surface_key"]
+"""Columns of :func:`similarity_components` (:data:`biosem.termpairs.schemas.SIMILARITY_COMPONENTS`)."""
 
-    Nodes are the lowercased terms of all positive pairs (every kind); edges are the pairs.
-    Returns columns ``term_lower`` (sorted, unique) and ``component`` (int64, numbered by first
-    appearance in sorted term order), via ``scipy.sparse.csgraph.connected_components``.
+
+def similarity_components(
+    positives: pd.DataFrame,
+    concept_groups: pd.Series | None = None,
+    surface_variants: bool = True,
+    normaliser: SurfaceNormaliser | None = None,
+) -> pd.DataFrame:
+    """Connected components of the similarity graph over lowercased terms: the terms a negative's
+    partner must avoid (docs/design.md § termpairs; issue 37).
+
+    Nodes are the lowercased terms of all positive pairs (every kind). The graph grows in three
+    stages, each a column of the result:
+
+    1. ``synonym_component``: edges are the positive pairs (Schulz & Juric's "similar directly or
+       indirectly", made the whole connected component).
+    2. ``group_component``: the terms of concepts sharing a group of ``concept_groups`` are joined
+       too (MeSH: the concepts of one descriptor; :func:`biosem.termpairs.exclusion.concept_groups`),
+       as an association joins two concepts. Equal to stage 1 without groups.
+    3. ``component`` (the one negatives use): with ``surface_variants``, terms whose surface keys
+       (:mod:`biosem.surface`, of any of their original spellings) are equal are joined, so no
+       negative is a surface variant ("Pancoast's tumour" / "Pancoast's tumor", "CTLA8" / "CTLA-8")
+       of a term similar to its first term. Equal to stage 2 without.
+
+    Args:
+        positives: :func:`build_positive_pairs` output (``term1``, ``term2``, ``concept_id1``, ``concept_id2``).
+        concept_groups: concept id -> group id (concepts missing or null: no group); None: stage 2 adds nothing.
+        surface_variants: join surface variants (stage 3).
+        normaliser: the surface normaliser (default :func:`biosem.surface.default_normaliser`).
+
+    Returns:
+        Columns :data:`COMPONENT_COLUMNS`: ``term_lower`` (sorted, unique), the three component ids
+        (int64, each numbered by first appearance in sorted term order) and ``surface_key`` (of the
+        term's first original spelling in sorted order; null without ``surface_variants``). Each
+        stage's components are unions of the previous stage's. Keys are computed once per distinct
+        string; components via ``scipy.sparse.csgraph.connected_components``.
     """
     n = len(positives)
     if n == 0:
-        return pd.DataFrame({"term_lower": pd.Series([], dtype=object), "component": pd.Series([], dtype="int64")})
-    lowered = pd.concat([positives["term1"], positives["term2"]], ignore_index=True).str.lower()
+        empty = {c: pd.Series([], dtype="int64") for c in COMPONENT_COLUMNS}
+        empty["term_lower"] = empty["surface_key"] = pd.Series([], dtype=object)
+        return pd.DataFrame(empty)[COMPONENT_COLUMNS]
+    originals = pd.concat([positives["term1"], positives["term2"]], ignore_index=True)
+    lowered = originals.str.lower()
     codes, uniques = pd.factorize(lowered.to_numpy(dtype=object))
     # Sort the distinct terms (UTF-8 byte order = code point order, as Python sorts str).
     order = pc.sort_indices(pa.array(uniques, type=pa.large_string())).to_numpy()
     rank_of = np.empty(order.size, dtype=np.int64)
     rank_of[order] = np.arange(order.size)
     nodes = uniques[order]
-    i = rank_of[codes[:n]]
-    j = rank_of[codes[n:]]
-    graph = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)), shape=(nodes.size, nodes.size))
+    node = rank_of[codes]
+    edges = [(node[:n], node[n:])]
+    synonym = _components(nodes.size, edges)
+    helpers = nodes.size  # the next free node id: group and key nodes follow the terms
+
+    if concept_groups is not None:
+        concepts = pd.concat([positives["concept_id1"], positives["concept_id2"]], ignore_index=True)
+        group = concepts.map(concept_groups.dropna()).to_numpy(dtype=object)
+        has = pd.notna(group)
+        gcodes, group_ids = pd.factorize(group[has])
+        edges.append((node[has], helpers + gcodes))
+        helpers += len(group_ids)
+        grouped = _components(nodes.size, edges)
+    else:
+        grouped = synonym
+
+    keys = np.full(nodes.size, None, dtype=object)
+    if surface_variants:
+        norm = normaliser or default_normaliser()
+        spellings = pd.DataFrame({"node": node, "original": originals.to_numpy(dtype=object)})
+        spellings = spellings.drop_duplicates().sort_values(["node", "original"], kind="stable")
+        spelled_keys = norm.key_array(spellings["original"].to_numpy(dtype=object))
+        kcodes, _ = pd.factorize(spelled_keys)
+        spelled = spellings["node"].to_numpy()
+        edges.append((spelled, helpers + kcodes))
+        first = np.r_[True, spelled[1:] != spelled[:-1]]
+        keys[spelled[first]] = spelled_keys[first]
+        final = _components(nodes.size, edges)
+    else:
+        final = grouped
+    return pd.DataFrame(
+        {
+            "term_lower": nodes,
+            "component": final,
+            "synonym_component": synonym,
+            "group_component": grouped,
+            "surface_key": keys,
+        }
+    )
+
+
+def _components(n_terms: int, edges: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Connected components of the first ``n_terms`` nodes of a graph given as edge lists (the
+    other nodes are helpers: groups, surface keys), numbered by first appearance in node order."""
+    i = np.concatenate([a for a, _ in edges]).astype(np.int64)
+    j = np.concatenate([b for _, b in edges]).astype(np.int64)
+    size = int(max(n_terms, i.max(initial=-1) + 1, j.max(initial=-1) + 1))
+    graph = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)), shape=(size, size))
     _, labels = connected_components(graph, directed=False)
+    labels = labels[:n_terms]
     # Renumber by first occurrence so ids do not depend on scipy's traversal.
     _, first = np.unique(labels, return_index=True)
-    rank = np.empty(first.size, dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
-    return pd.DataFrame({"term_lower": nodes, "component": rank[labels]})
+    rank = np.empty(labels.max(initial=-1) + 1, dtype=np.int64)
+    rank[labels[np.sort(first)]] = np.arange(first.size)
+    return rank[labels]

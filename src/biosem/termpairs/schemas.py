@@ -24,7 +24,16 @@ TERMPAIR_POSITIVES = TableSpec(
 
 SIMILARITY_COMPONENTS = TableSpec(
     "similarity_components",
-    pa.schema([string_field("term_lower"), pa.field("component", pa.int64(), nullable=False)]),
+    pa.schema(
+        [
+            string_field("term_lower"),
+            # what a negative's partner must lie outside of (biosem.termpairs.positives.similarity_components)
+            pa.field("component", pa.int64(), nullable=False),
+            pa.field("synonym_component", pa.int64(), nullable=False),  # the positives' graph alone
+            pa.field("group_component", pa.int64(), nullable=False),  # + concepts of one group (MeSH descriptor)
+            string_field("surface_key", nullable=True),  # biosem.surface key; null when variants are not joined
+        ]
+    ),
     ("term_lower",),
 )
 

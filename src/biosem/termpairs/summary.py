@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from biosem.terminology.schemas import ASSOCIATION_KINDS
+from biosem.termpairs.exclusion import EXCLUSION_RULES
 from biosem.termpairs.positives import DIFFICULTIES, POSITIVE_KINDS
 
 TABLE2_COLUMNS = [
@@ -20,6 +21,10 @@ TABLE2_COLUMNS = [
     "mean_levenshtein_negative_levenshtein",
     "fallbacks_random",
     "fallbacks_levenshtein",
+    "excluded_same_group",
+    "excluded_surface_variant",
+    "excluded_same_group_nearer",
+    "excluded_surface_variant_nearer",
     "status",
     "note",
 ]
@@ -35,9 +40,13 @@ def summarise(stats: list[dict[str, object]], associations: Mapping[str, int] | 
             intermediate (a kind missing counts 0); None when not known.
 
     Returns:
-        Columns :data:`TABLE2_COLUMNS`. ``status`` is ``empty`` for a dataset without pairs and ``note``
-        says why (:func:`empty_note`; empty for the others). Means over "all" are weighted by the
-        number of pairs.
+        Columns :data:`TABLE2_COLUMNS`. ``excluded_<rule>``: candidate negatives (distinct first
+        term, pool term) that the rule removed (:func:`biosem.termpairs.exclusion.excluded_candidates`:
+        ``same_group`` other concepts of the first term's MeSH descriptor, ``surface_variant`` surface
+        variants of a term similar to the first term); ``excluded_<rule>_nearer``: those of them
+        within the distance of their first term's farthest Levenshtein negative. ``status`` is
+        ``empty`` for a dataset without pairs and ``note`` says why (:func:`empty_note`; empty for
+        the others). Means over "all" are weighted by the number of pairs.
     """
     df = pd.DataFrame(stats)
     rows = []
@@ -61,6 +70,10 @@ def summarise(stats: list[dict[str, object]], associations: Mapping[str, int] | 
             row["mean_levenshtein_negative_levenshtein"] = _wmean(lev, "mean_levenshtein_negative", "negatives")
             row["fallbacks_random"] = int(rnd["negatives_fallback"].sum())
             row["fallbacks_levenshtein"] = int(lev["negatives_fallback"].sum())
+            for rule in EXCLUSION_RULES:
+                # Candidates are the same for both strategies (one pool, one set of first terms).
+                row[f"excluded_{rule}"] = _total(rnd, f"excluded_{rule}")
+                row[f"excluded_{rule}_nearer"] = _total(lev, f"excluded_{rule}_nearer")
             row["status"] = "ok" if n_pos else "empty"
             row["note"] = empty_note(kind, difficulty, by_difficulty, known)
             rows.append(row)
@@ -96,6 +109,11 @@ def empty_note(kind: str, difficulty: str, positives: Mapping[str, int], associa
         return f"no {kind} pairs in the source"
     (other,) = (d for d in DIFFICULTIES if d != difficulty)
     return f"no {difficulty} pairs ({int(positives.get(other, 0))} {other})"
+
+
+def _total(df: pd.DataFrame, column: str) -> int:
+    """Sum of a stats column (0 where the statistics predate it)."""
+    return int(df[column].fillna(0).sum()) if column in df.columns else 0
 
 
 def _wmean(df: pd.DataFrame, value: str, weight: str) -> float:

@@ -13,7 +13,7 @@ from biosem.layout import outputs, paths
 from biosem.sources import licensed_files
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 from biosem.termpairs import DATASETS, DIFFICULTIES
-from biosem.termpairs.params import CONSTRUCTION_KEYS
+from biosem.termpairs.params import CONSTRUCTION_KEYS, EXCLUSION_KEYS
 
 
 def restrict(section: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -117,6 +117,13 @@ class TermPairs:
             )
         self.joint_search: list[str] = list(self.section["joint_search"])
         self.construction = restrict(self.section, CONSTRUCTION_KEYS)
+        self.formats = {name: spec["format"] for name, spec in config["terminologies"].items()}
+
+    def exclusion(self, wildcards: Any) -> dict[str, Any]:
+        """Params of ``build_termpair_positives`` beyond the construction: what negatives exclude
+        (:data:`~biosem.termpairs.params.EXCLUSION_KEYS`) and the terminology's ``format`` (a
+        concept grouping such as the MeSH descriptor exists in one format only)."""
+        return {**restrict(self.section, EXCLUSION_KEYS), "format": self.formats[wildcards.terminology]}
 
     @staticmethod
     def datasets(terminology: str) -> list[str]:

@@ -32,6 +32,7 @@ from biosem.termpairs.negatives import (
 )
 from biosem.termpairs.params import MODEL_COMPONENT_MODULE, TermPairParams
 from biosem.termpairs.positives import (
+    COMPONENT_COLUMNS,
     DATASETS,
     DIFFICULTIES,
     POSITIVE_COLUMNS,
@@ -517,7 +518,7 @@ def test_similarity_components_transitive_and_case_merged() -> None:
 
 def test_similarity_components_empty() -> None:
     comp = similarity_components(positives_frame([]))
-    assert list(comp.columns) == ["term_lower", "component"] and len(comp) == 0
+    assert list(comp.columns) == COMPONENT_COLUMNS and len(comp) == 0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -662,7 +663,9 @@ def _levenshtein_fixture() -> pd.DataFrame:
 
 def test_levenshtein_negatives_are_brute_force_nearest() -> None:
     pos = _levenshtein_fixture()
-    comps = similarity_components(pos)
+    # The paper's rule (preset medisim-2020): plurals are negatives; tests/unit/termpairs/test_exclusion.py
+    # has the default, which skips them for the next-nearest term.
+    comps = similarity_components(pos, surface_variants=False)
     comp = component_of(comps)
     source = pd.concat([pos["term1"], pos["term2"]], ignore_index=True)
     neg, counts = sample_levenshtein_negatives(pos, comps, source, generator(1, "lev"))
@@ -728,7 +731,7 @@ def test_levenshtein_first_term_with_k_positives_gets_k_nearest() -> None:
             ("fsn_syn", "rhinitis", "miasma", "6"),
         ]
     )
-    comps = similarity_components(pos)
+    comps = similarity_components(pos, surface_variants=False)  # "asthmas" a negative: the paper's rule
     comp = component_of(comps)
     source = pd.concat([pos["term1"], pos["term2"]], ignore_index=True)
     for seed in range(5):
