@@ -35,7 +35,8 @@ def main(snakemake) -> None:
     partial = [read_table(p) for p in snakemake.input.partial]
     for path, table in zip(snakemake.input.partial, partial, strict=True):
         log.info("shard %s: %d forms occur, %d matches", path, len(table), int(table["count"].sum()))
-    counts = merge_partial_counts(patterns.forms, partial, patterns.modes)
+    forms, modes, concepts = patterns.slots()
+    counts = merge_partial_counts(forms, partial, modes, concepts)
     log.info(
         "merged %d shards: %d matches; %d of %d patterns occur",
         len(partial), int(counts.sum()), int((counts > 0).sum()), len(patterns.forms),
@@ -54,6 +55,16 @@ def main(snakemake) -> None:
             name, rule, len(hit), hit["mode"].iloc[0], int(hit["count_folded"].sum()), int(hit["count"].sum()),
             examples,
         )  # fmt: skip
+    context = table[table["in_context"]]
+    drop = (context["count_cased"] - context["count"]).sort_values(ascending=False, kind="stable")
+    top = context.loc[drop.index[:10]]
+    log.info(
+        "%s: %d abbreviations counted only in documents naming their concept otherwise (%d occurrences -> %d); "
+        "largest drops: %s",
+        name, len(context), int(context["count_cased"].sum()), int(context["count"].sum()),
+        ", ".join(f"{t!r} ({c}) {a} -> {b}" for t, c, a, b in zip(
+            top["term"], top["concept_id"], top["count_cased"], top["count"])) or "none",
+    )  # fmt: skip
     best = table.groupby("concept_id")["count"].max()
     for threshold in (1, 5, 25):
         log.info("concepts with a term occurring >= %d times: %d", threshold, int((best >= threshold).sum()))

@@ -40,9 +40,9 @@ def main(snakemake) -> None:
     parts = file_parts(list(snakemake.input.text_files), index, n)
     modes = Counter(patterns.modes)
     log.info(
-        "%s shard %d of %d: %d patterns (%s); text-file parts: %s",
+        "%s shard %d of %d: %d patterns (%s), %d abbreviations counted in context; text-file parts: %s",
         name, index + 1, n, len(patterns.forms), ", ".join(f"{m} {k}" for m, k in sorted(modes.items())),
-        ", ".join(map(part_label, parts)) or "none",
+        len(patterns.contexts), ", ".join(map(part_label, parts)) or "none",
     )  # fmt: skip
     corpus: Counter[str] = Counter()
     chunks = itertools.chain(
@@ -51,7 +51,12 @@ def main(snakemake) -> None:
     )
     start = time.perf_counter()
     counts, run = count_occurrences(
-        patterns.forms, chunks, workers=snakemake.threads, backend=backend, modes=patterns.modes
+        patterns.forms,
+        chunks,
+        workers=snakemake.threads,
+        backend=backend,
+        modes=patterns.modes,
+        contexts=patterns.counter_contexts(),
     )
     elapsed = time.perf_counter() - start
     log.info(
@@ -61,13 +66,8 @@ def main(snakemake) -> None:
         run["matches"], elapsed, run["bytes"] / 1e6 / max(elapsed, 1e-9), backend, snakemake.threads,
     )  # fmt: skip
     hit = counts > 0
-    table = pd.DataFrame(
-        {
-            "normalised": np.array(patterns.forms, dtype=object)[hit],
-            "mode": np.array(patterns.modes, dtype=object)[hit],
-            "count": counts[hit],
-        }
-    )
+    forms, modes, concepts = (np.array(x, dtype=object)[hit] for x in patterns.slots())
+    table = pd.DataFrame({"normalised": forms, "mode": modes, "concept_id": concepts, "count": counts[hit]})
     write_table(table, snakemake.output.partial, PARTIAL_TERM_COUNTS)
 
 

@@ -21,15 +21,16 @@ The paper's construction code was never published; biosem states each rule (docs
    "Some", "Attribute"), and one of its eligible terms (active; configured languages; OBO synonyms of
    the configured scopes; not ambiguous) occurs at least ``min_frequency`` times in the corpus (paper:
    25 in PubMed; counting rules in :mod:`biosem.analogies.frequency`, abbreviations, capitals and
-   common words counted with their case: :mod:`biosem.analogies.matching`). Its one frequent term is
+   common words counted with their case and abbreviations in context: :mod:`biosem.analogies.matching`).
+   Its one frequent term is
    the most frequent normalised form (ties: string order); the string shown is the surface form of
    that normalised form (preferred term first, then FSN, synonym, abbreviation; then string order).
 
-   A term is *ambiguous* (:func:`ambiguous_forms`, issue 37) when its normalised form is an active
-   term, in a configured language and of any scope or type, of two or more considered concepts
-   (active, outside the excluded modules): DOID "scleroderma" of two diseases, MeSH "Carvedilol" and
-   "Carvedilol, (+)". With ``exclude_ambiguous`` (default) such a term never counts for usability
-   nor is shown, so it is never a, b, c or an answer; its concepts are judged on their other terms.
+   A term is *ambiguous* (:func:`ambiguous_forms`, issue 37) when its normalised form is an eligible
+   term of two or more considered concepts (active, outside the excluded modules): DOID
+   "scleroderma" of two diseases, MeSH "Carvedilol" and "Carvedilol, (+)". With ``exclude_ambiguous``
+   (default) such a term never counts for usability nor is shown, so it is never a, b, c or an
+   answer; its concepts are judged on their other terms.
 3. **One-to-one instances**: among a relation's instances between usable concepts, those whose subject
    has no other object and whose object has no other subject in the relation. Relations with at
    least ``min_one_to_one`` of them are kept (paper: 50), then the allow-list (paper: the 25 relations of
@@ -98,14 +99,16 @@ STATUS_FEW_SUBJECTS = "too_few_subjects"
 ABC_COLUMNS = ("single_answer_abc", "multi_answer_abc")
 """Analogies none of whose answers can be found once a, b and c are excluded (Single-, Multi-Answer)."""
 
-RULES = (*CASE_RULES, "ambiguous")
+RULES = (*CASE_RULES, "context", "ambiguous")
 """The validity rules of issue 37, in the order :func:`rule_steps` applies them: counting with the case
-(:data:`biosem.analogies.matching.CASE_RULES`), then leaving out ambiguous terms."""
+(:data:`biosem.analogies.matching.CASE_RULES`), abbreviations only in the documents that name their
+concept otherwise (:func:`biosem.analogies.matching.in_context`), then leaving out ambiguous terms."""
 
 RULE_REASONS = {
     "abbreviation": "abbreviations counted as written",
     "capitals": "terms written in capitals or mixed case counted with their case",
     "common_word": "common English words counted only where cased as in the terminology",
+    "context": "abbreviations counted only in documents that name their concept by another term",
     "ambiguous": "terms naming two or more concepts left out",
 }
 """Why each rule removes what it removes (log lines)."""
@@ -196,16 +199,17 @@ def ambiguous_forms(term_counts: pd.DataFrame, params: AnalogyParams, concepts: 
     """Normalised forms naming two or more considered concepts (issue 37, rule 2).
 
     Args:
-        term_counts: the ``term_counts`` intermediate (columns concept_id, normalised, language).
-        params: languages and excluded modules.
+        term_counts: the ``term_counts`` intermediate (columns concept_id, normalised, language, scope).
+        params: languages, synonym scopes and excluded modules.
         concepts: the ``concepts`` intermediate (inactive and excluded-module concepts do not count).
 
     Returns:
         The normalised forms (:func:`biosem.analogies.frequency.normalise`: lowercase, punctuation
-        -> space) that are active terms, in a configured language and of any scope or term type, of
-        at least two considered concepts.
+        -> space) that are eligible terms (active, in a configured language; any term type; OBO
+        synonyms of the configured scopes, so a RELATED or BROAD synonym does not make a name
+        ambiguous under the default ``[EXACT]``) of at least two considered concepts.
     """
-    t = _considered(term_counts, params, concepts)
+    t = _in_scope(_considered(term_counts, params, concepts), params)
     per_form = t.drop_duplicates(["normalised", "concept_id"])["normalised"].value_counts()
     return set(per_form.index[per_form >= 2])
 
@@ -214,32 +218,30 @@ def concept_terms(
     term_counts: pd.DataFrame,
     params: AnalogyParams,
     concepts: pd.DataFrame | None = None,
-    case_rules: tuple[str, ...] = CASE_RULES,
-    exclude_ambiguous: bool | None = None,
+    rules: tuple[str, ...] = RULES,
 ) -> pd.DataFrame:
     """The one frequent term of every concept with an eligible term, and whether the concept is usable.
 
     Args:
         term_counts: the ``term_counts`` intermediate (:data:`~biosem.analogies.schemas.TERM_COUNTS`).
+        params: thresholds, languages, scopes, excluded modules, ``exclude_ambiguous``.
         concepts: the ``concepts`` intermediate; when given, only active concepts outside
             ``params.exclude_modules`` are considered.
-        case_rules: the rules (:data:`~biosem.analogies.matching.CASE_RULES`) whose terms count with
-            their case (``count``); a term of another rule counts lowercased (``count_folded``), as
-            BMASS. Default: every rule the terms were counted under. A ``term_counts`` table without
-            ``count_folded`` is used as it is.
-        exclude_ambiguous: leave out terms of :func:`ambiguous_forms`; None: ``params.exclude_ambiguous``.
+        rules: the validity rules (:data:`RULES`) in force (default: all, as the terms were counted):
+            a term of a case rule that is not in force counts lowercased (``count_folded``), as BMASS;
+            without ``context`` an abbreviation counts wherever it occurs (``count_cased``); without
+            ``ambiguous`` (or ``params.exclude_ambiguous`` False) ambiguous terms count. A
+            ``term_counts`` table without ``count_folded`` is used as it is.
 
     Returns:
         One row per concept with an eligible term, sorted by concept_id: ``concept_id, term`` (surface
         form), ``normalised, tokens, count`` (occurrences of the term as counted), ``case_rule``
         (None: counted lowercased), ``usable`` (count >= ``min_frequency``).
     """
-    exclude_ambiguous = params.exclude_ambiguous if exclude_ambiguous is None else exclude_ambiguous
-    considered = _considered(term_counts, params, concepts)
-    t = _in_scope(considered, params)
-    if exclude_ambiguous:
-        t = t[~t["normalised"].isin(ambiguous_forms(considered, params))]
-    t = _as_counted(t, case_rules)
+    t = _in_scope(_considered(term_counts, params, concepts), params)
+    if params.exclude_ambiguous and "ambiguous" in rules:
+        t = t[~t["normalised"].isin(ambiguous_forms(t, params))]
+    t = _as_counted(t, rules)
     t = t.assign(_type=t["term_type"].map(TERM_TYPE_ORDER).fillna(len(TERM_TYPE_ORDER)).astype(int))
     # Most frequent normalised form; ties by the normalised string; then the surface form to show.
     t = t.sort_values(
@@ -253,16 +255,16 @@ def concept_terms(
     return out
 
 
-def _as_counted(t: pd.DataFrame, case_rules: tuple[str, ...]) -> pd.DataFrame:
-    """``t`` with ``count`` as counted under ``case_rules`` (module docstring of
-    :mod:`biosem.analogies.matching`) and ``case_rule`` None where the term counts lowercased."""
+def _as_counted(t: pd.DataFrame, rules: tuple[str, ...]) -> pd.DataFrame:
+    """``t`` with ``count`` as counted under the case and context ``rules`` in force (module docstring
+    of :mod:`biosem.analogies.matching`) and ``case_rule`` None where the term counts lowercased."""
     if "count_folded" not in t:
         return t.assign(case_rule=None)
-    cased = t["case_rule"].isin(list(case_rules)).to_numpy()
-    return t.assign(
-        count=np.where(cased, t["count"].to_numpy(), t["count_folded"].to_numpy()),
-        case_rule=t["case_rule"].where(cased, None),
-    )
+    cased = t["case_rule"].isin([r for r in rules if r in CASE_RULES]).to_numpy()
+    count = np.where(cased, t["count_cased"].to_numpy(), t["count_folded"].to_numpy())
+    if "context" in rules:
+        count = np.where(cased & t["in_context"].to_numpy(dtype=bool), t["count"].to_numpy(), count)
+    return t.assign(count=count, case_rule=t["case_rule"].where(cased, None))
 
 
 def rule_steps(
@@ -272,22 +274,20 @@ def rule_steps(
 
     Returns:
         ``[("bmass", concepts, lost), (rule, concepts, lost) for rule in RULES]``: ``concepts`` as
-        :func:`concept_terms` gives them with the rules so far on (the first: every term lowercased,
-        ambiguous terms kept; the last: the construction's own), ``lost`` the eligible terms
-        (``concept_id, term, normalised, count_before``) that reached ``min_frequency`` before the
-        rule and no longer count after it (empty for ``bmass``).
+        :func:`concept_terms` gives them with the rules so far in force (the first: every term
+        lowercased, ambiguous terms kept; the last: the construction's own), ``lost`` the eligible
+        terms (``concept_id, term, normalised, count_before``) that reached ``min_frequency`` before
+        the rule and no longer count after it (empty for ``bmass``).
     """
-    considered = _considered(term_counts, params, concepts)
-    eligible = _in_scope(considered, params)
-    ambiguous = ambiguous_forms(considered, params) if params.exclude_ambiguous else set()
+    eligible = _in_scope(_considered(term_counts, params, concepts), params)
+    ambiguous = ambiguous_forms(eligible, params) if params.exclude_ambiguous else set()
     steps: list[tuple[str, pd.DataFrame, pd.DataFrame]] = []
     before = _as_counted(eligible, ())
     for k, rule in enumerate(("bmass", *RULES)):
-        on = tuple(CASE_RULES[: min(k, len(CASE_RULES))])
-        drop_ambiguous = rule == "ambiguous" and params.exclude_ambiguous
-        table = concept_terms(term_counts, params, concepts, case_rules=on, exclude_ambiguous=drop_ambiguous)
+        on = RULES[:k]
+        table = concept_terms(term_counts, params, concepts, rules=on)
         after = _as_counted(eligible, on)
-        if drop_ambiguous:
+        if "ambiguous" in on and ambiguous:
             after = after.assign(count=after["count"].where(~after["normalised"].isin(ambiguous), 0))
         was, now = before["count"].to_numpy(), after["count"].to_numpy()
         gone = (was >= params.min_frequency) & (now < params.min_frequency)

@@ -156,17 +156,18 @@ def normalise_many(texts: Sequence[str], fold_case: bool = True) -> list[str]:
     return [b" ".join(part.split()).decode("utf-8") for part in parts]
 
 
-_SENTENCE_START = re.compile(rb"(?:\A|\x00|[.!?][\"')\]]*[ \t\r\n])[ \t\r\n]*[\"'(\[]*([A-Z])(?![a-z0-9]*[A-Z])")
-"""An ASCII capital opening a document or a sentence (after ``.``, ``!`` or ``?``, closing quotes or
-brackets, and white space; opening quotes or brackets may precede it) whose word has no other
-capital."""
+_SENTENCE_START = re.compile(rb"(?:\A|\x00|[.!?:][\"')\]]*[ \t\r\n])[ \t\r\n]*[\"'(\[]*([A-Z])(?![a-z0-9]*[A-Z])")
+"""An ASCII capital opening a document or a sentence (after ``.``, ``!``, ``?`` or ``:`` as in the
+section labels of structured abstracts, closing quotes or brackets, and white space; opening quotes or
+brackets may precede it) whose word has no other capital."""
 
 
 def lower_sentence_starts(raw: bytes) -> bytes:
     """``raw`` (UTF-8 text; documents joined by :data:`DOCUMENT_SEPARATOR`) with the first letter of
     every document and sentence lowercased when the rest of its word is not capitalised: a capital
-    there says nothing about the word ("Heart rate was ..." -> "heart rate was ...", "All patients"
-    -> "all patients"; "CAN", "IgM" stay). The text side of the ``cased`` and ``exact`` modes."""
+    there says nothing about the word ("Heart rate was ..." -> "heart rate was ...", "RESULTS: All
+    patients" -> "RESULTS: all patients"; "CAN", "IgM" stay). The text side of the ``cased`` and
+    ``exact`` modes."""
     starts = [m.start(1) for m in _SENTENCE_START.finditer(raw)]
     if not starts:
         return raw
@@ -220,31 +221,40 @@ def match_forms(texts: Sequence[str], mode: str) -> list[str]:
 
 
 def merge_partial_counts(
-    patterns: Sequence[str], partial: Iterable[pd.DataFrame], modes: Sequence[str] | None = None
+    patterns: Sequence[str],
+    partial: Iterable[pd.DataFrame],
+    modes: Sequence[str] | None = None,
+    concepts: Sequence[str | None] | None = None,
 ) -> np.ndarray:
-    """Occurrences of each (pattern, mode) summed over shards' partial counts (columns ``normalised``,
-    ``mode``, ``count``; a table without ``mode`` holds ``folded`` counts).
+    """Occurrences of each counting slot summed over shards' partial counts.
 
     Args:
-        patterns: the patterns every shard counted.
-        modes: their match modes (``None``: all ``folded``).
+        patterns: the counted form of each slot (a pattern, or a context's pattern).
+        partial: tables with columns ``normalised``, ``count`` and optionally ``mode`` (default
+            ``folded``) and ``concept_id`` (the concept of a context slot; null for a pattern).
+        modes: the match mode of each slot (``None``: all ``folded``).
+        concepts: the concept of each context slot, None for a pattern slot (``None``: no context).
 
     Returns an int64 array aligned with ``patterns``.
 
     Raises:
-        ValueError: a partial table names a (form, mode) that is not among the patterns (shards counted
+        ValueError: a partial table names a (form, mode, concept) that is not a slot (shards counted
             other terms).
     """
     modes = [FOLDED] * len(patterns) if modes is None else list(modes)
+    concepts = [None] * len(patterns) if concepts is None else list(concepts)
     counts = np.zeros(len(patterns), dtype=np.int64)
-    index = pd.Index([f"{m}\t{p}" for p, m in zip(patterns, modes)])
+    index = pd.Index([f"{m}\t{p}\t{c or ''}" for p, m, c in zip(patterns, modes, concepts)])
     for table in partial:
-        table_modes = table["mode"] if "mode" in table else pd.Series(FOLDED, index=table.index)
-        keys = table_modes.astype(str).str.cat(table["normalised"].astype(str), sep="\t")
+        table_modes = table["mode"].astype(str) if "mode" in table else pd.Series(FOLDED, index=table.index)
+        table_concepts = (
+            table["concept_id"].fillna("").astype(str) if "concept_id" in table else pd.Series("", index=table.index)
+        )
+        keys = table_modes.str.cat([table["normalised"].astype(str), table_concepts], sep="\t")
         position = index.get_indexer(keys)
         if (position < 0).any():
             bad = int(np.flatnonzero(position < 0)[0])
-            unknown = (table["normalised"].iloc[bad], table_modes.iloc[bad])
+            unknown = (table["normalised"].iloc[bad], table_modes.iloc[bad], table_concepts.iloc[bad] or None)
             raise ValueError(f"partial counts name {unknown!r}, which is not a pattern of these terms")
         np.add.at(counts, position, table["count"].to_numpy(dtype=np.int64))
     return counts
@@ -275,7 +285,8 @@ def resolve_backend(backend: str = "auto") -> str:
     return backend
 
 
-_UNKNOWN = "\x01"  # the code of every text token outside the terms' vocabulary (and of separators)
+_UNKNOWN = "\x01"  # the code of every text token outside the terms' vocabulary
+_SEPARATOR = b"\x00"  # the document separator token, coded as itself (code point 0)
 _FIRST_CODE = 2
 _SINGLE_END = 0x80000  # single-code range [2, 0x80000) minus surrogates
 _LEAD = (0x80000, 0xC0000)  # two-code tokens: a lead code point, then a trail code point
@@ -305,21 +316,26 @@ class _Pass:
     itself (``exact``), or the key whose :func:`case_variants` hold it (``cased``).
     """
 
-    def __init__(self, patterns: Sequence[str], ids: np.ndarray, backend: str, mode: str) -> None:
+    def __init__(
+        self, patterns: Sequence[str], ids: np.ndarray, backend: str, mode: str, located: np.ndarray | None = None
+    ) -> None:
         self.mode = mode
         self.backend = backend
         split = [p.split(" ") for p in patterns]
+        located_local = np.flatnonzero(np.isin(ids, located)) if located is not None else np.zeros(0, dtype=np.int64)
         vocabulary = sorted(set(itertools.chain.from_iterable(split)))
         # written text token -> the pattern token it stands for (folded: the text is already lowercased)
         self._token_of: dict[bytes, bytes] | None = None
         if mode != FOLDED:
-            self._token_of = {}
+            self._token_of = {_SEPARATOR: _SEPARATOR}
             for tok in vocabulary:
                 for variant in case_variants(tok) if mode == CASED else (tok,):
                     self._token_of.setdefault(variant.encode("utf-8"), tok.encode("utf-8"))
         self._automaton: object | None = None
         self._automaton_ids = np.zeros(0, dtype=np.int64)  # automaton pattern index -> pattern id
         self._unigram_of_code = np.zeros(0, dtype=np.int64)  # code point -> pattern id (-1: none)
+        self._locator: object | None = None  # automaton over the located patterns (positions)
+        self._locator_ids = np.asarray(ids, dtype=np.int64)[located_local]
         if backend == "ahocorasick_rs":
             import ahocorasick_rs
 
@@ -329,7 +345,10 @@ class _Pass:
             if self._token_of is None:
                 self._codes = {tok.encode("utf-8"): c for tok, c in code.items()}
             else:
-                self._codes = {text: code[tok.decode("utf-8")] for text, tok in self._token_of.items()}
+                self._codes = {
+                    text: code[tok.decode("utf-8")] for text, tok in self._token_of.items() if text != _SEPARATOR
+                }
+            self._codes[_SEPARATOR] = _SEPARATOR.decode("ascii")
             single = [i for i, toks in enumerate(split) if len(toks) == 1 and len(code[toks[0]]) == 1]
             if single:
                 points = np.array([ord(code[split[i][0]]) for i in single], dtype=np.int64)
@@ -340,6 +359,9 @@ class _Pass:
             if len(in_automaton):
                 coded = ["".join(code[t] for t in split[i]).encode("utf-8") for i in in_automaton]
                 self._automaton = ahocorasick_rs.BytesAhoCorasick(coded, matchkind=ahocorasick_rs.MatchKind.Standard)
+            if len(located_local):
+                coded = ["".join(code[t] for t in split[i]).encode("utf-8") for i in located_local]
+                self._locator = ahocorasick_rs.BytesAhoCorasick(coded, matchkind=ahocorasick_rs.MatchKind.Standard)
         else:
             import ahocorasick
 
@@ -349,10 +371,19 @@ class _Pass:
             automaton.make_automaton()
             self._automaton = automaton
             self._automaton_ids = np.asarray(ids, dtype=np.int64)
+            if len(located_local):
+                locator = ahocorasick.Automaton(ahocorasick.STORE_INTS)
+                for k, i in enumerate(located_local):
+                    locator.add_word(f" {patterns[i]} ", k)
+                locator.make_automaton()
+                self._locator = locator
 
-    def sparse_counts(self, toks: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    def sparse_counts(self, toks: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(pattern ids, occurrences) in the tokens of a chunk (lowercased for ``folded``, as written
-        otherwise); ids in no particular order."""
+        otherwise; documents separated by ``b"\\x00"`` tokens), ids in no particular order; then
+        (pattern ids, document index in the chunk) of every occurrence of a located pattern."""
+        none = np.zeros(0, dtype=np.int64)
+        located: tuple[np.ndarray, np.ndarray] = (none, none)
         if self.backend == "ahocorasick_rs":
             coded = "".join(map(self._codes.get, toks, itertools.repeat(_UNKNOWN)))
             parts_ids: list[np.ndarray] = []
@@ -365,15 +396,22 @@ class _Pass:
                 keep = ids >= 0
                 parts_ids.append(ids[keep])
                 parts_n.append(hist[hit][keep].astype(np.int64))
+            raw = coded.encode("utf-8") if self._automaton is not None or self._locator is not None else b""
             if self._automaton is not None:
-                found = self._automaton.find_matches_as_indexes(coded.encode("utf-8"), overlapping=True)  # type: ignore[attr-defined]
+                found = self._automaton.find_matches_as_indexes(raw, overlapping=True)  # type: ignore[attr-defined]
                 index = np.fromiter(map(operator.itemgetter(0), found), dtype=np.int64, count=len(found))
                 ids, n = np.unique(index, return_counts=True)
                 parts_ids.append(self._automaton_ids[ids])
                 parts_n.append(n.astype(np.int64))
+            if self._locator is not None:
+                found = self._locator.find_matches_as_indexes(raw, overlapping=True)  # type: ignore[attr-defined]
+                index = np.fromiter(map(operator.itemgetter(0), found), dtype=np.int64, count=len(found))
+                start = np.fromiter(map(operator.itemgetter(1), found), dtype=np.int64, count=len(found))
+                separators = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 0)
+                located = (self._locator_ids[index], np.searchsorted(separators, start))
             if not parts_ids:
-                return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-            return np.concatenate(parts_ids), np.concatenate(parts_n)
+                return none, none, *located
+            return np.concatenate(parts_ids), np.concatenate(parts_n), *located
         if self._token_of is not None:
             toks = list(map(self._token_of.get, toks, itertools.repeat(_UNKNOWN.encode("utf-8"))))
         text = " " + b" ".join(toks).decode("utf-8") + " "
@@ -382,12 +420,18 @@ class _Pass:
             dtype=np.int64,
         )
         ids, n = np.unique(index, return_counts=True)
-        return self._automaton_ids[ids], n.astype(np.int64)
+        if self._locator is not None:
+            found = list(self._locator.iter(text))  # type: ignore[attr-defined]
+            index = np.fromiter(map(operator.itemgetter(1), found), dtype=np.int64, count=len(found))
+            end = np.fromiter(map(operator.itemgetter(0), found), dtype=np.int64, count=len(found))
+            separators = np.flatnonzero(np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32) == 0)
+            located = (self._locator_ids[index], np.searchsorted(separators, end))
+        return self._automaton_ids[ids], n.astype(np.int64), *located
 
 
 class TermCounter:
     """Aho–Corasick automata over normalised patterns (one per match mode); counts their
-    occurrences in text chunks.
+    occurrences in text chunks, and occurrences of some patterns in the documents where others occur.
 
     With the ``ahocorasick_rs`` backend, single-token patterns whose token has a one-code-point code
     are counted by a vectorised histogram of the coded text (``numpy.bincount``), and the automaton
@@ -396,19 +440,32 @@ class TermCounter:
     ``exact`` patterns are counted over the chunk normalised once more, without lowercasing (a second
     pass that only runs when such patterns exist).
 
+    A *context* ``(p, (q1, q2, ...))`` counts the occurrences of pattern ``p`` in the documents where
+    one of the patterns ``q1, q2, ...`` occurs too (an abbreviation where its long form is written;
+    :mod:`biosem.analogies.matching`). The patterns named by contexts are also located: a small
+    automaton per pass over those patterns only reports each occurrence's document (the number of
+    document separators before it), so the counting automata stay as they are.
+
     Args:
         patterns: non-empty normalised terms (tokens separated by single spaces, as :func:`match_forms`
             returns them in their mode); pattern ``i`` is counted in slot ``i``.
         backend: ``auto``, ``ahocorasick_rs`` or ``pyahocorasick`` (identical counts).
         modes: the match mode of each pattern (:data:`MATCH_MODES`); ``None``: all ``folded``.
+        contexts: context ``k`` is counted in slot ``len(patterns) + k``.
 
     Raises:
-        ValueError: a pattern is empty or not normalised, a (pattern, mode) pair is repeated, or a
-            mode is unknown or not aligned with the patterns.
+        ValueError: a pattern is empty or not normalised, a (pattern, mode) pair is repeated, a mode
+            is unknown or not aligned with the patterns, or a context names no pattern.
     """
 
-    def __init__(self, patterns: Sequence[str], backend: str = "auto", modes: Sequence[str] | None = None) -> None:
-        self.n_patterns = len(patterns)
+    def __init__(
+        self,
+        patterns: Sequence[str],
+        backend: str = "auto",
+        modes: Sequence[str] | None = None,
+        contexts: Sequence[tuple[int, Sequence[int]]] = (),
+    ) -> None:
+        self.n_patterns = len(patterns) + len(contexts)
         self.backend = resolve_backend(backend)
         modes = [FOLDED] * len(patterns) if modes is None else list(modes)
         if len(modes) != len(patterns):
@@ -420,41 +477,73 @@ class TermCounter:
                 raise ValueError(f"unknown match mode {mode!r}; expected one of {MATCH_MODES}")
         if len(set(zip(patterns, modes))) != len(patterns):
             raise ValueError("patterns must be distinct")
+        # contexts as arrays: the counted pattern of each, and (context, long-form pattern) pairs
+        self._context_of = np.array([p for p, _ in contexts], dtype=np.int64)
+        self._long_forms = pd.DataFrame(
+            [(k, q) for k, (_, qs) in enumerate(contexts) for q in qs], columns=["context", "pattern"], dtype=np.int64
+        )
+        named = np.union1d(self._context_of, self._long_forms["pattern"].to_numpy())
+        if len(named) and (named.min() < 0 or named.max() >= len(patterns)):
+            raise ValueError("a context names a pattern that does not exist")
         by_mode = np.array(modes, dtype=object)
         self._passes: list[_Pass] = []
         for mode in MATCH_MODES:
             ids = np.flatnonzero(by_mode == mode)
             if len(ids):
-                self._passes.append(_Pass([patterns[i] for i in ids], ids, self.backend, mode))
+                self._passes.append(_Pass([patterns[i] for i in ids], ids, self.backend, mode, located=named))
+        self._n_plain = len(patterns)
 
     def sparse_counts(self, chunk: bytes) -> tuple[np.ndarray, np.ndarray]:
-        """(pattern ids, occurrences) of the patterns occurring in ``chunk`` (UTF-8 text; documents
-        joined by :data:`DOCUMENT_SEPARATOR`); ids ascending, occurrences > 0.
+        """(slot ids, occurrences) of the patterns and contexts occurring in ``chunk`` (UTF-8 text;
+        documents joined by :data:`DOCUMENT_SEPARATOR`); ids ascending, occurrences > 0.
 
         Raises:
             UnicodeDecodeError: ``chunk`` is not valid UTF-8.
         """
         parts_ids: list[np.ndarray] = []
         parts_n: list[np.ndarray] = []
+        located_ids: list[np.ndarray] = []
+        located_docs: list[np.ndarray] = []
         folded: list[bytes] | None = None
         cased: list[bytes] | None = None
         for one in self._passes:
             if one.mode == FOLDED:
                 folded = tokens(chunk) if folded is None else folded
-                ids, n = one.sparse_counts(folded)
+                ids, n, where, docs = one.sparse_counts(folded)
             else:
                 cased = tokens(lower_sentence_starts(chunk), fold_case=False) if cased is None else cased
-                ids, n = one.sparse_counts(cased)
+                ids, n, where, docs = one.sparse_counts(cased)
             parts_ids.append(ids)
+            parts_n.append(n)
+            located_ids.append(where)
+            located_docs.append(docs)
+        if len(self._context_of):
+            ids, n = self._context_counts(np.concatenate(located_ids), np.concatenate(located_docs))
+            parts_ids.append(ids + self._n_plain)
             parts_n.append(n)
         if not parts_ids:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         ids = np.concatenate(parts_ids)
-        order = np.argsort(ids, kind="stable")
-        return ids[order], np.concatenate(parts_n)[order]
+        n = np.concatenate(parts_n)
+        keep = n > 0
+        order = np.argsort(ids[keep], kind="stable")
+        return ids[keep][order], n[keep][order]
+
+    def _context_counts(self, pattern: np.ndarray, document: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(context ids, occurrences of the context's pattern in documents holding one of its long
+        forms), from every occurrence (pattern id, document) of the located patterns."""
+        occurrences = pd.DataFrame({"pattern": pattern, "document": document})
+        with_long_form = occurrences.drop_duplicates().merge(self._long_forms, on="pattern")
+        present = with_long_form[["context", "document"]].drop_duplicates()
+        counted = pd.DataFrame({"context": np.arange(len(self._context_of)), "pattern": self._context_of})
+        hits = occurrences.merge(counted, on="pattern").merge(present, on=["context", "document"])
+        n = np.bincount(hits["context"].to_numpy(dtype=np.int64), minlength=len(self._context_of))
+        ids = np.flatnonzero(n)
+        return ids.astype(np.int64), n[ids].astype(np.int64)
 
     def count(self, chunk: bytes) -> np.ndarray:
-        """Occurrences of each pattern in ``chunk``: int64 array of length ``n_patterns``."""
+        """Occurrences of each pattern, then of each context, in ``chunk``: int64 array of length
+        ``n_patterns`` (patterns + contexts)."""
         counts = np.zeros(self.n_patterns, dtype=np.int64)
         ids, n = self.sparse_counts(chunk)
         counts[ids] = n
@@ -467,9 +556,14 @@ class TermCounter:
 _WORKER: TermCounter | None = None
 
 
-def _init_worker(patterns: Sequence[str], backend: str, modes: Sequence[str] | None) -> None:
+def _init_worker(
+    patterns: Sequence[str],
+    backend: str,
+    modes: Sequence[str] | None,
+    contexts: Sequence[tuple[int, Sequence[int]]],
+) -> None:
     global _WORKER
-    _WORKER = TermCounter(patterns, backend, modes)
+    _WORKER = TermCounter(patterns, backend, modes, contexts)
 
 
 def _sparse_counts(counter: TermCounter, chunk: bytes) -> tuple[np.ndarray, np.ndarray, int]:
@@ -488,12 +582,15 @@ def count_occurrences(
     workers: int = 1,
     backend: str = "auto",
     modes: Sequence[str] | None = None,
+    contexts: Sequence[tuple[int, Sequence[int]]] = (),
 ) -> tuple[np.ndarray, dict[str, int]]:
-    """Count every pattern over a stream of text chunks.
+    """Count every pattern (and context) over a stream of text chunks.
 
     Args:
         patterns: distinct normalised terms (see :class:`TermCounter`).
         modes: the match mode of each pattern (``None``: all ``folded``; see :class:`TermCounter`).
+        contexts: patterns counted in the documents holding others (see :class:`TermCounter`); their
+            counts follow the patterns' in the result.
         chunks: UTF-8 byte strings of whole documents joined by :data:`DOCUMENT_SEPARATOR` (as
             :func:`document_chunks` and :func:`text_file_chunks` yield them).
         workers: worker processes (``spawn``ed; each builds its own automaton from ``patterns``). At
@@ -505,10 +602,10 @@ def count_occurrences(
     a bounded rate (:class:`biosem.logs.Progress`).
 
     Returns:
-        (counts, stats): int64 occurrences per pattern (independent of ``workers`` and chunking), and
-        ``{"bytes", "chunks", "matches"}``.
+        (counts, stats): int64 occurrences per pattern, then per context (independent of ``workers``
+        and chunking), and ``{"bytes", "chunks", "matches"}`` (matches of patterns and contexts).
     """
-    counts = np.zeros(len(patterns), dtype=np.int64)
+    counts = np.zeros(len(patterns) + len(contexts), dtype=np.int64)
     stats = {"bytes": 0, "chunks": 0, "matches": 0}
     progress = Progress(log, f"counting {len(patterns):,} terms in the corpus", None, unit="MB", scale=1e6)
 
@@ -525,7 +622,7 @@ def count_occurrences(
     stream = iter(chunks)
     head = list(itertools.islice(stream, 2 * workers)) if workers > 1 else []
     if workers <= 1 or not patterns or len(head) < 2 * workers:
-        counter = TermCounter(patterns, backend, modes)
+        counter = TermCounter(patterns, backend, modes, contexts)
         for chunk in itertools.chain(head, stream):
             add(_sparse_counts(counter, chunk))
         progress.finish()
@@ -536,7 +633,7 @@ def count_occurrences(
         max_workers=workers,
         mp_context=context,
         initializer=_init_worker,
-        initargs=(list(patterns), backend, None if modes is None else list(modes)),
+        initargs=(list(patterns), backend, None if modes is None else list(modes), list(contexts)),
     ) as pool:
         pending: set[cf.Future[tuple[np.ndarray, np.ndarray, int]]] = set()
         for chunk in itertools.chain(head, stream):

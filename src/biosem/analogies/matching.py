@@ -21,6 +21,14 @@ term's ``case_rule``):
    not mainly biomedical in WordNet). Counted ``exact``: only where cased as in the terminology
    (MeSH's "Lead" is found in "Lead", never in "lead to").
 
+4. ``abbreviation_context`` (:func:`in_context`): an abbreviation in capitals that is not its
+   concept's name (``CAN``, ``HD``, ``TEM``: synonyms; not MeSH's preferred term ``DNA``) is counted
+   only in the documents that also hold another term of its concept (one sense per discourse, Gale,
+   Church & Yarowsky 1992; abstracts define an abbreviation at its first use, Schwartz & Hearst 2003).
+   Written in capitals, "CAN" is still *chronic allograft nephropathy* or *cannabis/alcohol/nicotine*
+   in the default corpus, "TEM" transmission electron microscopy rather than GO's tetraspanin-enriched
+   microdomain; "HD" in an abstract about Huntington disease counts, in one about haemodialysis not.
+
 A term no rule applies to is counted ``folded`` (BMASS). :data:`BMASS_RULES` switches every rule off.
 """
 
@@ -53,8 +61,9 @@ conditions and diseases, substances, bodily functions."""
 
 @dataclass(frozen=True)
 class CaseRules:
-    """Which terms are counted with their case (config ``analogies``: ``cased_abbreviations``,
-    ``cased_capitals``, ``common_word_zipf``, ``common_word_lexnames``; module docstring).
+    """Which terms are counted with their case, and where (config ``analogies``: ``cased_abbreviations``,
+    ``cased_capitals``, ``common_word_zipf``, ``common_word_lexnames``, ``abbreviation_context``;
+    module docstring).
 
     ``common_word_zipf`` None switches rule 3 off; ``common_word_lexnames`` None leaves WordNet out
     (the Zipf frequency alone decides).
@@ -64,6 +73,7 @@ class CaseRules:
     capitals: bool = True
     common_word_zipf: float | None = 4.0
     common_word_lexnames: tuple[str, ...] | None = BIOMEDICAL_LEXNAMES
+    abbreviation_context: bool = True
     wordlist: str = "large"
 
     def __post_init__(self) -> None:
@@ -81,7 +91,7 @@ class CaseRules:
         return self.abbreviations or self.capitals or self.common_word_zipf is not None
 
 
-BMASS_RULES = CaseRules(abbreviations=False, capitals=False, common_word_zipf=None)
+BMASS_RULES = CaseRules(abbreviations=False, capitals=False, common_word_zipf=None, abbreviation_context=False)
 """Every term lowercased, as BMASS counts (presets/bmass-2017.yaml)."""
 
 
@@ -94,6 +104,7 @@ def case_rules_from_config(section: Mapping[str, object]) -> CaseRules:
         capitals=bool(section["cased_capitals"]),
         common_word_zipf=None if zipf is None else float(zipf),  # type: ignore[arg-type]
         common_word_lexnames=None if lexnames is None else tuple(str(x) for x in lexnames),  # type: ignore[attr-defined]
+        abbreviation_context=bool(section["abbreviation_context"]),
     )
 
 
@@ -216,10 +227,59 @@ def case_rules(prepared: pd.DataFrame, rules: CaseRules) -> np.ndarray:
 # --------------------------------------------------------------------------------------------------
 class Patterns(NamedTuple):
     """What a terminology's counting looks for: distinct (form, mode) pairs, sorted by mode
-    (:data:`~biosem.analogies.frequency.MATCH_MODES` order), then form."""
+    (:data:`~biosem.analogies.frequency.MATCH_MODES` order), then form; and the contexts (a pattern
+    counted in the documents holding one of its concept's other terms: ``(pattern index, long-form
+    pattern indices, concept_id)``, sorted by concept, then pattern)."""
 
     forms: list[str]
     modes: list[str]
+    contexts: Sequence[tuple[int, tuple[int, ...], str]] = ()
+
+    def slots(self) -> tuple[list[str], list[str], list[str | None]]:
+        """(form, mode, concept) of every counting slot: the patterns (concept None), then the
+        contexts (their pattern's form and mode, and their concept), as
+        :class:`~biosem.analogies.frequency.TermCounter` counts them."""
+        forms = self.forms + [self.forms[p] for p, _, _ in self.contexts]
+        modes = self.modes + [self.modes[p] for p, _, _ in self.contexts]
+        concepts: list[str | None] = [None] * len(self.forms) + [c for _, _, c in self.contexts]
+        return forms, modes, concepts
+
+    def counter_contexts(self) -> list[tuple[int, tuple[int, ...]]]:
+        """The contexts as :class:`~biosem.analogies.frequency.TermCounter` takes them."""
+        return [(p, q) for p, q, _ in self.contexts]
+
+
+_NAMES = ("preferred", "fsn")
+"""Term types that name their concept (an abbreviation of this type is the concept's own name)."""
+
+
+def in_context(prepared: pd.DataFrame, rules: CaseRules) -> np.ndarray:
+    """Terms counted only in the documents that name their concept by another term (rule 4; module
+    docstring): with ``rules.abbreviation_context``, a term counted with its case by the
+    ``abbreviation`` or ``capitals`` rule, not its concept's name (term_type preferred or FSN),
+    whose counted form is one token written in capitals (two or more upper-case letters and no
+    lower-case one: ``CAN``, ``HD``, ``WFS1``), and whose concept has another term (a long form)
+    with another normalised form that is not such a term itself. Boolean array aligned with
+    ``prepared`` (columns of :func:`prepare_terms`)."""
+    out = np.zeros(len(prepared), dtype=bool)
+    if not rules.abbreviation_context or not len(prepared):
+        return out
+    matched = prepared["matched"].astype(str)
+    candidate = (
+        prepared["case_rule"].isin(["abbreviation", "capitals"]).to_numpy()
+        & ~prepared["term_type"].isin(list(_NAMES)).to_numpy()
+        & (~matched.str.contains(" ", regex=False)).to_numpy()
+        & np.fromiter((m.isupper() and sum(c.isupper() for c in m) >= 2 for m in matched), bool, len(matched))
+    )
+    long = prepared.loc[~candidate & (prepared["normalised"] != "").to_numpy(), ["concept_id", "normalised"]]
+    long = long.drop_duplicates()
+    per_concept = long.groupby("concept_id").size()
+    index = np.flatnonzero(candidate)
+    cand = prepared.iloc[index][["concept_id", "normalised"]]
+    same = cand.merge(long.assign(_same=True), on=["concept_id", "normalised"], how="left")["_same"]
+    others = cand["concept_id"].map(per_concept).fillna(0).to_numpy() - same.fillna(False).astype(int).to_numpy()
+    out[index] = others > 0
+    return out
 
 
 def prepare_terms(terms: pd.DataFrame, rules: CaseRules = BMASS_RULES) -> pd.DataFrame:
@@ -236,7 +296,8 @@ def prepare_terms(terms: pd.DataFrame, rules: CaseRules = BMASS_RULES) -> pd.Dat
         ``"Malaria"``), ``normalised`` its :func:`~biosem.analogies.frequency.normalise` form (""
         when nothing is left, e.g. ``"(+)"``), ``tokens`` the number of tokens of ``normalised``,
         ``case_rule`` (:func:`case_rules`), ``mode`` (``folded`` or the rule's
-        :data:`MODE_OF_RULE`) and ``matched`` (the form counted in that mode).
+        :data:`MODE_OF_RULE`), ``matched`` (the form counted in that mode) and ``in_context``
+        (:func:`in_context`).
     """
     t = terms.loc[
         terms["active"].astype(bool), ["source", "concept_id", "term_id", "term_type", "language", "scope", "term"]
@@ -258,27 +319,61 @@ def prepare_terms(terms: pd.DataFrame, rules: CaseRules = BMASS_RULES) -> pd.Dat
             matched[hit] = match_forms(t["term"].iloc[hit].astype(str).tolist(), how)
     t["mode"] = mode
     t["matched"] = matched
+    t["in_context"] = in_context(t, rules)
     return t
 
 
 def term_patterns(prepared: pd.DataFrame) -> Patterns:
-    """The automata's patterns: every distinct non-empty ``normalised`` form ``folded`` (the BMASS
-    count of every term) and every distinct non-empty ``matched`` form of the ``cased`` and ``exact``
-    terms in its mode; sorted by mode, then form."""
+    """The automata's patterns and contexts.
+
+    Patterns: every distinct non-empty ``normalised`` form ``folded`` (the BMASS count of every term)
+    and every distinct non-empty ``matched`` form of the ``cased`` and ``exact`` terms in its mode;
+    sorted by mode, then form. Contexts: one per (concept, counted form) of its ``in_context`` terms,
+    whose long forms are the ``folded`` patterns of the concept's other terms that are not
+    ``in_context`` and have another normalised form.
+    """
     pairs = {(FOLDED, form) for form in prepared["normalised"]}
     other = prepared["mode"] != FOLDED
     pairs |= set(zip(prepared.loc[other, "mode"], prepared.loc[other, "matched"]))
     rank = {mode: i for i, mode in enumerate(MATCH_MODES)}
     ordered = sorted((rank[m], f) for m, f in pairs if f)
-    return Patterns([f for _, f in ordered], [MATCH_MODES[r] for r, _ in ordered])
+    forms = [f for _, f in ordered]
+    modes = [MATCH_MODES[r] for r, _ in ordered]
+    slot = {(m, f): i for i, (f, m) in enumerate(zip(forms, modes))}
+    contexts: list[tuple[int, tuple[int, ...], str]] = []
+    flagged = prepared["in_context"].to_numpy(dtype=bool) if "in_context" in prepared else np.zeros(len(prepared), bool)
+    if flagged.any():
+        long = prepared.loc[~flagged & (prepared["normalised"] != "").to_numpy(), ["concept_id", "normalised"]]
+        long_forms = long.drop_duplicates().groupby("concept_id")["normalised"].agg(lambda x: sorted(set(x)))
+        wanted = prepared.loc[flagged, ["concept_id", "mode", "matched", "normalised"]]
+        wanted = wanted.drop_duplicates(["concept_id", "mode", "matched"]).sort_values(
+            ["concept_id", "mode", "matched"], kind="stable"
+        )
+        for concept, mode, form, own in wanted.itertuples(index=False):
+            others = tuple(slot[(FOLDED, f)] for f in long_forms.get(concept, []) if f != own)
+            if others:
+                contexts.append((slot[(mode, form)], others, concept))
+    return Patterns(forms, modes, contexts)
 
 
 def attach_counts(prepared: pd.DataFrame, patterns: Patterns, counts: np.ndarray) -> pd.DataFrame:
-    """``prepared`` plus ``count`` (occurrences of ``matched`` in ``mode``) and ``count_folded``
-    (occurrences of ``normalised`` lowercased, as BMASS counts); 0 for an empty form."""
-    index = pd.Index([f"{m}\t{f}" for f, m in zip(patterns.forms, patterns.modes)])
-    padded = np.append(np.asarray(counts, dtype=np.int64), 0)  # position -1 (no pattern) -> 0
+    """``prepared`` plus ``count_cased`` (occurrences of ``matched`` in ``mode``), ``count`` (for an
+    ``in_context`` term its occurrences in the documents naming its concept otherwise, else
+    ``count_cased``) and ``count_folded`` (occurrences of ``normalised`` lowercased, as BMASS
+    counts); 0 for an empty form.
+
+    Args:
+        counts: one count per slot of ``patterns`` (:meth:`Patterns.slots`).
+    """
+    forms, modes, concepts = patterns.slots()
+    index = pd.Index([f"{m}\t{f}\t{c or ''}" for f, m, c in zip(forms, modes, concepts)])
+    padded = np.append(np.asarray(counts, dtype=np.int64), 0)  # position -1 (no slot) -> 0
     out = prepared.copy()
-    out["count"] = padded[index.get_indexer((out["mode"] + "\t" + out["matched"]).tolist())]
-    out["count_folded"] = padded[index.get_indexer((FOLDED + "\t" + out["normalised"]).tolist())]
+    if "in_context" not in out:
+        out["in_context"] = False
+    plain = out["mode"] + "\t" + out["matched"] + "\t"
+    out["count_cased"] = padded[index.get_indexer(plain.tolist())]
+    context = padded[index.get_indexer((plain + out["concept_id"].astype(str)).tolist())]
+    out["count"] = np.where(out["in_context"].to_numpy(dtype=bool), context, out["count_cased"].to_numpy())
+    out["count_folded"] = padded[index.get_indexer((FOLDED + "\t" + out["normalised"] + "\t").tolist())]
     return out

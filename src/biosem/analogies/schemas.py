@@ -5,9 +5,10 @@
   (lowercased) form (:func:`biosem.analogies.frequency.normalise`) and number of tokens, the rule that
   makes it counted with its case (``case_rule``; :mod:`biosem.analogies.matching`), the match mode and
   the form that was counted in it (``mode``, ``matched``), its occurrences in the corpus in that mode
-  (``count``) and lowercased as BMASS counts (``count_folded``). Terms sharing a counted form share
-  its count.
-* ``PARTIAL_TERM_COUNTS``: one shard's nonzero counts per (counted form, mode), summed into ``TERM_COUNTS``.
+  (``count_cased``), as counted (``count``: in the documents that name its concept by another term
+  when ``in_context``, else ``count_cased``) and lowercased as BMASS counts (``count_folded``).
+* ``PARTIAL_TERM_COUNTS``: one shard's nonzero counts per (counted form, mode) and per context (form,
+  mode, concept), summed into ``TERM_COUNTS``.
 * ``ANALOGIES`` (``results/datasets/analogies/<terminology>/<setting>.parquet``): one row per analogy
   a:b::c:d, in the order of the reference text file (relations sorted, then by a, then by c). ``b_*``
   and ``d_*`` are aligned lists (one element in Single-Answer; see :mod:`biosem.analogies.construct`).
@@ -44,7 +45,9 @@ TERM_COUNTS = TableSpec(
             _s("case_rule", nullable=True),  # abbreviation | capitals | common_word; null: counted lowercased
             _s("mode"),  # folded | cased | exact (frequency.MATCH_MODES)
             _s("matched"),  # the form counted in `mode` (= normalised when folded); "" if nothing is left
-            pa.field("count", pa.int64(), nullable=False),  # occurrences of `matched` in the corpus
+            pa.field("in_context", pa.bool_(), nullable=False),  # counted only where its concept is named otherwise
+            pa.field("count", pa.int64(), nullable=False),  # occurrences as counted (in context if in_context)
+            pa.field("count_cased", pa.int64(), nullable=False),  # occurrences of `matched` in `mode`, anywhere
             pa.field("count_folded", pa.int64(), nullable=False),  # occurrences of `normalised` (BMASS)
         ]
     ),
@@ -57,10 +60,11 @@ PARTIAL_TERM_COUNTS = TableSpec(
         [
             _s("normalised"),  # a counted form (frequency.match_forms in its mode) occurring in the shard
             _s("mode"),  # its match mode: folded | cased | exact
+            _s("concept_id", nullable=True),  # a context count: only in documents naming this concept otherwise
             pa.field("count", pa.int64(), nullable=False),  # its occurrences in the shard's documents (> 0)
         ]
     ),
-    ("mode", "normalised"),
+    ("mode", "normalised", "concept_id"),
 )
 """One shard's counts (rule ``count_term_frequencies_shard``); rule ``count_term_frequencies`` sums them."""
 
