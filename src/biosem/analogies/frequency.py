@@ -156,7 +156,8 @@ def normalise_many(texts: Sequence[str], fold_case: bool = True) -> list[str]:
     return [b" ".join(part.split()).decode("utf-8") for part in parts]
 
 
-_SENTENCE_START = re.compile(rb"(?:\A|\x00|[.!?:][\"')\]]*[ \t\r\n])[ \t\r\n]*[\"'(\[]*([A-Z])(?![a-z0-9]*[A-Z])")
+_SENTENCE_START = re.compile(rb"[.!?:\x00][\"')\]]*[ \t\r\n]+[\"'(\[]*([A-Z])(?![a-z0-9]*[A-Z])")
+_TEXT_START = re.compile(rb"[ \t\r\n]*[\"'(\[]*([A-Z])(?![a-z0-9]*[A-Z])")
 """An ASCII capital opening a document or a sentence (after ``.``, ``!``, ``?`` or ``:`` as in the
 section labels of structured abstracts, closing quotes or brackets, and white space; opening quotes or
 brackets may precede it) whose word has no other capital."""
@@ -168,7 +169,10 @@ def lower_sentence_starts(raw: bytes) -> bytes:
     there says nothing about the word ("Heart rate was ..." -> "heart rate was ...", "RESULTS: All
     patients" -> "RESULTS: all patients"; "CAN", "IgM" stay). The text side of the ``cased`` and
     ``exact`` modes."""
+    first = _TEXT_START.match(raw)
     starts = [m.start(1) for m in _SENTENCE_START.finditer(raw)]
+    if first is not None:
+        starts.append(first.start(1))
     if not starts:
         return raw
     buffer = bytearray(raw)
@@ -313,7 +317,8 @@ class _Pass:
 
     ``folded`` patterns run over the lowercased tokens of a chunk; ``cased`` and ``exact`` patterns
     over its tokens with their case kept, each text token standing for the pattern token it matches:
-    itself (``exact``), or the key whose :func:`case_variants` hold it (``cased``).
+    itself (``exact``), or the key whose :func:`case_variants` hold it (``cased``). The occurrences of
+    ``located`` patterns (pattern ids) are also reported with their document.
     """
 
     def __init__(
@@ -333,9 +338,11 @@ class _Pass:
                     self._token_of.setdefault(variant.encode("utf-8"), tok.encode("utf-8"))
         self._automaton: object | None = None
         self._automaton_ids = np.zeros(0, dtype=np.int64)  # automaton pattern index -> pattern id
+        self._automaton_located = np.zeros(0, dtype=bool)  # automaton pattern index -> located?
         self._unigram_of_code = np.zeros(0, dtype=np.int64)  # code point -> pattern id (-1: none)
-        self._locator: object | None = None  # automaton over the located patterns (positions)
-        self._locator_ids = np.asarray(ids, dtype=np.int64)[located_local]
+        self._located_code = np.zeros(0, dtype=bool)  # code point -> a located single-token pattern?
+        is_located = np.zeros(len(patterns), dtype=bool)
+        is_located[located_local] = True
         if backend == "ahocorasick_rs":
             import ahocorasick_rs
 
@@ -354,14 +361,14 @@ class _Pass:
                 points = np.array([ord(code[split[i][0]]) for i in single], dtype=np.int64)
                 self._unigram_of_code = np.full(int(points.max()) + 1, -1, dtype=np.int64)
                 self._unigram_of_code[points] = ids[single]
+                self._located_code = np.zeros(int(points.max()) + 1, dtype=bool)
+                self._located_code[points] = is_located[single]
             in_automaton = np.setdiff1d(np.arange(len(patterns)), np.array(single, dtype=np.int64))
             self._automaton_ids = ids[in_automaton]
+            self._automaton_located = is_located[in_automaton]
             if len(in_automaton):
                 coded = ["".join(code[t] for t in split[i]).encode("utf-8") for i in in_automaton]
                 self._automaton = ahocorasick_rs.BytesAhoCorasick(coded, matchkind=ahocorasick_rs.MatchKind.Standard)
-            if len(located_local):
-                coded = ["".join(code[t] for t in split[i]).encode("utf-8") for i in located_local]
-                self._locator = ahocorasick_rs.BytesAhoCorasick(coded, matchkind=ahocorasick_rs.MatchKind.Standard)
         else:
             import ahocorasick
 
@@ -371,19 +378,17 @@ class _Pass:
             automaton.make_automaton()
             self._automaton = automaton
             self._automaton_ids = np.asarray(ids, dtype=np.int64)
-            if len(located_local):
-                locator = ahocorasick.Automaton(ahocorasick.STORE_INTS)
-                for k, i in enumerate(located_local):
-                    locator.add_word(f" {patterns[i]} ", k)
-                locator.make_automaton()
-                self._locator = locator
+            self._automaton_located = is_located
 
     def sparse_counts(self, toks: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(pattern ids, occurrences) in the tokens of a chunk (lowercased for ``folded``, as written
         otherwise; documents separated by ``b"\\x00"`` tokens), ids in no particular order; then
-        (pattern ids, document index in the chunk) of every occurrence of a located pattern."""
+        (pattern ids, document index in the chunk) of every occurrence of a located pattern (the
+        index is the number of document separators before the occurrence)."""
         none = np.zeros(0, dtype=np.int64)
-        located: tuple[np.ndarray, np.ndarray] = (none, none)
+        located_ids: list[np.ndarray] = [none]
+        located_docs: list[np.ndarray] = [none]
+        any_located = bool(self._automaton_located.any())
         if self.backend == "ahocorasick_rs":
             coded = "".join(map(self._codes.get, toks, itertools.repeat(_UNKNOWN)))
             parts_ids: list[np.ndarray] = []
@@ -396,37 +401,41 @@ class _Pass:
                 keep = ids >= 0
                 parts_ids.append(ids[keep])
                 parts_n.append(hist[hit][keep].astype(np.int64))
-            raw = coded.encode("utf-8") if self._automaton is not None or self._locator is not None else b""
+                if self._located_code.any():
+                    inside = points < len(self._located_code)
+                    where = np.flatnonzero(inside & self._located_code[np.where(inside, points, 0)])
+                    located_ids.append(self._unigram_of_code[points[where]])
+                    located_docs.append(np.cumsum(points == 0)[where])
             if self._automaton is not None:
+                raw = coded.encode("utf-8")
                 found = self._automaton.find_matches_as_indexes(raw, overlapping=True)  # type: ignore[attr-defined]
                 index = np.fromiter(map(operator.itemgetter(0), found), dtype=np.int64, count=len(found))
                 ids, n = np.unique(index, return_counts=True)
                 parts_ids.append(self._automaton_ids[ids])
                 parts_n.append(n.astype(np.int64))
-            if self._locator is not None:
-                found = self._locator.find_matches_as_indexes(raw, overlapping=True)  # type: ignore[attr-defined]
-                index = np.fromiter(map(operator.itemgetter(0), found), dtype=np.int64, count=len(found))
-                start = np.fromiter(map(operator.itemgetter(1), found), dtype=np.int64, count=len(found))
-                separators = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 0)
-                located = (self._locator_ids[index], np.searchsorted(separators, start))
+                if any_located:
+                    start = np.fromiter(map(operator.itemgetter(1), found), dtype=np.int64, count=len(found))
+                    mask = self._automaton_located[index]
+                    separators = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 0)
+                    located_ids.append(self._automaton_ids[index[mask]])
+                    located_docs.append(np.searchsorted(separators, start[mask]))
+            located = (np.concatenate(located_ids), np.concatenate(located_docs))
             if not parts_ids:
                 return none, none, *located
             return np.concatenate(parts_ids), np.concatenate(parts_n), *located
         if self._token_of is not None:
             toks = list(map(self._token_of.get, toks, itertools.repeat(_UNKNOWN.encode("utf-8"))))
         text = " " + b" ".join(toks).decode("utf-8") + " "
-        index = np.fromiter(
-            map(operator.itemgetter(1), self._automaton.iter(text)),  # type: ignore[attr-defined]
-            dtype=np.int64,
-        )
+        found = list(self._automaton.iter(text))  # type: ignore[attr-defined]
+        index = np.fromiter(map(operator.itemgetter(1), found), dtype=np.int64, count=len(found))
         ids, n = np.unique(index, return_counts=True)
-        if self._locator is not None:
-            found = list(self._locator.iter(text))  # type: ignore[attr-defined]
-            index = np.fromiter(map(operator.itemgetter(1), found), dtype=np.int64, count=len(found))
+        if any_located:
             end = np.fromiter(map(operator.itemgetter(0), found), dtype=np.int64, count=len(found))
+            mask = self._automaton_located[index]
             separators = np.flatnonzero(np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32) == 0)
-            located = (self._locator_ids[index], np.searchsorted(separators, end))
-        return self._automaton_ids[ids], n.astype(np.int64), *located
+            located_ids.append(self._automaton_ids[index[mask]])
+            located_docs.append(np.searchsorted(separators, end[mask]))
+        return self._automaton_ids[ids], n.astype(np.int64), np.concatenate(located_ids), np.concatenate(located_docs)
 
 
 class TermCounter:
@@ -442,9 +451,10 @@ class TermCounter:
 
     A *context* ``(p, (q1, q2, ...))`` counts the occurrences of pattern ``p`` in the documents where
     one of the patterns ``q1, q2, ...`` occurs too (an abbreviation where its long form is written;
-    :mod:`biosem.analogies.matching`). The patterns named by contexts are also located: a small
-    automaton per pass over those patterns only reports each occurrence's document (the number of
-    document separators before it), so the counting automata stay as they are.
+    :mod:`biosem.analogies.matching`). The patterns named by contexts are also *located*: each of
+    their occurrences is reported with its document (the number of document separators before it),
+    from the automaton's match offsets or, for single-token patterns counted by the histogram, from
+    the positions of their codes; counts never depend on it.
 
     Args:
         patterns: non-empty normalised terms (tokens separated by single spaces, as :func:`match_forms`
