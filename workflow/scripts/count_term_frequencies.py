@@ -47,12 +47,12 @@ def main(snakemake) -> None:
         if hit.empty:
             log.info("%s: rule %s: no term", name, rule)
             continue
-        drop = (hit["count_folded"] - hit["count"]).sort_values(ascending=False, kind="stable")
+        drop = (hit["count_folded"] - hit["count_cased"]).sort_values(ascending=False, kind="stable")
         top = hit.loc[drop.index[:10]]
-        examples = ", ".join(f"{t!r} {f} -> {c}" for t, f, c in zip(top["term"], top["count_folded"], top["count"]))
+        examples = ", ".join(f"{t!r} {f} -> {c}" for t, f, c in zip(top["term"], top["count_folded"], top["count_cased"]))
         log.info(
             "%s: rule %s: %d terms counted %s (%d occurrences lowercased -> %d with the case); largest drops: %s",
-            name, rule, len(hit), hit["mode"].iloc[0], int(hit["count_folded"].sum()), int(hit["count"].sum()),
+            name, rule, len(hit), hit["mode"].iloc[0], int(hit["count_folded"].sum()), int(hit["count_cased"].sum()),
             examples,
         )  # fmt: skip
     context = table[table["in_context"]]

@@ -18,8 +18,10 @@ term's ``case_rule``):
    (:func:`~biosem.analogies.frequency.case_key`), so "HIV Infections" is found in "HIV infections".
 3. ``common_word``: a single-token term whose lowercased form is a common English word
    (:func:`common_words`: Zipf frequency >= ``common_word_zipf`` in ``wordfreq``'s English list, and
-   not mainly biomedical in WordNet). Counted ``exact``: only where cased as in the terminology
-   (MeSH's "Lead" is found in "Lead", never in "lead to").
+   not mainly biomedical in WordNet) or, with ``common_word_attributes``, a word WordNet lists only
+   as an adjective or adverb (:func:`attribute_words`: DOID's synonym "Allergic" of atopic dermatitis
+   is otherwise counted 26 times in "allergic rhinitis", "allergic reactions"). Counted ``exact``:
+   only where cased as in the terminology (MeSH's "Lead" is found in "Lead", never in "lead to").
 
 4. ``abbreviation_context`` (:func:`in_context`): an abbreviation in capitals that is not its
    concept's name (``CAN``, ``HD``, ``TEM``: synonyms; not MeSH's preferred term ``DNA``) is counted
@@ -73,6 +75,7 @@ class CaseRules:
     capitals: bool = True
     common_word_zipf: float | None = 4.0
     common_word_lexnames: tuple[str, ...] | None = BIOMEDICAL_LEXNAMES
+    common_word_attributes: bool = True
     abbreviation_context: bool = True
     wordlist: str = "large"
 
@@ -83,15 +86,18 @@ class CaseRules:
     @property
     def needs_wordnet(self) -> bool:
         """True when rule 3 consults WordNet."""
-        return self.common_word_zipf is not None and self.common_word_lexnames is not None
+        by_frequency = self.common_word_zipf is not None and self.common_word_lexnames is not None
+        return self.common_word_attributes or by_frequency
 
     @property
     def enabled(self) -> bool:
         """True when at least one rule is on."""
-        return self.abbreviations or self.capitals or self.common_word_zipf is not None
+        return self.abbreviations or self.capitals or self.common_word_zipf is not None or self.common_word_attributes
 
 
-BMASS_RULES = CaseRules(abbreviations=False, capitals=False, common_word_zipf=None, abbreviation_context=False)
+BMASS_RULES = CaseRules(
+    abbreviations=False, capitals=False, common_word_zipf=None, common_word_attributes=False, abbreviation_context=False
+)
 """Every term lowercased, as BMASS counts (presets/bmass-2017.yaml)."""
 
 
@@ -104,6 +110,7 @@ def case_rules_from_config(section: Mapping[str, object]) -> CaseRules:
         capitals=bool(section["cased_capitals"]),
         common_word_zipf=None if zipf is None else float(zipf),  # type: ignore[arg-type]
         common_word_lexnames=None if lexnames is None else tuple(str(x) for x in lexnames),  # type: ignore[attr-defined]
+        common_word_attributes=bool(section["common_word_attributes"]),
         abbreviation_context=bool(section["abbreviation_context"]),
     )
 
@@ -185,6 +192,26 @@ def common_words(
     return {w for w in frequent if not wordnet_mainly_biomedical(w, tuple(lexnames))}
 
 
+def attribute_words(words: Iterable[str]) -> set[str]:
+    """The lowercase single tokens that WordNet lists, and only as adjectives or adverbs (any
+    frequency): "allergic", "severe", "congenital", "malignant"; not "acute" (also a noun: an acute
+    accent), "diabetic" (also a person), "fever". Such a word in a text modifies a noun ("allergic
+    rhinitis"); it names no concept there.
+
+    Raises:
+        LookupError: the WordNet data is not installed.
+    """
+    from nltk.corpus import wordnet as wn
+
+    out = set()
+    for word in set(words):
+        if word.isalpha():
+            pos = {synset.pos() for synset in wn.synsets(word)}
+            if pos and pos <= {"a", "s", "r"}:
+                out.add(word)
+    return out
+
+
 def case_rules(prepared: pd.DataFrame, rules: CaseRules) -> np.ndarray:
     """The rule (:data:`CASE_RULES`) that counts each term with its case, or None (counted lowercased).
 
@@ -212,10 +239,14 @@ def case_rules(prepared: pd.DataFrame, rules: CaseRules) -> np.ndarray:
         hit[index] = written_in_capitals(normalise_many(prepared["term"].iloc[index].astype(str).tolist(), False))
         out[hit] = "capitals"
         open_ &= ~hit
-    if rules.common_word_zipf is not None:
+    if rules.common_word_zipf is not None or rules.common_word_attributes:
         single = open_ & (prepared["tokens"] == 1).to_numpy()
         words = prepared["normalised"].to_numpy()[single]
-        common = common_words(words, rules.common_word_zipf, rules.common_word_lexnames, rules.wordlist)
+        common = set()
+        if rules.common_word_zipf is not None:
+            common = common_words(words, rules.common_word_zipf, rules.common_word_lexnames, rules.wordlist)
+        if rules.common_word_attributes:
+            common |= attribute_words(words)
         hit = single.copy()
         hit[single] = np.fromiter((w in common for w in words), dtype=bool, count=len(words))
         out[hit] = "common_word"

@@ -4,6 +4,8 @@ removed, and the abbreviation-count validity measure. Hand-made terms and texts.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,6 +26,7 @@ from biosem.analogies.matching import (
     BMASS_RULES,
     CaseRules,
     attach_counts,
+    attribute_words,
     common_words,
     prepare_terms,
     term_patterns,
@@ -35,7 +38,7 @@ from biosem.io import to_arrow
 from biosem.wic.lexical import configure_nltk_data
 
 BACKENDS = ["pyahocorasick"] + (["ahocorasick_rs"] if resolve_backend("auto") == "ahocorasick_rs" else [])
-NO_COMMON_WORDS = CaseRules(common_word_zipf=None)
+NO_COMMON_WORDS = CaseRules(common_word_zipf=None, common_word_attributes=False)
 """The case rules without WordNet and wordfreq (tests of the other rules)."""
 
 
@@ -95,7 +98,7 @@ def test_sentence_starts_lose_their_capital() -> None:
 def test_can_is_not_the_verb(backend: str) -> None:
     rows = [("D1", "Crouzon syndrome with acanthosis nigricans", "preferred"), ("D1", "CAN", "synonym")]
     text = chunk("We can treat it. Can we? It can.", "CAN was seen; CAN. Cases of CAN.")
-    new = counted(rows, text, CaseRules(common_word_zipf=None, abbreviation_context=False), backend)
+    new = counted(rows, text, dataclasses.replace(NO_COMMON_WORDS, abbreviation_context=False), backend)
     assert new.loc["CAN", ["case_rule", "mode", "matched"]].tolist() == ["capitals", "cased", "CAN"]
     assert new.loc["CAN", "count"] == 3 and new.loc["CAN", "count_folded"] == 6  # "can" x3 are the verb
     bmass = counted(rows, text, BMASS_RULES, backend)
@@ -122,6 +125,20 @@ def test_mixed_case_and_title_case(backend: str) -> None:
         "IgM": "capitals", "mRNA": "capitals", "HIV Infections": "capitals", "Crohn Disease": None,
         "A-DNA": "abbreviation",
     }  # fmt: skip
+
+
+def test_attribute_words() -> None:
+    words = {"allergic", "severe", "acute", "diabetic", "fever", "renal", "zzzq"}
+    assert attribute_words(words) == {"allergic", "severe", "renal"}  # acute, diabetic: also nouns
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_adjective_synonym_does_not_count(backend: str) -> None:
+    rows = [("AD", "atopic dermatitis", "preferred"), ("AD", "Allergic", "synonym")]
+    text = chunk("Allergic rhinitis and allergic reactions. Atopic dermatitis.", "Seasonal allergic rhinitis.")
+    got = counted(rows, text, CaseRules(common_word_zipf=None), backend)
+    assert got.loc["Allergic", "case_rule"] == "common_word" and got.loc["Allergic", "count_folded"] == 3
+    assert got.loc["Allergic", "count"] == 0  # sentence-initial "Allergic" is the adjective too
 
 
 def test_common_words() -> None:
@@ -218,7 +235,7 @@ def test_ambiguous_string_is_never_an_answer() -> None:
     assert answers == {"systemic sclerosis", "lupus"}  # S2 -> D2 has no usable answer: never sampled
     row = table.set_index("relation").loc["r"]
     assert (row["ambiguous_terms"], row["ambiguous_concepts"]) == (2, 1)  # both "scleroderma" rows; D2
-    bmass = build_analogies(relations, counts, AnalogyParams(**{**params.__dict__, "exclude_ambiguous": False}), "t")
+    bmass = build_analogies(relations, counts, dataclasses.replace(params, exclude_ambiguous=False), "t")
     single = bmass[0]["single_answer"]
     with_d2 = single["b_ids"].map(lambda b: "D2" in b) | single["d_ids"].map(lambda d: "D2" in d)
     assert row["bmass_analogies"] == len(single) == 2 and row["ambiguous_analogies"] == with_d2.sum()
