@@ -49,7 +49,8 @@ def main(snakemake) -> None:
             continue
         drop = (hit["count_folded"] - hit["count_cased"]).sort_values(ascending=False, kind="stable")
         top = hit.loc[drop.index[:10]]
-        examples = ", ".join(f"{t!r} {f} -> {c}" for t, f, c in zip(top["term"], top["count_folded"], top["count_cased"]))
+        pairs = zip(top["term"], top["count_folded"], top["count_cased"])
+        examples = ", ".join(f"{t!r} {f} -> {c}" for t, f, c in pairs)
         log.info(
             "%s: rule %s: %d terms counted %s (%d occurrences lowercased -> %d with the case); largest drops: %s",
             name, rule, len(hit), hit["mode"].iloc[0], int(hit["count_folded"].sum()), int(hit["count_cased"].sum()),
