@@ -12,6 +12,7 @@ from conftest import REPO
 
 from biosem.analogies.construct import (
     DATASETS,
+    RULE_COLUMNS,
     SETTINGS,
     STATUS_FEW_ONE_TO_ONE,
     STATUS_KEPT,
@@ -22,6 +23,7 @@ from biosem.analogies.formats import TEXT_COLUMNS, read_analogies
 from biosem.analogies.frequency import normalise
 from biosem.analogies.schemas import ANALOGIES, TERM_COUNTS
 from biosem.analogies.summary import BMASS, read_counts
+from biosem.analogies.validity import abbreviation_counts, analogy_terms
 
 pytestmark = pytest.mark.workflow
 
@@ -213,3 +215,23 @@ def test_mesh_relations_as_stored_in_both_directions(workflow_runs: dict[int, Pa
     assert counts.loc["RO/has_pharmacologic_action", "status"] == STATUS_FEW_ONE_TO_ONE
     single = pq.read_table(analogy_root(workflow_runs[2], "mesh") / "single_answer.parquet").to_pandas()
     assert single["a_id"].str.match(r"^M[0-9]+$").all()  # MeSH concepts (ConceptUI)
+
+
+@pytest.mark.parametrize("terminology", TERMINOLOGIES)
+def test_no_analogy_term_rests_on_a_lowercased_abbreviation(workflow_runs: dict[int, Path], terminology: str) -> None:
+    """Issue 37: no analogy term written in capitals was counted lowercased; counts.tsv says what each
+    validity rule removed; DOID's CAN (the verb can) and MARCH (the month) are in no analogy."""
+    run = workflow_runs[2]
+    term_counts = pq.read_table(run / "results" / "intermediate" / "term_counts" / f"{terminology}.parquet").to_pandas()
+    assert term_counts.loc[term_counts["case_rule"].isna(), "mode"].eq("folded").all()
+    assert (term_counts["count"] <= term_counts["count_cased"]).all()
+    terms = []
+    for name in DATASETS:
+        frame = pq.read_table(analogy_root(run, terminology) / f"{name}.parquet").to_pandas()
+        measure = abbreviation_counts(frame, term_counts)
+        assert measure.count == 0 and measure.passed, (name, measure.examples)
+        terms += analogy_terms(frame)["term"].tolist()
+    if terminology == "doid":
+        assert not {"CAN", "MARCH"} & set(terms)
+    total = counts_of(run, terminology).iloc[-1]
+    assert set(RULE_COLUMNS) <= set(total.index) and total["bmass_analogies"] >= 0

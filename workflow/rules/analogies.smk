@@ -19,6 +19,8 @@ rule count_term_frequencies_shard:
     params:
         backend=config["analogies"]["backend"],
         chunk_mb=config["analogies"]["chunk_mb"],
+        case_rules=plan.analogies.case_rules(),
+        nltk_data=plan.analogies.nltk_folders(),
     script:
         "../scripts/count_term_frequencies_shard.py"
 
@@ -35,6 +37,9 @@ rule count_term_frequencies:
         "../envs/biosem.yaml"
     resources:
         mem_mb=8000,  # the terms of a full UMLS, normalised
+    params:
+        case_rules=plan.analogies.case_rules(),
+        nltk_data=plan.analogies.nltk_folders(),
     script:
         "../scripts/count_term_frequencies.py"
 

@@ -19,10 +19,18 @@ The paper's construction code was never published; biosem states each rule (docs
 2. **Usable concepts** (:func:`concept_terms`): a concept is usable when it is active, outside the
    excluded modules (default: the SNOMED CT model component, whose metadata concepts are named "Is a",
    "Some", "Attribute"), and one of its eligible terms (active; configured languages; OBO synonyms of
-   the configured scopes) occurs at least ``min_frequency`` times in the corpus (paper: 25 in
-   PubMed; counting rules in :mod:`biosem.analogies.frequency`). Its one frequent term is the most
-   frequent normalised form (ties: string order); the string shown is the surface form of that
-   normalised form (preferred term first, then FSN, synonym, abbreviation; then string order).
+   the configured scopes; not ambiguous) occurs at least ``min_frequency`` times in the corpus (paper:
+   25 in PubMed; counting rules in :mod:`biosem.analogies.frequency`, abbreviations, capitals and
+   common words counted with their case and abbreviations in context: :mod:`biosem.analogies.matching`).
+   Its one frequent term is
+   the most frequent normalised form (ties: string order); the string shown is the surface form of
+   that normalised form (preferred term first, then FSN, synonym, abbreviation; then string order).
+
+   A term is *ambiguous* (:func:`ambiguous_forms`, issue 37) when its normalised form is an eligible
+   term of two or more considered concepts (active, outside the excluded modules): DOID
+   "scleroderma" of two diseases, MeSH "Carvedilol" and "Carvedilol, (+)". With ``exclude_ambiguous``
+   (default) such a term never counts for usability nor is shown, so it is never a, b, c or an
+   answer; its concepts are judged on their other terms.
 3. **One-to-one instances**: among a relation's instances between usable concepts, those whose subject
    has no other object and whose object has no other subject in the relation. Relations with at
    least ``min_one_to_one`` of them are kept (paper: 50), then the allow-list (paper: the 25 relations of
@@ -49,6 +57,14 @@ The paper's construction code was never published; biosem states each rule (docs
    analogies are kept (the n x (n - 1) design holds) and counted per relation: ``single_answer_abc``
    (Single-Answer analogies whose d is a, b or c) and ``multi_answer_abc`` (Multi-Answer analogies
    whose every d is a, b or c, i.e. no answer can be found).
+6. **What the validity rules removed** (:func:`rule_steps`, issue 37): the rules of :data:`RULES` are
+   applied one after the other, starting from the BMASS construction (every term counted lowercased,
+   ambiguous terms kept). For each rule, the counts table gives the eligible terms that reached
+   ``min_frequency`` before it and no longer count after it (``<rule>_terms``), the concepts usable
+   before it and not after it (``<rule>_concepts``), and the Single-Answer analogies of the BMASS
+   construction whose a, b, c or d is one of those concepts (``<rule>_analogies``); ``bmass_analogies``
+   is the size of that construction. A relation's row counts the concepts (and their terms) of its
+   instances between concepts usable under BMASS counting; the ``(all)`` row every concept.
 """
 
 from __future__ import annotations
@@ -62,6 +78,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from biosem.analogies.matching import CASE_RULES
 from biosem.analogies.schemas import ANALOGY_COLUMNS
 from biosem.seeds import generator
 
@@ -82,16 +99,34 @@ STATUS_FEW_SUBJECTS = "too_few_subjects"
 ABC_COLUMNS = ("single_answer_abc", "multi_answer_abc")
 """Analogies none of whose answers can be found once a, b and c are excluded (Single-, Multi-Answer)."""
 
+RULES = (*CASE_RULES, "context", "ambiguous")
+"""The validity rules of issue 37, in the order :func:`rule_steps` applies them: counting with the case
+(:data:`biosem.analogies.matching.CASE_RULES`), abbreviations only in the documents that name their
+concept otherwise (:func:`biosem.analogies.matching.in_context`), then leaving out ambiguous terms."""
+
+RULE_REASONS = {
+    "abbreviation": "abbreviations counted as written",
+    "capitals": "terms written in capitals or mixed case counted with their case",
+    "common_word": "common English words counted only where cased as in the terminology",
+    "context": "abbreviations counted only in documents that name their concept by another term",
+    "ambiguous": "terms naming two or more concepts left out",
+}
+"""Why each rule removes what it removes (log lines)."""
+
+RULE_COLUMNS = ("bmass_analogies", *(f"{r}_{what}" for r in RULES for what in ("terms", "concepts", "analogies")))
+"""Columns of ``counts.tsv`` saying what each rule of :data:`RULES` removed (module docstring, step 6)."""
+
 COUNT_COLUMNS = (
     "relation", "rel", "rela", "instances", "usable_instances", "subjects", "objects", "one_to_one",
-    "status", "sampled_pairs", "amb", *DATASETS, *ABC_COLUMNS,
+    "status", "sampled_pairs", "amb", *DATASETS, *ABC_COLUMNS, *RULE_COLUMNS,
 )  # fmt: skip
 """Columns of ``counts.tsv``: one row per stored relation plus a final ``(all)`` row."""
 
 
 @dataclass(frozen=True)
 class AnalogyParams:
-    """Construction parameters (config ``analogies``; defaults = the BMASS paper)."""
+    """Construction parameters (config ``analogies``; defaults = the BMASS paper's thresholds with the
+    issue-37 validity rules on; ``presets/bmass-2017.yaml`` switches the rules off)."""
 
     min_frequency: int = 25
     min_one_to_one: int = 50
@@ -101,6 +136,7 @@ class AnalogyParams:
     languages: tuple[str, ...] | None = ("en",)
     synonym_scopes: tuple[str, ...] | None = ("EXACT",)
     exclude_modules: tuple[str, ...] = ()  # concept modules never usable (SNOMED CT model component)
+    exclude_ambiguous: bool = True  # a term naming two or more concepts never counts (issue 37; paper: kept)
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -133,6 +169,7 @@ def params_from_config(section: Mapping[str, object], terminology: str, fmt: str
         languages=tup("languages"),
         synonym_scopes=tup("synonym_scopes"),
         exclude_modules=tup("exclude_modules") or (),
+        exclude_ambiguous=bool(merged["exclude_ambiguous_terms"]),
         seed=int(seed),
     )
 
@@ -140,29 +177,71 @@ def params_from_config(section: Mapping[str, object], terminology: str, fmt: str
 # --------------------------------------------------------------------------------------------------
 # Concepts and their frequent term
 # --------------------------------------------------------------------------------------------------
-def concept_terms(
-    term_counts: pd.DataFrame, params: AnalogyParams, concepts: pd.DataFrame | None = None
-) -> pd.DataFrame:
-    """The one frequent term of every concept with an eligible term, and whether the concept is usable.
-
-    Args:
-        term_counts: the ``term_counts`` intermediate (:data:`~biosem.analogies.schemas.TERM_COUNTS`).
-        concepts: the ``concepts`` intermediate; when given, only active concepts outside
-            ``params.exclude_modules`` are considered.
-
-    Returns:
-        One row per concept, sorted by concept_id: ``concept_id, term`` (surface form),
-        ``normalised, tokens, count`` (occurrences of the normalised form), ``usable`` (count >=
-        ``min_frequency``).
-    """
+def _considered(term_counts: pd.DataFrame, params: AnalogyParams, concepts: pd.DataFrame | None) -> pd.DataFrame:
+    """Terms with a non-empty form, of considered concepts (active, outside the excluded modules),
+    in the configured languages."""
     t = term_counts[term_counts["normalised"] != ""]
     if concepts is not None:
         ok = concepts["active"].astype(bool) & ~concepts["module"].isin(list(params.exclude_modules))
         t = t[t["concept_id"].isin(concepts.loc[ok, "concept_id"])]
     if params.languages is not None:
         t = t[t["language"].isna() | t["language"].isin(list(params.languages))]
-    if params.synonym_scopes is not None:
-        t = t[t["scope"].isna() | t["scope"].isin(list(params.synonym_scopes))]
+    return t
+
+
+def _in_scope(t: pd.DataFrame, params: AnalogyParams) -> pd.DataFrame:
+    if params.synonym_scopes is None:
+        return t
+    return t[t["scope"].isna() | t["scope"].isin(list(params.synonym_scopes))]
+
+
+def ambiguous_forms(term_counts: pd.DataFrame, params: AnalogyParams, concepts: pd.DataFrame | None = None) -> set[str]:
+    """Normalised forms naming two or more considered concepts (issue 37, rule 2).
+
+    Args:
+        term_counts: the ``term_counts`` intermediate (columns concept_id, normalised, language, scope).
+        params: languages, synonym scopes and excluded modules.
+        concepts: the ``concepts`` intermediate (inactive and excluded-module concepts do not count).
+
+    Returns:
+        The normalised forms (:func:`biosem.analogies.frequency.normalise`: lowercase, punctuation
+        -> space) that are eligible terms (active, in a configured language; any term type; OBO
+        synonyms of the configured scopes, so a RELATED or BROAD synonym does not make a name
+        ambiguous under the default ``[EXACT]``) of at least two considered concepts.
+    """
+    t = _in_scope(_considered(term_counts, params, concepts), params)
+    per_form = t.drop_duplicates(["normalised", "concept_id"])["normalised"].value_counts()
+    return set(per_form.index[per_form >= 2])
+
+
+def concept_terms(
+    term_counts: pd.DataFrame,
+    params: AnalogyParams,
+    concepts: pd.DataFrame | None = None,
+    rules: tuple[str, ...] = RULES,
+) -> pd.DataFrame:
+    """The one frequent term of every concept with an eligible term, and whether the concept is usable.
+
+    Args:
+        term_counts: the ``term_counts`` intermediate (:data:`~biosem.analogies.schemas.TERM_COUNTS`).
+        params: thresholds, languages, scopes, excluded modules, ``exclude_ambiguous``.
+        concepts: the ``concepts`` intermediate; when given, only active concepts outside
+            ``params.exclude_modules`` are considered.
+        rules: the validity rules (:data:`RULES`) in force (default: all, as the terms were counted):
+            a term of a case rule that is not in force counts lowercased (``count_folded``), as BMASS;
+            without ``context`` an abbreviation counts wherever it occurs (``count_cased``); without
+            ``ambiguous`` (or ``params.exclude_ambiguous`` False) ambiguous terms count. A
+            ``term_counts`` table without ``count_folded`` is used as it is.
+
+    Returns:
+        One row per concept with an eligible term, sorted by concept_id: ``concept_id, term`` (surface
+        form), ``normalised, tokens, count`` (occurrences of the term as counted), ``case_rule``
+        (None: counted lowercased), ``usable`` (count >= ``min_frequency``).
+    """
+    t = _in_scope(_considered(term_counts, params, concepts), params)
+    if params.exclude_ambiguous and "ambiguous" in rules:
+        t = t[~t["normalised"].isin(ambiguous_forms(t, params))]
+    t = _as_counted(t, rules)
     t = t.assign(_type=t["term_type"].map(TERM_TYPE_ORDER).fillna(len(TERM_TYPE_ORDER)).astype(int))
     # Most frequent normalised form; ties by the normalised string; then the surface form to show.
     t = t.sort_values(
@@ -171,9 +250,51 @@ def concept_terms(
         kind="stable",
     )
     best = t.drop_duplicates("concept_id", keep="first")
-    out = best[["concept_id", "term", "normalised", "tokens", "count"]].reset_index(drop=True)
+    out = best[["concept_id", "term", "normalised", "tokens", "count", "case_rule"]].reset_index(drop=True)
     out["usable"] = out["count"] >= params.min_frequency
     return out
+
+
+def _as_counted(t: pd.DataFrame, rules: tuple[str, ...]) -> pd.DataFrame:
+    """``t`` with ``count`` as counted under the case and context ``rules`` in force (module docstring
+    of :mod:`biosem.analogies.matching`) and ``case_rule`` None where the term counts lowercased."""
+    if "count_folded" not in t:
+        return t.assign(case_rule=None)
+    cased = t["case_rule"].isin([r for r in rules if r in CASE_RULES]).to_numpy()
+    count = np.where(cased, t["count_cased"].to_numpy(), t["count_folded"].to_numpy())
+    if "context" in rules:
+        count = np.where(cased & t["in_context"].to_numpy(dtype=bool), t["count"].to_numpy(), count)
+    return t.assign(count=count, case_rule=t["case_rule"].where(cased, None))
+
+
+def rule_steps(
+    term_counts: pd.DataFrame, params: AnalogyParams, concepts: pd.DataFrame | None = None
+) -> list[tuple[str, pd.DataFrame, pd.DataFrame]]:
+    """The concepts after each validity rule, applied one after the other (module docstring, step 6).
+
+    Returns:
+        ``[("bmass", concepts, lost), (rule, concepts, lost) for rule in RULES]``: ``concepts`` as
+        :func:`concept_terms` gives them with the rules so far in force (the first: every term
+        lowercased, ambiguous terms kept; the last: the construction's own), ``lost`` the eligible
+        terms (``concept_id, term, normalised, count_before``) that reached ``min_frequency`` before
+        the rule and no longer count after it (empty for ``bmass``).
+    """
+    eligible = _in_scope(_considered(term_counts, params, concepts), params)
+    ambiguous = ambiguous_forms(eligible, params) if params.exclude_ambiguous else set()
+    steps: list[tuple[str, pd.DataFrame, pd.DataFrame]] = []
+    before = _as_counted(eligible, ())
+    for k, rule in enumerate(("bmass", *RULES)):
+        on = RULES[:k]
+        table = concept_terms(term_counts, params, concepts, rules=on)
+        after = _as_counted(eligible, on)
+        if "ambiguous" in on and ambiguous:
+            after = after.assign(count=after["count"].where(~after["normalised"].isin(ambiguous), 0))
+        was, now = before["count"].to_numpy(), after["count"].to_numpy()
+        gone = (was >= params.min_frequency) & (now < params.min_frequency)
+        lost = eligible.loc[gone, ["concept_id", "term", "normalised"]].assign(count_before=was[gone])
+        steps.append((rule, table, lost.reset_index(drop=True)))
+        before = after
+    return steps
 
 
 # --------------------------------------------------------------------------------------------------
@@ -370,14 +491,45 @@ def build_analogies(
         (datasets, counts): ``datasets`` maps each name of :data:`DATASETS` to a frame with
         :data:`~biosem.analogies.schemas.ANALOGY_COLUMNS` (rows: relations by label, then a, then c;
         empty frames when no relation is kept); ``counts`` has :data:`COUNT_COLUMNS`, one row per
-        relation and a final ``(all)`` row whose status is ``ok`` or ``empty``.
+        relation and a final ``(all)`` row whose status is ``ok`` or ``empty``; its
+        :data:`RULE_COLUMNS` say what each validity rule removed (module docstring, step 6).
     """
-    concepts = concept_terms(term_counts, params, concepts)
+    steps = rule_steps(term_counts, params, concepts)
+    final = steps[-1][1]
     log.info(
         "%s: %d concepts with an eligible term, %d usable (frequency >= %d)",
-        terminology, len(concepts), int(concepts["usable"].sum()), params.min_frequency,
+        terminology, len(final), int(final["usable"].sum()), params.min_frequency,
     )  # fmt: skip
     instances = relation_instances(relations, inverse=params.inverse)
+    datasets, stats, usable = _construct(instances, final, params, terminology)
+    removed = _removed_at(steps)
+    if removed:
+        bmass, _, bmass_usable = _construct(instances, steps[0][1], params, terminology)
+    else:  # no rule changed which concepts are usable: the BMASS construction is this one
+        bmass, bmass_usable = datasets, usable
+    effects = _rule_effects(steps, removed, bmass["single_answer"], bmass_usable)
+    for rule, _, lost in steps[1:]:
+        concepts_removed = sorted(c for c, r in removed.items() if r == rule)
+        if len(lost) or concepts_removed:
+            examples = ", ".join(f"{t!r} ({n})" for t, n in zip(lost["term"][:8], lost["count_before"][:8]))
+            log.info(
+                "%s: rule %s (%s): %d frequent terms no longer count (e.g. %s); %d concepts no longer usable "
+                "(e.g. %s); %d of %d BMASS Single-Answer analogies involve them",
+                terminology, rule, RULE_REASONS[rule], len(lost), examples or "none", len(concepts_removed),
+                ", ".join(concepts_removed[:8]) or "none", int(effects.loc["(all)", f"{rule}_analogies"]),
+                int(effects.loc["(all)", "bmass_analogies"]),
+            )  # fmt: skip
+        else:
+            log.info("%s: rule %s (%s): removes nothing", terminology, rule, RULE_REASONS[rule])
+    counts = _counts(stats, datasets, params.pairs_per_relation, effects)
+    return datasets, counts
+
+
+def _construct(
+    instances: pa.Table, concepts: pd.DataFrame, params: AnalogyParams, terminology: str
+) -> tuple[dict[str, pd.DataFrame], pd.DataFrame, pd.DataFrame]:
+    """Relations, sampling and the six datasets from the usable concepts (steps 3-5):
+    (datasets, per-relation statistics, usable instances)."""
     stats, usable = relation_statistics(instances, concepts, params)
     kept = stats.loc[stats["status"] == STATUS_KEPT, "relation"].tolist()
     bundle = bundles(usable[usable["relation"].isin(kept)], concepts).set_index(["relation", "subject_id"])
@@ -434,8 +586,73 @@ def build_analogies(
         mask = np.concatenate(unigram[name]) if unigram[name] else np.zeros(0, dtype=bool)
         datasets[name] = frame
         datasets[f"unigram_{name}"] = frame[mask].reset_index(drop=True)
-    counts = _counts(stats, datasets, n)
-    return datasets, counts
+    return datasets, stats, usable
+
+
+def _removed_at(steps: list[tuple[str, pd.DataFrame, pd.DataFrame]]) -> dict[str, str]:
+    """Concept id -> the rule after which it is no longer usable (concepts usable under BMASS only)."""
+    removed: dict[str, str] = {}
+    previous = set(steps[0][1].loc[steps[0][1]["usable"], "concept_id"])
+    for rule, table, _ in steps[1:]:
+        current = set(table.loc[table["usable"], "concept_id"])
+        removed.update({c: rule for c in sorted(previous - current)})
+        previous = current
+    return removed
+
+
+def _rule_effects(
+    steps: list[tuple[str, pd.DataFrame, pd.DataFrame]],
+    removed: dict[str, str],
+    bmass_single: pd.DataFrame,
+    bmass_usable: pd.DataFrame,
+) -> pd.DataFrame:
+    """:data:`RULE_COLUMNS` per relation (index: relation labels of the BMASS construction's usable
+    instances and analogies) and ``(all)`` (module docstring, step 6)."""
+    rank = {rule: k for k, rule in enumerate(RULES)}
+    columns = list(RULE_COLUMNS)
+    rows: dict[str, dict[str, int]] = {}
+
+    def row(relation: str) -> dict[str, int]:
+        return rows.setdefault(relation, dict.fromkeys(columns, 0))
+
+    # analogies: the first rule (in RULES order) that removed one of a, b, c, d
+    if len(bmass_single):
+        first = np.full(len(bmass_single), len(RULES))
+        primary = (bmass_single["b_ids"].str[0], bmass_single["d_ids"].str[0])
+        for ids in (bmass_single["a_id"], bmass_single["c_id"], *primary):
+            k = ids.map(lambda c: rank[removed[c]] if c in removed else len(RULES)).to_numpy()
+            first = np.minimum(first, k)
+        frame = pd.DataFrame({"relation": bmass_single["relation"].to_numpy(), "first": first})
+        for relation, size in frame.groupby("relation").size().items():
+            row(relation)["bmass_analogies"] = int(size)
+        for (relation, k), size in frame[frame["first"] < len(RULES)].groupby(["relation", "first"]).size().items():
+            row(relation)[f"{RULES[k]}_analogies"] = int(size)
+    # concepts and terms of each relation's instances between BMASS-usable concepts
+    if len(bmass_usable):
+        members = pd.concat(
+            [
+                bmass_usable[["relation", "subject_id"]].set_axis(["relation", "concept_id"], axis=1),
+                bmass_usable[["relation", "object_id"]].set_axis(["relation", "concept_id"], axis=1),
+            ]
+        ).drop_duplicates()
+        gone = members[members["concept_id"].isin(list(removed))]
+        gone = gone.assign(rule=gone["concept_id"].map(removed))
+        for (relation, rule), size in gone.groupby(["relation", "rule"]).size().items():
+            row(relation)[f"{rule}_concepts"] = int(size)
+        for rule, _, lost in steps[1:]:
+            per_concept = lost.groupby("concept_id").size()
+            hits = members[members["concept_id"].isin(per_concept.index)]
+            sizes = hits["concept_id"].map(per_concept).groupby(hits["relation"]).sum()
+            for relation, size in sizes.items():
+                row(relation)[f"{rule}_terms"] = int(size)
+    total = dict.fromkeys(columns, 0)
+    total["bmass_analogies"] = int(len(bmass_single))
+    for rule, _, lost in steps[1:]:
+        total[f"{rule}_terms"] = len(lost)
+        total[f"{rule}_concepts"] = sum(1 for r in removed.values() if r == rule)
+        total[f"{rule}_analogies"] = sum(r[f"{rule}_analogies"] for r in rows.values())
+    rows["(all)"] = total
+    return pd.DataFrame.from_dict(rows, orient="index", columns=columns).astype(np.int64)
 
 
 def answers_in_abc(frame: pd.DataFrame) -> pd.Series:
@@ -453,7 +670,7 @@ def _empty() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=object) for c in ANALOGY_COLUMNS})
 
 
-def _counts(stats: pd.DataFrame, datasets: dict[str, pd.DataFrame], n: int) -> pd.DataFrame:
+def _counts(stats: pd.DataFrame, datasets: dict[str, pd.DataFrame], n: int, effects: pd.DataFrame) -> pd.DataFrame:
     counts = stats.copy()
     kept = counts["status"] == STATUS_KEPT
     counts["sampled_pairs"] = np.where(kept, n, 0).astype(np.int64)
@@ -483,4 +700,6 @@ def _counts(stats: pd.DataFrame, datasets: dict[str, pd.DataFrame], n: int) -> p
         "amb": float(answers.mean()) if len(answers) else float("nan"),
     }
     counts = pd.concat([counts, pd.DataFrame([total])], ignore_index=True)
+    for column in RULE_COLUMNS:
+        counts[column] = counts["relation"].map(effects[column]).fillna(0).astype(np.int64)
     return counts[list(COUNT_COLUMNS)]

@@ -10,6 +10,19 @@ explicit and applies it identically to terms and text:
   ``"crohn s disease"``; ``"non-small-cell"`` -> ``"non small cell"``; ``"IL-2"`` -> ``"il 2"``.
   Punctuation separates tokens rather than disappearing, so two words joined by a hyphen or slash
   never fuse into a third word.
+* **Case** (:data:`MATCH_MODES`; which term is counted how: :mod:`biosem.analogies.matching`). A term is
+  counted in one of three modes. ``folded`` (BMASS): term and text lowercased as above. ``cased``: the
+  text is normalised without lowercasing (:func:`normalise` with ``fold_case=False``) and every
+  token, of the term and of the text, is compared through its *case key* (:func:`case_key`): a token
+  with an upper-case letter after its first character (``CAN``, ``IgM``, ``mRNA``, ``HIV``) is kept
+  as written, any other token is lowercased. So ``"HIV Infections"`` (key ``"HIV infections"``) is
+  found in "HIV infections" but not in "hiv infections", and ``"CAN"`` is found in "CAN" but not in
+  "can" or "Can". ``exact``: the text normalised without lowercasing, tokens compared as written
+  (``"Lead"`` is found in "Lead", never in "lead"). In both, a capital that opens a document or a
+  sentence is lowercased first when the rest of its word is not capitalised
+  (:func:`lower_sentence_starts`: "All patients ..." holds "all", not the HPO term "All"; "Stroke
+  is ..." holds "stroke"). Punctuation is handled alike in the three modes.
+  Every term is also counted ``folded`` (its BMASS count), so what a rule changed stays measurable.
 * **Matching**: a term occurs where its normalised token sequence occurs in the normalised text on token
   boundaries: a term inside a longer word does not count (``"ion"`` is not found in ``"lesion"``).
   Every occurrence counts, nested and overlapping ones included (``"cell"`` is counted inside
@@ -24,7 +37,10 @@ explicit and applies it identically to terms and text:
   are counted by a histogram of the coded text, so the automaton reports multi-token matches only.
   Backend ``pyahocorasick`` (C; its nodes scan their children linearly, so it runs on characters:
   ``" term "`` patterns over ``" text "``) gives identical counts and serves where the Rust wheel is
-  unavailable.
+  unavailable. The ``cased`` and ``exact`` patterns are counted by a second automaton (one per mode)
+  over the same chunk normalised without lowercasing; both backends map a text token to a pattern
+  token through one table (:func:`case_variants`: the written forms whose case key is the token), so
+  their counts are identical in every mode.
 
 Throughput: corpora are processed in chunks of whole documents (default 4 MB), in parallel worker
 processes that each build the automaton once; counts are integers summed per chunk, so the result
@@ -57,11 +73,14 @@ from biosem.corpora.shards import FilePart, read_lines, shard_mask
 from biosem.errors import SourceFormatError
 from biosem.logs import Progress
 from biosem.sources import open_binary
-from biosem.termpairs.positives import strip_semantic_tag
 
 log = logging.getLogger(__name__)
 
 BACKENDS = ("auto", "ahocorasick_rs", "pyahocorasick")
+FOLDED, CASED, EXACT = "folded", "cased", "exact"
+MATCH_MODES = (FOLDED, CASED, EXACT)
+"""How a term is compared with the text (module docstring): lowercased (BMASS), through the case key
+of each token, or as written."""
 DOCUMENT_SEPARATOR = b" \x00 "
 """Joins documents inside a chunk: the NUL token is never part of a term, so no match spans it."""
 
@@ -71,14 +90,18 @@ DOCUMENT_SEPARATOR = b" \x00 "
 _ASCII_TABLE = bytes(
     (ord(chr(b).lower()) if chr(b).isalnum() else 0 if b == 0 else 0x20) if b < 0x80 else b for b in range(256)
 )
+_ASCII_TABLE_CASED = bytes((b if chr(b).isalnum() else 0 if b == 0 else 0x20) if b < 0x80 else b for b in range(256))
 _NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
 _SEPARATOR_CATEGORIES = frozenset({"Cc", "Cf"})
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _normalise_non_ascii_run(run: bytes) -> bytes:
-    """Lowercase a maximal run of non-ASCII UTF-8 characters; separators (P*, S*, Z*, Cc, Cf) -> space."""
-    text = run.decode("utf-8").lower()
+def _normalise_non_ascii_run(run: bytes, fold_case: bool = True) -> bytes:
+    """Lowercase (``fold_case``) a maximal run of non-ASCII UTF-8 characters; separators (P*, S*, Z*,
+    Cc, Cf) -> space."""
+    text = run.decode("utf-8")
+    if fold_case:
+        text = text.lower()
     return "".join(
         " " if (cat := unicodedata.category(ch))[0] in "PSZ" or cat in _SEPARATOR_CATEGORIES else ch for ch in text
     ).encode("utf-8")
@@ -88,8 +111,13 @@ def _fix_non_ascii(match: re.Match[bytes]) -> bytes:
     return _normalise_non_ascii_run(match.group())
 
 
-def normalise_bytes(raw: bytes) -> bytes:
+def _fix_non_ascii_cased(match: re.Match[bytes]) -> bytes:
+    return _normalise_non_ascii_run(match.group(), False)
+
+
+def normalise_bytes(raw: bytes, fold_case: bool = True) -> bytes:
     """Normalise UTF-8 text (see the module docstring) without collapsing spaces; NUL bytes are kept.
+    ``fold_case=False`` keeps the case (the text of the ``cased`` and ``exact`` modes).
 
     Works on bytes so that ASCII text takes one ``bytes.translate`` pass; runs of non-ASCII characters
     (complete UTF-8 sequences, since every byte of a multi-byte character is >= 0x80) are decoded and
@@ -98,90 +126,142 @@ def normalise_bytes(raw: bytes) -> bytes:
     Raises:
         UnicodeDecodeError: ``raw`` is not valid UTF-8.
     """
-    out = raw.translate(_ASCII_TABLE)
+    out = raw.translate(_ASCII_TABLE if fold_case else _ASCII_TABLE_CASED)
     if not out.isascii():
-        out = _NON_ASCII_RUN.sub(_fix_non_ascii, out)
+        out = _NON_ASCII_RUN.sub(_fix_non_ascii if fold_case else _fix_non_ascii_cased, out)
     return out
 
 
-def tokens(raw: bytes) -> list[bytes]:
-    """The normalised tokens of UTF-8 text (document separators appear as ``b"\\x00"`` tokens)."""
-    return normalise_bytes(raw).replace(b"\x00", DOCUMENT_SEPARATOR).split()
+def tokens(raw: bytes, fold_case: bool = True) -> list[bytes]:
+    """The normalised tokens of UTF-8 text (document separators appear as ``b"\\x00"`` tokens);
+    ``fold_case=False``: the case is kept."""
+    return normalise_bytes(raw, fold_case).replace(b"\x00", DOCUMENT_SEPARATOR).split()
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, fold_case: bool = True) -> str:
     """Lowercase, punctuation and symbols -> spaces, whitespace collapsed: ``"Crohn's  Disease"`` ->
-    ``"crohn s disease"``. The same function normalises terms and corpus text."""
-    return b" ".join(tokens(text.replace("\x00", " ").encode("utf-8"))).decode("utf-8")
+    ``"crohn s disease"``. The same function normalises terms and corpus text. ``fold_case=False``
+    keeps the case: ``"Crohn's  Disease"`` -> ``"Crohn s Disease"``."""
+    return b" ".join(tokens(text.replace("\x00", " ").encode("utf-8"), fold_case)).decode("utf-8")
 
 
-def normalise_many(texts: Sequence[str]) -> list[str]:
+def normalise_many(texts: Sequence[str], fold_case: bool = True) -> list[str]:
     """:func:`normalise` of each string, in one pass over their concatenation (fast for millions)."""
     if not texts:
         return []
     joined = "\x00".join(texts)
     if joined.count("\x00") != len(texts) - 1:  # a NUL inside a string: normalise one by one
-        return [normalise(t) for t in texts]
-    parts = normalise_bytes(joined.encode("utf-8")).split(b"\x00")
+        return [normalise(t, fold_case) for t in texts]
+    parts = normalise_bytes(joined.encode("utf-8"), fold_case).split(b"\x00")
     return [b" ".join(part.split()).decode("utf-8") for part in parts]
 
 
-def prepare_terms(terms: pd.DataFrame) -> pd.DataFrame:
-    """The active terms of a terminology with the form that is counted.
+_SENTENCE_START = re.compile(rb"[.!?:\x00][\"')\]]*[ \t\r\n]+[\"'(\[]*([A-Z])(?![a-z0-9]*[A-Z])")
+_TEXT_START = re.compile(rb"[ \t\r\n]*[\"'(\[]*([A-Z])(?![a-z0-9]*[A-Z])")
+"""An ASCII capital opening a document or a sentence (after ``.``, ``!``, ``?`` or ``:`` as in the
+section labels of structured abstracts, closing quotes or brackets, and white space; opening quotes or
+brackets may precede it) whose word has no other capital."""
+
+
+def lower_sentence_starts(raw: bytes) -> bytes:
+    """``raw`` (UTF-8 text; documents joined by :data:`DOCUMENT_SEPARATOR`) with the first letter of
+    every document and sentence lowercased when the rest of its word is not capitalised: a capital
+    there says nothing about the word ("Heart rate was ..." -> "heart rate was ...", "RESULTS: All
+    patients" -> "RESULTS: all patients"; "CAN", "IgM" stay). The text side of the ``cased`` and
+    ``exact`` modes."""
+    first = _TEXT_START.match(raw)
+    starts = [m.start(1) for m in _SENTENCE_START.finditer(raw)]
+    if first is not None:
+        starts.append(first.start(1))
+    if not starts:
+        return raw
+    buffer = bytearray(raw)
+    for i in starts:
+        buffer[i] |= 0x20  # ASCII A-Z -> a-z
+    return bytes(buffer)
+
+
+def has_inner_capital(token: str) -> bool:
+    """True when an upper-case letter follows the token's first character: ``CAN``, ``IgM``,
+    ``mRNA``, ``HbA1c``, ``1A``; not ``Crohn``, ``B``, ``disease`` (what "written in capitals or
+    mixed case" means for a token; Unicode ``str.isupper``)."""
+    return any(ch.isupper() for ch in token[1:])
+
+
+def case_key(token: str) -> str:
+    """The case key of a normalised token: the token as written when it has an inner capital
+    (:func:`has_inner_capital`), else lowercased. ``CAN`` -> ``CAN``, ``Can`` -> ``can``,
+    ``Infections`` -> ``infections``, ``IgM`` -> ``IgM``."""
+    return token if has_inner_capital(token) else token.lower()
+
+
+def case_variants(key: str) -> tuple[str, ...]:
+    """The written text tokens a ``cased`` pattern token matches: a key with an inner capital only
+    itself; a lowercase key itself and its form with the first character upper-cased (``infections``
+    -> ``infections``, ``Infections``), when that form has no inner capital of its own. Every variant
+    ``v`` satisfies ``case_key(v) == key``."""
+    if has_inner_capital(key):
+        return (key,)
+    upper = key[:1].upper() + key[1:]
+    return (key,) if upper == key or has_inner_capital(upper) or case_key(upper) != key else (key, upper)
+
+
+def match_forms(texts: Sequence[str], mode: str) -> list[str]:
+    """The form of each text counted in ``mode`` (:data:`MATCH_MODES`): ``folded`` -> :func:`normalise`;
+    ``exact`` -> normalised with its case kept; ``cased`` -> the case key of each token of the latter
+    (``"HIV Infections"`` -> ``"HIV infections"``; ``"CAN"`` -> ``"CAN"``).
+
+    Raises:
+        ValueError: unknown mode.
+    """
+    if mode == FOLDED:
+        return normalise_many(texts)
+    if mode not in MATCH_MODES:
+        raise ValueError(f"unknown match mode {mode!r}; expected one of {MATCH_MODES}")
+    cased = normalise_many(texts, fold_case=False)
+    if mode == EXACT:
+        return cased
+    return [" ".join(map(case_key, form.split())) for form in cased]
+
+
+def merge_partial_counts(
+    patterns: Sequence[str],
+    partial: Iterable[pd.DataFrame],
+    modes: Sequence[str] | None = None,
+    concepts: Sequence[str | None] | None = None,
+) -> np.ndarray:
+    """Occurrences of each counting slot summed over shards' partial counts.
 
     Args:
-        terms: the ``terms`` intermediate (columns source, concept_id, term_id, term, term_type,
-            language, active, scope; :data:`biosem.terminology.schemas.TERMS`).
-
-    Returns:
-        Columns of :data:`~biosem.analogies.schemas.TERM_COUNTS` except ``count``: ``term`` is the
-        surface form (a SNOMED CT FSN without its semantic tag, ``"Malaria (disorder)"`` ->
-        ``"Malaria"``), ``normalised`` its :func:`normalise` form ("" when nothing is left, e.g.
-        ``"(+)"``), ``tokens`` the number of tokens of ``normalised``.
-    """
-    t = terms.loc[
-        terms["active"].astype(bool), ["source", "concept_id", "term_id", "term_type", "language", "scope", "term"]
-    ]
-    t = t.reset_index(drop=True)
-    is_fsn = (t["term_type"] == "fsn").to_numpy()
-    if is_fsn.any():
-        t.loc[is_fsn, "term"] = strip_semantic_tag(t.loc[is_fsn, "term"]).to_numpy()
-    t["normalised"] = normalise_many(t["term"].astype(str).tolist())
-    t["tokens"] = np.fromiter((len(n.split()) for n in t["normalised"]), dtype=np.int64, count=len(t))
-    return t
-
-
-def term_patterns(prepared: pd.DataFrame) -> list[str]:
-    """The distinct non-empty normalised terms, sorted: the automaton's patterns."""
-    return sorted(set(prepared["normalised"]) - {""})
-
-
-def merge_partial_counts(patterns: Sequence[str], partial: Iterable[pd.DataFrame]) -> np.ndarray:
-    """Occurrences of each pattern summed over shards' partial counts (columns ``normalised``, ``count``).
+        patterns: the counted form of each slot (a pattern, or a context's pattern).
+        partial: tables with columns ``normalised``, ``count`` and optionally ``mode`` (default
+            ``folded``) and ``concept_id`` (the concept of a context slot; null for a pattern).
+        modes: the match mode of each slot (``None``: all ``folded``).
+        concepts: the concept of each context slot, None for a pattern slot (``None``: no context).
 
     Returns an int64 array aligned with ``patterns``.
 
     Raises:
-        ValueError: a partial table names a form that is not among ``patterns`` (shards counted other terms).
+        ValueError: a partial table names a (form, mode, concept) that is not a slot (shards counted
+            other terms).
     """
+    modes = [FOLDED] * len(patterns) if modes is None else list(modes)
+    concepts = [None] * len(patterns) if concepts is None else list(concepts)
     counts = np.zeros(len(patterns), dtype=np.int64)
-    index = pd.Index(patterns)
+    index = pd.Index([f"{m}\t{p}\t{c or ''}" for p, m, c in zip(patterns, modes, concepts)])
     for table in partial:
-        position = index.get_indexer(table["normalised"])
+        table_modes = table["mode"].astype(str) if "mode" in table else pd.Series(FOLDED, index=table.index)
+        table_concepts = (
+            table["concept_id"].fillna("").astype(str) if "concept_id" in table else pd.Series("", index=table.index)
+        )
+        keys = table_modes.str.cat([table["normalised"].astype(str), table_concepts], sep="\t")
+        position = index.get_indexer(keys)
         if (position < 0).any():
-            unknown = table["normalised"][position < 0].iloc[0]
+            bad = int(np.flatnonzero(position < 0)[0])
+            unknown = (table["normalised"].iloc[bad], table_modes.iloc[bad], table_concepts.iloc[bad] or None)
             raise ValueError(f"partial counts name {unknown!r}, which is not a pattern of these terms")
         np.add.at(counts, position, table["count"].to_numpy(dtype=np.int64))
     return counts
-
-
-def attach_counts(prepared: pd.DataFrame, patterns: Sequence[str], counts: np.ndarray) -> pd.DataFrame:
-    """``prepared`` plus ``count`` (occurrences of its normalised form; 0 for an empty form)."""
-    position = pd.Index(patterns).get_indexer(prepared["normalised"])
-    padded = np.append(np.asarray(counts, dtype=np.int64), 0)  # position -1 (no pattern) -> 0
-    out = prepared.copy()
-    out["count"] = padded[position]
-    return out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -209,7 +289,8 @@ def resolve_backend(backend: str = "auto") -> str:
     return backend
 
 
-_UNKNOWN = "\x01"  # the code of every text token outside the terms' vocabulary (and of separators)
+_UNKNOWN = "\x01"  # the code of every text token outside the terms' vocabulary
+_SEPARATOR = b"\x00"  # the document separator token, coded as itself (code point 0)
 _FIRST_CODE = 2
 _SINGLE_END = 0x80000  # single-code range [2, 0x80000) minus surrogates
 _LEAD = (0x80000, 0xC0000)  # two-code tokens: a lead code point, then a trail code point
@@ -231,51 +312,60 @@ def _token_code(rank: int) -> str:
     return chr(_LEAD[0] + lead) + chr(_TRAIL[0] + trail)
 
 
-class TermCounter:
-    """One Aho–Corasick automaton over normalised patterns; counts their occurrences in text chunks.
+class _Pass:
+    """One Aho–Corasick automaton over the patterns of one match mode (see :class:`TermCounter`).
 
-    With the ``ahocorasick_rs`` backend, single-token patterns whose token has a one-code-point code
-    are counted by a vectorised histogram of the coded text (``numpy.bincount``), and the automaton
-    holds the multi-token patterns (plus any single-token pattern left with a two-code-point code):
-    the automaton then reports the long matches only, which is where its time goes.
-
-    Args:
-        patterns: distinct, non-empty normalised terms (tokens separated by single spaces, as
-            :func:`normalise` returns them); pattern ``i`` is counted in slot ``i``.
-        backend: ``auto``, ``ahocorasick_rs`` or ``pyahocorasick`` (identical counts).
-
-    Raises:
-        ValueError: a pattern is empty, not normalised, or repeated.
+    ``folded`` patterns run over the lowercased tokens of a chunk; ``cased`` and ``exact`` patterns
+    over its tokens with their case kept, each text token standing for the pattern token it matches:
+    itself (``exact``), or the key whose :func:`case_variants` hold it (``cased``). The occurrences of
+    ``located`` patterns (pattern ids) are also reported with their document.
     """
 
-    def __init__(self, patterns: Sequence[str], backend: str = "auto") -> None:
-        self.n_patterns = len(patterns)
-        self.backend = resolve_backend(backend)
+    def __init__(
+        self, patterns: Sequence[str], ids: np.ndarray, backend: str, mode: str, located: np.ndarray | None = None
+    ) -> None:
+        self.mode = mode
+        self.backend = backend
         split = [p.split(" ") for p in patterns]
-        for pattern, toks in zip(patterns, split):
-            if not pattern or "" in toks or "\x00" in pattern:
-                raise ValueError(f"pattern {pattern!r} is not a normalised non-empty term")
-        if len(set(patterns)) != len(patterns):
-            raise ValueError("patterns must be distinct")
+        located_local = np.flatnonzero(np.isin(ids, located)) if located is not None else np.zeros(0, dtype=np.int64)
+        vocabulary = sorted(set(itertools.chain.from_iterable(split)))
+        # written text token -> the pattern token it stands for (folded: the text is already lowercased)
+        self._token_of: dict[bytes, bytes] | None = None
+        if mode != FOLDED:
+            self._token_of = {_SEPARATOR: _SEPARATOR}
+            for tok in vocabulary:
+                for variant in case_variants(tok) if mode == CASED else (tok,):
+                    self._token_of.setdefault(variant.encode("utf-8"), tok.encode("utf-8"))
         self._automaton: object | None = None
         self._automaton_ids = np.zeros(0, dtype=np.int64)  # automaton pattern index -> pattern id
+        self._automaton_located = np.zeros(0, dtype=bool)  # automaton pattern index -> located?
         self._unigram_of_code = np.zeros(0, dtype=np.int64)  # code point -> pattern id (-1: none)
-        if not patterns:
-            return
-        if self.backend == "ahocorasick_rs":
+        self._located_code = np.zeros(0, dtype=bool)  # code point -> a located single-token pattern?
+        is_located = np.zeros(len(patterns), dtype=bool)
+        is_located[located_local] = True
+        if backend == "ahocorasick_rs":
             import ahocorasick_rs
 
             frequency = Counter(itertools.chain.from_iterable(split))
             ranked = sorted(frequency, key=lambda t: (-frequency[t], t))
             code = {tok: _token_code(rank) for rank, tok in enumerate(ranked)}
-            self._codes = {tok.encode("utf-8"): c for tok, c in code.items()}
+            if self._token_of is None:
+                self._codes = {tok.encode("utf-8"): c for tok, c in code.items()}
+            else:
+                self._codes = {
+                    text: code[tok.decode("utf-8")] for text, tok in self._token_of.items() if text != _SEPARATOR
+                }
+            self._codes[_SEPARATOR] = _SEPARATOR.decode("ascii")
             single = [i for i, toks in enumerate(split) if len(toks) == 1 and len(code[toks[0]]) == 1]
             if single:
                 points = np.array([ord(code[split[i][0]]) for i in single], dtype=np.int64)
                 self._unigram_of_code = np.full(int(points.max()) + 1, -1, dtype=np.int64)
-                self._unigram_of_code[points] = single
+                self._unigram_of_code[points] = ids[single]
+                self._located_code = np.zeros(int(points.max()) + 1, dtype=bool)
+                self._located_code[points] = is_located[single]
             in_automaton = np.setdiff1d(np.arange(len(patterns)), np.array(single, dtype=np.int64))
-            self._automaton_ids = in_automaton
+            self._automaton_ids = ids[in_automaton]
+            self._automaton_located = is_located[in_automaton]
             if len(in_automaton):
                 coded = ["".join(code[t] for t in split[i]).encode("utf-8") for i in in_automaton]
                 self._automaton = ahocorasick_rs.BytesAhoCorasick(coded, matchkind=ahocorasick_rs.MatchKind.Standard)
@@ -287,18 +377,18 @@ class TermCounter:
                 automaton.add_word(f" {pattern} ", i)
             automaton.make_automaton()
             self._automaton = automaton
-            self._automaton_ids = np.arange(len(patterns), dtype=np.int64)
+            self._automaton_ids = np.asarray(ids, dtype=np.int64)
+            self._automaton_located = is_located
 
-    def sparse_counts(self, chunk: bytes) -> tuple[np.ndarray, np.ndarray]:
-        """(pattern ids, occurrences) of the patterns occurring in ``chunk`` (UTF-8 text; documents
-        joined by :data:`DOCUMENT_SEPARATOR`); ids ascending, occurrences > 0.
-
-        Raises:
-            UnicodeDecodeError: ``chunk`` is not valid UTF-8.
-        """
-        if not self.n_patterns:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        toks = tokens(chunk)
+    def sparse_counts(self, toks: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(pattern ids, occurrences) in the tokens of a chunk (lowercased for ``folded``, as written
+        otherwise; documents separated by ``b"\\x00"`` tokens), ids in no particular order; then
+        (pattern ids, document index in the chunk) of every occurrence of a located pattern (the
+        index is the number of document separators before the occurrence)."""
+        none = np.zeros(0, dtype=np.int64)
+        located_ids: list[np.ndarray] = [none]
+        located_docs: list[np.ndarray] = [none]
+        any_located = bool(self._automaton_located.any())
         if self.backend == "ahocorasick_rs":
             coded = "".join(map(self._codes.get, toks, itertools.repeat(_UNKNOWN)))
             parts_ids: list[np.ndarray] = []
@@ -311,25 +401,159 @@ class TermCounter:
                 keep = ids >= 0
                 parts_ids.append(ids[keep])
                 parts_n.append(hist[hit][keep].astype(np.int64))
+                if self._located_code.any():
+                    inside = points < len(self._located_code)
+                    where = np.flatnonzero(inside & self._located_code[np.where(inside, points, 0)])
+                    located_ids.append(self._unigram_of_code[points[where]])
+                    located_docs.append(np.cumsum(points == 0)[where])
             if self._automaton is not None:
-                found = self._automaton.find_matches_as_indexes(coded.encode("utf-8"), overlapping=True)  # type: ignore[attr-defined]
+                raw = coded.encode("utf-8")
+                found = self._automaton.find_matches_as_indexes(raw, overlapping=True)  # type: ignore[attr-defined]
                 index = np.fromiter(map(operator.itemgetter(0), found), dtype=np.int64, count=len(found))
                 ids, n = np.unique(index, return_counts=True)
                 parts_ids.append(self._automaton_ids[ids])
                 parts_n.append(n.astype(np.int64))
-            ids = np.concatenate(parts_ids)
-            order = np.argsort(ids, kind="stable")
-            return ids[order], np.concatenate(parts_n)[order]
+                if any_located:
+                    start = np.fromiter(map(operator.itemgetter(1), found), dtype=np.int64, count=len(found))
+                    mask = self._automaton_located[index]
+                    separators = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 0)
+                    located_ids.append(self._automaton_ids[index[mask]])
+                    located_docs.append(np.searchsorted(separators, start[mask]))
+            located = (np.concatenate(located_ids), np.concatenate(located_docs))
+            if not parts_ids:
+                return none, none, *located
+            return np.concatenate(parts_ids), np.concatenate(parts_n), *located
+        if self._token_of is not None:
+            toks = list(map(self._token_of.get, toks, itertools.repeat(_UNKNOWN.encode("utf-8"))))
         text = " " + b" ".join(toks).decode("utf-8") + " "
-        index = np.fromiter(
-            map(operator.itemgetter(1), self._automaton.iter(text)),  # type: ignore[attr-defined]
-            dtype=np.int64,
-        )
+        found = list(self._automaton.iter(text))  # type: ignore[attr-defined]
+        index = np.fromiter(map(operator.itemgetter(1), found), dtype=np.int64, count=len(found))
         ids, n = np.unique(index, return_counts=True)
-        return ids, n.astype(np.int64)
+        if any_located:
+            end = np.fromiter(map(operator.itemgetter(0), found), dtype=np.int64, count=len(found))
+            mask = self._automaton_located[index]
+            separators = np.flatnonzero(np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32) == 0)
+            located_ids.append(self._automaton_ids[index[mask]])
+            located_docs.append(np.searchsorted(separators, end[mask]))
+        return self._automaton_ids[ids], n.astype(np.int64), np.concatenate(located_ids), np.concatenate(located_docs)
+
+
+class TermCounter:
+    """Aho–Corasick automata over normalised patterns (one per match mode); counts their
+    occurrences in text chunks, and occurrences of some patterns in the documents where others occur.
+
+    With the ``ahocorasick_rs`` backend, single-token patterns whose token has a one-code-point code
+    are counted by a vectorised histogram of the coded text (``numpy.bincount``), and the automaton
+    holds the multi-token patterns (plus any single-token pattern left with a two-code-point code):
+    the automaton then reports the long matches only, which is where its time goes. ``cased`` and
+    ``exact`` patterns are counted over the chunk normalised once more, without lowercasing (a second
+    pass that only runs when such patterns exist).
+
+    A *context* ``(p, (q1, q2, ...))`` counts the occurrences of pattern ``p`` in the documents where
+    one of the patterns ``q1, q2, ...`` occurs too (an abbreviation where its long form is written;
+    :mod:`biosem.analogies.matching`). The patterns named by contexts are also *located*: each of
+    their occurrences is reported with its document (the number of document separators before it),
+    from the automaton's match offsets or, for single-token patterns counted by the histogram, from
+    the positions of their codes; counts never depend on it.
+
+    Args:
+        patterns: non-empty normalised terms (tokens separated by single spaces, as :func:`match_forms`
+            returns them in their mode); pattern ``i`` is counted in slot ``i``.
+        backend: ``auto``, ``ahocorasick_rs`` or ``pyahocorasick`` (identical counts).
+        modes: the match mode of each pattern (:data:`MATCH_MODES`); ``None``: all ``folded``.
+        contexts: context ``k`` is counted in slot ``len(patterns) + k``.
+
+    Raises:
+        ValueError: a pattern is empty or not normalised, a (pattern, mode) pair is repeated, a mode
+            is unknown or not aligned with the patterns, or a context names no pattern.
+    """
+
+    def __init__(
+        self,
+        patterns: Sequence[str],
+        backend: str = "auto",
+        modes: Sequence[str] | None = None,
+        contexts: Sequence[tuple[int, Sequence[int]]] = (),
+    ) -> None:
+        self.n_patterns = len(patterns) + len(contexts)
+        self.backend = resolve_backend(backend)
+        modes = [FOLDED] * len(patterns) if modes is None else list(modes)
+        if len(modes) != len(patterns):
+            raise ValueError(f"{len(modes)} modes for {len(patterns)} patterns")
+        for pattern, mode in zip(patterns, modes):
+            if not pattern or "" in pattern.split(" ") or "\x00" in pattern:
+                raise ValueError(f"pattern {pattern!r} is not a normalised non-empty term")
+            if mode not in MATCH_MODES:
+                raise ValueError(f"unknown match mode {mode!r}; expected one of {MATCH_MODES}")
+        if len(set(zip(patterns, modes))) != len(patterns):
+            raise ValueError("patterns must be distinct")
+        # contexts as arrays: the counted pattern of each, and (context, long-form pattern) pairs
+        self._context_of = np.array([p for p, _ in contexts], dtype=np.int64)
+        self._long_forms = pd.DataFrame(
+            [(k, q) for k, (_, qs) in enumerate(contexts) for q in qs], columns=["context", "pattern"], dtype=np.int64
+        )
+        named = np.union1d(self._context_of, self._long_forms["pattern"].to_numpy())
+        if len(named) and (named.min() < 0 or named.max() >= len(patterns)):
+            raise ValueError("a context names a pattern that does not exist")
+        by_mode = np.array(modes, dtype=object)
+        self._passes: list[_Pass] = []
+        for mode in MATCH_MODES:
+            ids = np.flatnonzero(by_mode == mode)
+            if len(ids):
+                self._passes.append(_Pass([patterns[i] for i in ids], ids, self.backend, mode, located=named))
+        self._n_plain = len(patterns)
+
+    def sparse_counts(self, chunk: bytes) -> tuple[np.ndarray, np.ndarray]:
+        """(slot ids, occurrences) of the patterns and contexts occurring in ``chunk`` (UTF-8 text;
+        documents joined by :data:`DOCUMENT_SEPARATOR`); ids ascending, occurrences > 0.
+
+        Raises:
+            UnicodeDecodeError: ``chunk`` is not valid UTF-8.
+        """
+        parts_ids: list[np.ndarray] = []
+        parts_n: list[np.ndarray] = []
+        located_ids: list[np.ndarray] = []
+        located_docs: list[np.ndarray] = []
+        folded: list[bytes] | None = None
+        cased: list[bytes] | None = None
+        for one in self._passes:
+            if one.mode == FOLDED:
+                folded = tokens(chunk) if folded is None else folded
+                ids, n, where, docs = one.sparse_counts(folded)
+            else:
+                cased = tokens(lower_sentence_starts(chunk), fold_case=False) if cased is None else cased
+                ids, n, where, docs = one.sparse_counts(cased)
+            parts_ids.append(ids)
+            parts_n.append(n)
+            located_ids.append(where)
+            located_docs.append(docs)
+        if len(self._context_of):
+            ids, n = self._context_counts(np.concatenate(located_ids), np.concatenate(located_docs))
+            parts_ids.append(ids + self._n_plain)
+            parts_n.append(n)
+        if not parts_ids:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        ids = np.concatenate(parts_ids)
+        n = np.concatenate(parts_n)
+        keep = n > 0
+        order = np.argsort(ids[keep], kind="stable")
+        return ids[keep][order], n[keep][order]
+
+    def _context_counts(self, pattern: np.ndarray, document: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(context ids, occurrences of the context's pattern in documents holding one of its long
+        forms), from every occurrence (pattern id, document) of the located patterns."""
+        occurrences = pd.DataFrame({"pattern": pattern, "document": document})
+        with_long_form = occurrences.drop_duplicates().merge(self._long_forms, on="pattern")
+        present = with_long_form[["context", "document"]].drop_duplicates()
+        counted = pd.DataFrame({"context": np.arange(len(self._context_of)), "pattern": self._context_of})
+        hits = occurrences.merge(counted, on="pattern").merge(present, on=["context", "document"])
+        n = np.bincount(hits["context"].to_numpy(dtype=np.int64), minlength=len(self._context_of))
+        ids = np.flatnonzero(n)
+        return ids.astype(np.int64), n[ids].astype(np.int64)
 
     def count(self, chunk: bytes) -> np.ndarray:
-        """Occurrences of each pattern in ``chunk``: int64 array of length ``n_patterns``."""
+        """Occurrences of each pattern, then of each context, in ``chunk``: int64 array of length
+        ``n_patterns`` (patterns + contexts)."""
         counts = np.zeros(self.n_patterns, dtype=np.int64)
         ids, n = self.sparse_counts(chunk)
         counts[ids] = n
@@ -342,9 +566,14 @@ class TermCounter:
 _WORKER: TermCounter | None = None
 
 
-def _init_worker(patterns: Sequence[str], backend: str) -> None:
+def _init_worker(
+    patterns: Sequence[str],
+    backend: str,
+    modes: Sequence[str] | None,
+    contexts: Sequence[tuple[int, Sequence[int]]],
+) -> None:
     global _WORKER
-    _WORKER = TermCounter(patterns, backend)
+    _WORKER = TermCounter(patterns, backend, modes, contexts)
 
 
 def _sparse_counts(counter: TermCounter, chunk: bytes) -> tuple[np.ndarray, np.ndarray, int]:
@@ -362,11 +591,16 @@ def count_occurrences(
     chunks: Iterable[bytes],
     workers: int = 1,
     backend: str = "auto",
+    modes: Sequence[str] | None = None,
+    contexts: Sequence[tuple[int, Sequence[int]]] = (),
 ) -> tuple[np.ndarray, dict[str, int]]:
-    """Count every pattern over a stream of text chunks.
+    """Count every pattern (and context) over a stream of text chunks.
 
     Args:
         patterns: distinct normalised terms (see :class:`TermCounter`).
+        modes: the match mode of each pattern (``None``: all ``folded``; see :class:`TermCounter`).
+        contexts: patterns counted in the documents holding others (see :class:`TermCounter`); their
+            counts follow the patterns' in the result.
         chunks: UTF-8 byte strings of whole documents joined by :data:`DOCUMENT_SEPARATOR` (as
             :func:`document_chunks` and :func:`text_file_chunks` yield them).
         workers: worker processes (``spawn``ed; each builds its own automaton from ``patterns``). At
@@ -378,10 +612,10 @@ def count_occurrences(
     a bounded rate (:class:`biosem.logs.Progress`).
 
     Returns:
-        (counts, stats): int64 occurrences per pattern (independent of ``workers`` and chunking), and
-        ``{"bytes", "chunks", "matches"}``.
+        (counts, stats): int64 occurrences per pattern, then per context (independent of ``workers``
+        and chunking), and ``{"bytes", "chunks", "matches"}`` (matches of patterns and contexts).
     """
-    counts = np.zeros(len(patterns), dtype=np.int64)
+    counts = np.zeros(len(patterns) + len(contexts), dtype=np.int64)
     stats = {"bytes": 0, "chunks": 0, "matches": 0}
     progress = Progress(log, f"counting {len(patterns):,} terms in the corpus", None, unit="MB", scale=1e6)
 
@@ -398,7 +632,7 @@ def count_occurrences(
     stream = iter(chunks)
     head = list(itertools.islice(stream, 2 * workers)) if workers > 1 else []
     if workers <= 1 or not patterns or len(head) < 2 * workers:
-        counter = TermCounter(patterns, backend)
+        counter = TermCounter(patterns, backend, modes, contexts)
         for chunk in itertools.chain(head, stream):
             add(_sparse_counts(counter, chunk))
         progress.finish()
@@ -409,7 +643,7 @@ def count_occurrences(
         max_workers=workers,
         mp_context=context,
         initializer=_init_worker,
-        initargs=(list(patterns), backend),
+        initargs=(list(patterns), backend, None if modes is None else list(modes), list(contexts)),
     ) as pool:
         pending: set[cf.Future[tuple[np.ndarray, np.ndarray, int]]] = set()
         for chunk in itertools.chain(head, stream):

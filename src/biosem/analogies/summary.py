@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from biosem.analogies.construct import (
+    RULES,
     STATUS_FEW_ONE_TO_ONE,
     STATUS_FEW_SUBJECTS,
     STATUS_KEPT,
@@ -71,9 +72,11 @@ BMASS_TABLE_2: dict[str, tuple[str, float]] = {
 SUMMARY_COLUMNS = (
     "terminology", "min_frequency", "min_one_to_one", "pairs_per_relation", "inverses", "allow_list",
     "relations_considered", "relations_kept", "kept", "dropped", "analogies_per_relation", "analogies",
-    "amb_mean", "amb_min", "amb_max", "single_answer_abc", "multi_answer_abc",
+    "amb_mean", "amb_min", "amb_max", "single_answer_abc", "multi_answer_abc", "bmass_analogies", "removed",
 )  # fmt: skip
-"""Columns of ``summary.tsv``: one row per terminology, then ``(all)``, then the paper."""
+"""Columns of ``summary.tsv``: one row per terminology, then ``(all)``, then the paper. ``bmass_analogies``:
+Single-Answer analogies of the construction without the issue-37 validity rules; ``removed``: what each
+rule removed (``"capitals: 5 concepts, 98 analogies; ..."``, rules that removed nothing left out)."""
 
 RELATION_COLUMNS = (
     "terminology", "relation", "rel", "rela", "instances", "usable_instances", "subjects", "objects",
@@ -84,7 +87,7 @@ RELATION_COLUMNS = (
 
 _SUMMARY_INTEGERS = (
     "min_frequency", "min_one_to_one", "pairs_per_relation", "relations_considered", "relations_kept",
-    "analogies_per_relation", "analogies", "single_answer_abc", "multi_answer_abc",
+    "analogies_per_relation", "analogies", "single_answer_abc", "multi_answer_abc", "bmass_analogies",
 )  # fmt: skip
 _RELATION_INTEGERS = (
     "instances", "usable_instances", "subjects", "objects", "one_to_one", "analogies", "single_answer_abc",
@@ -175,6 +178,22 @@ def describe(counts: pd.DataFrame, params: AnalogyParams, terminology: str) -> l
     return lines
 
 
+def _total(counts: pd.DataFrame) -> Mapping[str, object]:
+    return counts[counts["relation"] == "(all)"].iloc[0].to_dict()
+
+
+def removed_summary(counts: pd.DataFrame) -> str:
+    """What each validity rule removed, from the ``(all)`` row of ``counts``: ``"capitals: 5 concepts,
+    98 analogies; ambiguous: 2 concepts, 98 analogies"`` ("" when none removed anything)."""
+    total = _total(counts)
+    parts = [
+        f"{rule}: {total[f'{rule}_concepts']} concepts, {total[f'{rule}_analogies']} analogies"
+        for rule in RULES
+        if total.get(f"{rule}_concepts", 0) or total.get(f"{rule}_analogies", 0)
+    ]
+    return "; ".join(parts)
+
+
 def summarise(
     counts: Mapping[str, pd.DataFrame], params: Mapping[str, AnalogyParams]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -222,6 +241,8 @@ def summarise(
                 "amb_max": kept["amb"].max() if len(kept) else math.nan,
                 "single_answer_abc": int(kept["single_answer_abc"].sum()),
                 "multi_answer_abc": int(kept["multi_answer_abc"].sum()),
+                "bmass_analogies": int(_total(table)["bmass_analogies"]),
+                "removed": removed_summary(table),
             }
         )
         rows["terminology"] = name
@@ -252,6 +273,7 @@ def summarise(
         amb_max=kept_all["amb"].max() if len(kept_all) else math.nan,
         single_answer_abc=int(kept_all["single_answer_abc"].sum()),
         multi_answer_abc=int(kept_all["multi_answer_abc"].sum()),
+        bmass_analogies=sum(int(r["bmass_analogies"]) for r in summary),
     )
     paper_n = BMASS_PAIRS_PER_RELATION
     paper_amb = np.array([amb for _, amb in BMASS_TABLE_2.values()])

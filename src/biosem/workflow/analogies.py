@@ -6,10 +6,12 @@ relation (docs/design.md § analogies). Rules: ``workflow/rules/analogies.smk``.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from biosem.analogies.construct import DATASETS, params_from_config
+from biosem.analogies.matching import case_rules_from_config
 from biosem.corpora.shards import expand_corpus_files
 from biosem.layout import outputs, paths
 
@@ -28,6 +30,7 @@ class Analogies:
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.section: Mapping[str, Any] = config["analogies"]
         self.seed = int(config["seed"])
+        self.mirror_dirs: list[str] = list(config["mirror_dirs"])
         self.formats = {name: spec["format"] for name, spec in config["terminologies"].items()}
         self.terminologies: list[str] = list(self.section["terminologies"])
         for name in self.terminologies + sorted(self.section["overrides"]):
@@ -58,6 +61,16 @@ class Analogies:
             "documents": [paths.intermediate("documents", c) for c in self.section["corpora"]],
             "text_files": expand_corpus_files(self.section["text_files"]),
         }
+
+    def case_rules(self) -> dict[str, Any]:
+        """Which terms are counted with their case (:class:`biosem.analogies.matching.CaseRules`
+        fields), for the counting rules."""
+        return dataclasses.asdict(case_rules_from_config(self.section))
+
+    def nltk_folders(self) -> list[str]:
+        """Where WordNet is looked for after $NLTK_DATA: ``analogies.nltk_data``, then <mirror>/nltk_data."""
+        folders = [str(self.section["nltk_data"])] if self.section["nltk_data"] else []
+        return folders + [os.path.join(m, "nltk_data") for m in self.mirror_dirs]
 
     def construction(self, wildcards: Any) -> dict[str, Any]:
         """Construction parameters of one terminology (global values, its overrides, its format)."""

@@ -255,7 +255,7 @@ def test_params_from_config_overrides() -> None:
     section = {
         "min_frequency": 25, "min_one_to_one": 50, "pairs_per_relation": 50, "relations": None,
         "add_inverses": ["obo"], "languages": ["en"], "synonym_scopes": ["EXACT"], "exclude_modules": [],
-        "overrides": {"hpo": {"min_frequency": 3, "relations": ["is_a"]}},
+        "exclude_ambiguous_terms": True, "overrides": {"hpo": {"min_frequency": 3, "relations": ["is_a"]}},
     }  # fmt: skip
     hpo = params_from_config(section, "hpo", "obo", 7)
     assert (hpo.min_frequency, hpo.min_one_to_one, hpo.relations, hpo.inverse, hpo.seed) == (3, 50, ("is_a",), True, 7)

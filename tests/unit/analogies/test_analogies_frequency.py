@@ -15,16 +15,14 @@ from hypothesis import strategies as st
 from biosem.analogies.frequency import (
     DOCUMENT_SEPARATOR,
     TermCounter,
-    attach_counts,
     count_occurrences,
     document_chunks,
     normalise,
     normalise_many,
-    prepare_terms,
     resolve_backend,
-    term_patterns,
     text_file_chunks,
 )
+from biosem.analogies.matching import attach_counts, prepare_terms, term_patterns
 from biosem.analogies.schemas import TERM_COUNTS
 from biosem.corpora.schemas import DOCUMENTS
 from biosem.errors import SourceFormatError
@@ -167,10 +165,11 @@ def test_prepare_terms_and_counts() -> None:
     assert prepared["term"].tolist() == ["Malaria", "Malaria", "Asthma", "(+)"]
     assert prepared["normalised"].tolist() == ["malaria", "malaria", "asthma", ""]
     patterns = term_patterns(prepared)
-    assert patterns == ["asthma", "malaria"]
-    counts, _ = count_occurrences(patterns, [chunk("Malaria and asthma; malaria.")])
+    assert patterns.forms == ["asthma", "malaria"] and patterns.modes == ["folded", "folded"]
+    counts, _ = count_occurrences(patterns.forms, [chunk("Malaria and asthma; malaria.")], modes=patterns.modes)
     table = attach_counts(prepared, patterns, counts)
     assert table["count"].tolist() == [2, 2, 1, 0]
+    assert table["count_folded"].tolist() == [2, 2, 1, 0]
     assert to_arrow(table, TERM_COUNTS).num_rows == 4
 
 

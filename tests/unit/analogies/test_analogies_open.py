@@ -148,7 +148,7 @@ def test_mesh_relations_as_stored() -> None:
     section = {
         "min_frequency": 1, "min_one_to_one": 2, "pairs_per_relation": 2, "relations": None,
         "add_inverses": ["obo"], "languages": ["en"], "synonym_scopes": ["EXACT"], "exclude_modules": [],
-        "overrides": {},
+        "exclude_ambiguous_terms": True, "overrides": {},
     }  # fmt: skip
     p = params_from_config(section, "mesh", "mesh", 0)
     assert p.inverse is False  # MeSH stores both directions: add_inverses never applies to it
