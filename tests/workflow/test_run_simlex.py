@@ -25,6 +25,12 @@ def test_vocabulary(workflow_runs: dict[int, Path]) -> None:
     sizes = counts.groupby("pos").size()
     assert sizes["noun"] > 1500 and sizes["verb"] > 400
     assert "tumour" not in set(counts["lemma"])  # American spelling
+    assert "apnoea" not in set(counts["lemma"]) and "apnea" in set(counts["lemma"])  # one entry (issue 37)
+    verbs = set(counts.loc[counts["pos"] == "verb", "lemma"])
+    assert not verbs & {"warfarin", "amphetamine", "offspring", "twelve", "kindred"}  # no drug names, numbers
+    assert "phosphorylate" in verbs  # not a WordNet verb, and stays one
+    nouns = set(counts.loc[counts["pos"] == "noun", "lemma"])
+    assert not nouns & {"ventricular", "imperfecta", "khz", "mdx", "acute"}  # adjectives, fragments, units
     filters = pd.read_csv(root / SIMLEX / "vocabulary/filters.tsv", sep="\t")
     docs = filters.set_index(["pos", "step"]).loc[("all", "documents"), "tokens"]
     assert docs == 2292  # BC5CDR 1,500 + NCBI Disease 792 distinct PMIDs
