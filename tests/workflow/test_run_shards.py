@@ -34,7 +34,11 @@ def test_counts_identical_with_shards(tmp_path: Path) -> None:
     write_pubmed(corpus / "pubmed25n0001.xml.gz")
     files = [str(corpus / "*.txt"), str(corpus / "*.xml.gz")]
     overlay = {
-        "simlex": {"corpora": ["medmentions_sample"], "text_files": files},
+        "simlex": {
+            "corpora": ["medmentions_sample"],
+            "text_files": files,
+            "vocabulary": {"fragment_terminologies": ["hpo"]},  # in_term counts across shards too
+        },
         "analogies": {"corpora": ["medmentions_sample"], "text_files": files},
     }
     digests = {}

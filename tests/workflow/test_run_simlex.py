@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import SHARED_DATA
 
+from biosem.simlex.checks import simlex_validity
 from biosem.simlex.schemas import QUARTERS
+from biosem.simlex.vocabulary import configure_nltk_data
+from biosem.validity import validity_table
 
 pytestmark = pytest.mark.workflow
 
@@ -25,6 +29,12 @@ def test_vocabulary(workflow_runs: dict[int, Path]) -> None:
     sizes = counts.groupby("pos").size()
     assert sizes["noun"] > 1500 and sizes["verb"] > 400
     assert "tumour" not in set(counts["lemma"])  # American spelling
+    assert "apnoea" not in set(counts["lemma"]) and "apnea" in set(counts["lemma"])  # one entry (issue 37)
+    verbs = set(counts.loc[counts["pos"] == "verb", "lemma"])
+    assert not verbs & {"warfarin", "amphetamine", "offspring", "twelve", "kindred"}  # no drug names, numbers
+    assert "phosphorylate" in verbs  # not a WordNet verb, and stays one
+    nouns = set(counts.loc[counts["pos"] == "noun", "lemma"])
+    assert not nouns & {"ventricular", "imperfecta", "khz", "mdx", "acute"}  # adjectives, fragments, units
     filters = pd.read_csv(root / SIMLEX / "vocabulary/filters.tsv", sep="\t")
     docs = filters.set_index(["pos", "step"]).loc[("all", "documents"), "tokens"]
     assert docs == 2292  # BC5CDR 1,500 + NCBI Disease 792 distinct PMIDs
@@ -70,6 +80,23 @@ def test_pairs_have_four_quarters(workflow_runs: dict[int, Path], dataset: str) 
     assert len(tsv) == len(pairs)
     review = pd.read_csv(root / SIMLEX / dataset / "review_associated_biomedical.csv")
     assert review["selected"].sum() == sizes["associated_biomedical"]
+
+
+@pytest.mark.parametrize("dataset", ["nouns", "verbs"])
+def test_pairs_pass_the_validity_checks(workflow_runs: dict[int, Path], dataset: str) -> None:
+    """Issue 37: no wrong part of speech beyond the published Bio-SimVerb's level, no variant pair."""
+    configure_nltk_data([SHARED_DATA / "nltk_data"])
+    root = workflow_runs[2]
+    pairs = pd.read_parquet(root / SIMLEX / dataset / "pairs.parquet")
+    counts = pd.read_parquet(root / "results/intermediate/word_counts/pubtator.parquet")
+    table = validity_table(simlex_validity({dataset: pairs}, counts))
+    whole = table[table["stratum"] == ""].set_index("check")
+    assert whole.loc["wrong_pos_pairs", "status"] == "pass"
+    for name in ("surface_variant_pairs", "derivational_variant_pairs", "duplicate_pairs"):
+        assert whole.loc[name, "value"] == 0, whole.loc[name, "detail"]
+    counts_tsv = pd.read_csv(root / SIMLEX / dataset / "counts.tsv", sep="\t", keep_default_na=False)
+    short = counts_tsv[counts_tsv["status"] == "short"]
+    assert set(short["cause"]) <= {"candidates", "word_cap"} and (short["cause"] != "").all()
 
 
 @pytest.mark.parametrize("dataset", ["nouns", "verbs"])

@@ -6,6 +6,7 @@ rule count_corpus_words_shard:
         sentences=plan.simlex.sentence_tables(),
         text_files=plan.simlex.text_files(),
         lrspl=plan.simlex.optional_file("specialist", "lrspl"),
+        fragment_terms=plan.simlex.fragment_term_tables(),
     output:
         partial=temp(paths.shard("word_counts", plan.simlex.name)),
     log:
@@ -30,6 +31,7 @@ rule count_corpus_words_shard:
 rule count_corpus_words:
     input:
         partial=gather.corpus(paths.shard("word_counts", plan.simlex.name)),
+        fragment_terms=plan.simlex.fragment_term_tables(),
     output:
         counts=paths.intermediate("word_counts", plan.simlex.name),
         filters=outputs.simlex_filters.template,
@@ -41,6 +43,7 @@ rule count_corpus_words:
         mem_mb=4000,
     params:
         vocabulary=config["simlex"]["vocabulary"],
+        nltk_data=plan.simlex.nltk_folders(),
     script:
         "../scripts/count_corpus_words.py"
 

@@ -12,7 +12,9 @@ noun / 250 verb pairs):
   ``usf_min_producers`` participants (paper: 10) with forward and backward strength > 0 (both words
   normed), optionally with USF's POS codes matching (``N`` / ``V``).
 * ``unassociated_general``: random pairs of general words that are both normed in USF (cues), absent
-  from USF in both directions and related by no resource.
+  from USF in both directions and related by no resource; with ``usf_match_pos``, USF's POS code of
+  both words as cues is ``N`` (``V``), as SimLex-999 and SimVerb-3500 took the POS from the norms (not
+  *band*, *score*, *record* as verbs: USF has them as nouns).
 
 Selection is seeded (``biosem.seeds.generator(seed, "simlex_pairs", pos, quarter)``); candidates are
 visited in a seeded permutation and taken greedily under a cap on pairs per word
@@ -20,10 +22,18 @@ visited in a seeded permutation and taken greedily under a cap on pairs per word
 the accepted-pairs file override the automatic candidates: rejected pairs are never used, accepted
 pairs of a quarter are taken first (``accepted_only``: nothing else in associated quarters).
 
+No pair joins two variants of one word (``exclude_variants``, :mod:`biosem.simlex.variants`:
+spelling, inflection, a shared stem or a WordNet derivation: ``apnoea`` / ``apnea``, ``stimulant`` /
+``stimulation``, ``dosage`` / ``dose``, ``neoplasia`` / ``neoplasm``; issue 37): such candidates are
+removed from the associated pools (reviewed ones included) and skipped in the random draws, and
+counted per quarter.
+
 A quarter that cannot reach its target is handled by ``on_shortfall``: ``fail`` (stop, naming the
 quarter and the numbers), ``shrink`` (keep what exists for that quarter, log a warning), ``balance``
 (cut every quarter of the POS to the smallest one, log a warning). It is never silently under-filled:
-``counts.tsv`` records target, candidates, selected and the status.
+``counts.tsv`` records target, candidates, variant pairs removed, selected, the status and the cause
+of a shortfall (``candidates``: fewer candidate pairs than the target; ``word_cap``: enough
+candidates, but ``max_pairs_per_word`` and the pairs of earlier quarters used up their words).
 """
 
 from __future__ import annotations
@@ -42,6 +52,7 @@ import pandas as pd
 from biosem.errors import SourceFormatError
 from biosem.simlex.schemas import POS_NAMES, QUARTERS
 from biosem.simlex.usf import associated_pairs, normed_words
+from biosem.simlex.variants import VariantParams, variant_kind
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +77,20 @@ class PairParams:
     usf_match_pos: bool = True
     accepted_only: bool = False
     random_rounds: int = 50
+    exclude_variants: bool = True
+    variant_stemmers: tuple[str, ...] = ("porter",)
+    variant_wordnet: bool = True
+    variant_min_prefix: int = 5
+    variant_prefix_share: float | None = 0.8
+
+    def variants(self) -> VariantParams:
+        """The :class:`~biosem.simlex.variants.VariantParams` of these parameters."""
+        return VariantParams(
+            stemmers=tuple(self.variant_stemmers),
+            wordnet=self.variant_wordnet,
+            min_prefix=self.variant_min_prefix,
+            prefix_share=self.variant_prefix_share,
+        )
 
 
 @dataclass
@@ -77,6 +102,42 @@ class QuarterResult:
     selected: pd.DataFrame
     available: int  # candidate pairs after exclusions (before caps)
     target: int
+    variants: int = 0  # candidate pairs removed (associated) or draws skipped (random) as variant pairs
+
+
+class _VariantFilter:
+    """Whether a pair is a variant pair (:func:`biosem.simlex.variants.variant_kind`), counting hits
+    per kind and keeping a few examples; a no-op when ``exclude_variants`` is off."""
+
+    def __init__(self, params: PairParams) -> None:
+        self.on = params.exclude_variants
+        self.params = params.variants()
+        self.kinds: Counter = Counter()
+        self.examples: list[str] = []
+
+    def __call__(self, a: str, b: str) -> bool:
+        if not self.on:
+            return False
+        kind = variant_kind(a, b, self.params)
+        if kind is None:
+            return False
+        self.kinds[kind] += 1
+        if len(self.examples) < 5:
+            self.examples.append(f"{a} / {b} ({kind})")
+        return True
+
+    def report(self, pos: str, quarter: str, n: int) -> None:
+        if n:
+            log.info(
+                "%s %s: %d variant pairs removed (%s), e.g. %s",
+                pos,
+                quarter,
+                n,
+                ", ".join(f"{k}: {v}" for k, v in sorted(self.kinds.items())),
+                "; ".join(self.examples),
+            )
+        self.kinds.clear()
+        self.examples.clear()
 
 
 def _key(a: str, b: str) -> tuple[str, str]:
@@ -294,8 +355,9 @@ def build_pairs(
 
     Returns:
         ``(pairs, counts, review)``: the ``simlex_pairs`` rows (pair_id assigned, quarter order);
-        a counts table (pos, quarter, target, candidates, selected, policy, status); review sheets
-        for the two associated quarters (every candidate, selected first, an empty decision column).
+        a counts table (pos, quarter, target, candidates, variant_pairs, selected, policy, status,
+        cause); review sheets for the two associated quarters (every candidate, selected first, an
+        empty decision column).
 
     Raises:
         QuarterShortfallError: a quarter misses its target and ``on_shortfall`` is ``fail``.
@@ -309,9 +371,13 @@ def build_pairs(
     biomedical = sorted(mine.loc[mine["domain"] == "biomedical", "lemma"])
     general = sorted(mine.loc[mine["domain"] == "general", "lemma"])
     normed = normed_words(usf)
+    if params.usf_match_pos:
+        # a cue's part of speech in USF (QPS) is the same on all its rows
+        code = USF_POS_CODE[pos]
+        normed &= set(usf.loc[usf["qps"] == code, "cue"])
     general_normed = [w for w in general if w in normed]
     log.info(
-        "%s: %d biomedical, %d general words (%d of them normed in USF)",
+        "%s: %d biomedical, %d general words (%d of them normed in USF with this POS)",
         pos,
         len(biomedical),
         len(general),
@@ -337,13 +403,18 @@ def build_pairs(
     cap = _WordCap(params.max_pairs_per_word)
     taken: set[tuple[str, str]] = set()
     results: dict[str, QuarterResult] = {}
+    is_variant = _VariantFilter(params)
     for quarter in ("associated_biomedical", "associated_general"):
         pool = pools[quarter]
-        pool = pool[[(a, b) not in rejected for a, b in zip(pool["word1"], pool["word2"], strict=True)]].reset_index(
-            drop=True
-        )
+        keys = list(zip(pool["word1"], pool["word2"], strict=True))
+        kept = np.array([k not in rejected for k in keys], dtype=bool)
+        variant = np.array([keep and is_variant(*k) for k, keep in zip(keys, kept, strict=True)], dtype=bool)
+        pool = pool.loc[kept & ~variant].reset_index(drop=True)
         acc = decisions[(decisions["quarter"] == quarter) & (decisions["decision"] == "accept")]
-        acc_keys = sorted({_key(a, b) for a, b in acc[["word1", "word2"]].itertuples(index=False)})
+        acc_all = sorted({_key(a, b) for a, b in acc[["word1", "word2"]].itertuples(index=False)})
+        acc_keys = [k for k in acc_all if not is_variant(*k)]
+        n_variants = int(variant.sum()) + len(acc_all) - len(acc_keys)
+        is_variant.report(pos, quarter, n_variants)
         extra = [k for k in acc_keys if not ((pool["word1"] == k[0]) & (pool["word2"] == k[1])).any()]
         if extra:
             pool = pd.concat(
@@ -371,7 +442,7 @@ def build_pairs(
         )
         index = {k: i for i, k in enumerate(zip(pool["word1"], pool["word2"], strict=True))}
         selected = pool.iloc[[index[k] for k in chosen]].reset_index(drop=True)
-        results[quarter] = QuarterResult(quarter, pool, selected, available, params.quarter_size)
+        results[quarter] = QuarterResult(quarter, pool, selected, available, params.quarter_size, n_variants)
         forbidden_random |= set(index)
 
     for quarter, words in (
@@ -381,9 +452,13 @@ def build_pairs(
         available = _available_random(words, forbidden_random | taken)
         blocked = forbidden_random | taken
         stream = (
-            (a, b) for a, b in _random_pairs(words, rng_for(quarter), params.random_rounds) if _key(a, b) not in blocked
+            (a, b)
+            for a, b in _random_pairs(words, rng_for(quarter), params.random_rounds)
+            if _key(a, b) not in blocked and not is_variant(*_key(a, b))
         )
         chosen = _greedy(stream, params.quarter_size, cap, taken)
+        n_variants = sum(is_variant.kinds.values())
+        is_variant.report(pos, quarter, n_variants)
         selected = pd.DataFrame(
             {
                 "word1": [k[0] for k in chosen],
@@ -396,7 +471,7 @@ def build_pairs(
                 "reviewed": False,
             }
         )
-        results[quarter] = QuarterResult(quarter, selected, selected, available, params.quarter_size)
+        results[quarter] = QuarterResult(quarter, selected, selected, available, params.quarter_size, n_variants)
 
     counts = _apply_shortfall(pos, results, params)
     pairs = _assemble(pos, results, rng_for("word_order"))
@@ -404,19 +479,29 @@ def build_pairs(
     return pairs, counts, review
 
 
+def _shortfall_cause(result: QuarterResult) -> str:
+    """Why a quarter is short: ``candidates`` (fewer candidate pairs than its target) or ``word_cap``
+    (``max_pairs_per_word`` and the pairs of earlier quarters used up the words of its candidates)."""
+    return "candidates" if result.available < result.target else "word_cap"
+
+
 def _apply_shortfall(pos: str, results: dict[str, QuarterResult], params: PairParams) -> pd.DataFrame:
     short = {q: r for q, r in results.items() if len(r.selected) < r.target}
     for q, r in results.items():
         log.info(
-            "%s %s: %d candidates, %d selected (target %d)",
+            "%s %s: %d candidates, %d variant pairs removed, %d selected (target %d)",
             pos,
             q,
             r.available,
+            r.variants,
             len(r.selected),
             r.target,
         )
     if short and params.on_shortfall == "fail":
-        detail = "; ".join(f"{q}: {len(r.selected)} of {r.target} (candidates {r.available})" for q, r in short.items())
+        detail = "; ".join(
+            f"{q}: {len(r.selected)} of {r.target} (candidates {r.available}) [cause: {_shortfall_cause(r)}]"
+            for q, r in short.items()
+        )
         raise QuarterShortfallError(
             f"{pos} quarters below target: {detail}. Use a larger corpus or more resources, lower "
             "simlex.pairs.quarter_size, or set simlex.pairs.on_shortfall to shrink or balance."
@@ -435,7 +520,18 @@ def _apply_shortfall(pos: str, results: dict[str, QuarterResult], params: PairPa
             status[q] = "short" if q in short else "balanced"
     elif short:
         for q, r in short.items():
-            log.warning("%s %s: %d of %d pairs (on_shortfall=shrink)", pos, q, len(r.selected), r.target)
+            cause = _shortfall_cause(r)
+            log.warning(
+                "%s %s: %d of %d pairs (on_shortfall=shrink): %s",
+                pos,
+                q,
+                len(r.selected),
+                r.target,
+                f"only {r.available} candidate pairs after exclusions"
+                if cause == "candidates"
+                else f"{r.available} candidates, but max_pairs_per_word={params.max_pairs_per_word} and the "
+                "pairs of earlier quarters used up their words",
+            )
             status[q] = "short"
     rows = [
         {
@@ -443,9 +539,11 @@ def _apply_shortfall(pos: str, results: dict[str, QuarterResult], params: PairPa
             "quarter": q,
             "target": r.target,
             "candidates": r.available,
+            "variant_pairs": r.variants,
             "selected": len(r.selected),
             "policy": params.on_shortfall,
             "status": status[q],
+            "cause": _shortfall_cause(r) if q in short else "",
         }
         for q, r in ((q, results[q]) for q in QUARTERS)
     ]
@@ -525,4 +623,7 @@ def params_from_config(cfg: dict[str, Any], pos: str) -> PairParams:
     if isinstance(size, dict):
         size = size[pos]
     known = set(PairParams.__dataclass_fields__) - {"quarter_size"}
-    return PairParams(quarter_size=int(size), **{k: v for k, v in cfg.items() if k in known})
+    return PairParams(
+        quarter_size=int(size),
+        **{k: tuple(v) if isinstance(v, list) else v for k, v in cfg.items() if k in known},
+    )

@@ -53,6 +53,11 @@ WORD_COUNTS = TableSpec(
             _s("pos"),  # noun | verb
             _i("count"),  # lemma tokens of this POS in the corpus
             _i("document_count"),  # documents with at least one such token
+            _i("pos_tokens"),  # alphabetic tokens of the lemma tagged with this POS, before the token filters
+            _i("noun_verb_tokens"),  # ... tagged as a noun or a verb
+            _i("evidence_tokens"),  # ... under any tag (less JJ tags of a word that cannot be an adjective)
+            _i("after_number"),  # kept tokens right after a number
+            _i("in_term"),  # kept tokens inside a multi-word term of the fragment terminologies
         ]
     ),
     ("pos", "lemma"),

@@ -26,11 +26,12 @@ PARTIAL_COUNTS = TableSpec(
     "word_counts_shard",
     pa.schema(
         [
-            string_field("record"),  # total | lemma | step | step_lemma
-            string_field("pos"),  # noun | verb | all (totals)
-            string_field("step"),  # step name (step, step_lemma), documents | word_tokens (total), "" (lemma)
-            string_field("lemma"),  # "" for total and step rows
-            pa.field("tokens", pa.int64(), nullable=False),  # total value, tokens kept, tokens at step; 0
+            string_field("record"),  # total | lemma | step | step_lemma | tag | after_number | in_term
+            string_field("pos"),  # noun | verb | all (totals); the tag class (tag rows)
+            string_field("step"),  # step name (step, step_lemma), documents | word_tokens (total), "" (others)
+            string_field("lemma"),  # "" for total and step rows; the evidence key (tag rows)
+            pa.field("tokens", pa.int64(), nullable=False),  # total value, tokens kept, at step, of the tag class,
+            # kept right after a number or inside a multi-word term; 0
             pa.field("documents", pa.int64(), nullable=False),  # documents with the lemma (lemma rows); 0
         ]
     ),
@@ -106,6 +107,9 @@ def counts_table(counts: CorpusCounts) -> pd.DataFrame:
     rows += [
         ("step_lemma", pos, step, lemma, 0, 0) for (pos, step), lemmas in counts.step_types.items() for lemma in lemmas
     ]
+    rows += [("tag", cls, "", key, n, 0) for (key, cls), n in counts.tag_counts.items()]
+    rows += [("after_number", pos, "", lemma, n, 0) for (lemma, pos), n in counts.after_number.items()]
+    rows += [("in_term", pos, "", lemma, n, 0) for (lemma, pos), n in counts.in_term.items()]
     return pd.DataFrame(rows, columns=PARTIAL_COUNTS.schema.names)
 
 
@@ -135,4 +139,15 @@ def merge_counts(tables: Iterable[pd.DataFrame]) -> CorpusCounts:
     step_lemmas = by_record.get("step_lemma", frame.iloc[:0])
     for (pos, step), group in step_lemmas.groupby(["pos", "step"], sort=True):
         out.step_types[(pos, step)] = set(group["lemma"])
+    tags = by_record.get("tag", frame.iloc[:0])
+    out.tag_counts = Counter(
+        dict(zip(zip(tags["lemma"], tags["pos"], strict=True), map(int, tags["tokens"]), strict=True))
+    )
+    for record in ("after_number", "in_term"):
+        rows = by_record.get(record, frame.iloc[:0])
+        setattr(
+            out,
+            record,
+            Counter(dict(zip(zip(rows["lemma"], rows["pos"], strict=True), map(int, rows["tokens"]), strict=True))),
+        )
     return out

@@ -25,10 +25,20 @@ Pipeline per document (docs/design.md § simlex, Vocabulary):
    (``dose-dependent``), or a span matching a multi-word WordNet lemma such as ``in vitro``, ``amino
    acid``, ``carry out``), ``symbol`` (any other non-letter character), ``auxiliary`` (modals and the
    auxiliaries *be*, *have*, *do*), ``short`` (lemma shorter than the minimum length, default 3),
-   ``acronym`` (written in capitals only: ``DNA``, ``MRI``; optional).
+   ``acronym`` (written in capitals only: ``DNA``, ``MRI``; optional), ``mixed_case`` (a capital after
+   a lower-case letter: units and gene or protein symbols such as ``kHz``, ``mmHg``, ``vWF``,
+   ``eNOS``, ``ApoB``; optional).
 6. **Counts** per (lemma, POS): tokens and documents; lemmas below the minimum count (paper: 5) are
    dropped, and so are (lemma, POS) that make up less than ``min_pos_share`` of the lemma's noun and
    verb tokens (tagging noise: a drug name tagged as a verb a few times).
+7. **Evidence** for the word rules of :mod:`biosem.simlex.evidence` (issue 37): every alphabetic
+   token, whatever its tag and whether a filter dropped it, is counted under its tag class
+   (:data:`TAG_CLASSES`: Penn ``NN*`` noun, ``VB*`` verb, ``JJ*`` adjective, ``RB*`` adverb, ``CD``
+   number, anything else other) and a key: its lemma for noun and verb tags (proper-noun tags
+   lemmatised as nouns), else its lowercased American spelling. A lemma's share of its POS among
+   these tokens is its part-of-speech evidence (``acute`` is tagged NN 87 times and JJ far more
+   often). Kept tokens right after a number (``CD`` tag or a numeral) are counted too (units:
+   ``5 mmol``).
 
 The work is split into chunks of documents that can run in worker processes; counts are sums, so the
 result does not depend on the number of workers.
@@ -49,9 +59,19 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from wordfreq import word_frequency
+from wordfreq import word_frequency, zipf_frequency
 
 from biosem.logs import Progress
+from biosem.simlex.evidence import (
+    WORD_RULES,
+    Evidence,
+    WordRules,
+    merge_variants,
+    rename_keys,
+    tag_evidence,
+    term_word_key,
+    word_rule,
+)
 from biosem.simlex.spelling import SpellingNormaliser
 
 log = logging.getLogger(__name__)
@@ -65,6 +85,7 @@ FILTERS = (
     "auxiliary",
     "short",
     "acronym",
+    "mixed_case",
 )
 """Token filters in the order they are tried; a dropped token is counted under the first that applies."""
 
@@ -101,6 +122,52 @@ _JOINED = re.compile(r"\w[-/_\u2010\u2011\u2012\u2013]\w|\s")
 _DIGIT = re.compile(r"\d")
 _INFLECTED_TAGS = frozenset({"NNS", "NNPS", "VBD", "VBG", "VBN", "VBZ"})
 
+FREQUENT_ZIPF = 4.0
+"""wordfreq Zipf value (about 10 per million words) from which a word WordNet does not know is taken
+for a function word and not lemmatised (*whereas*, *versus*)."""
+
+TAG_CLASSES = ("noun", "verb", "adjective", "adverb", "number", "other")
+"""Classes of Penn Treebank tags counted as part-of-speech evidence (see :func:`tag_class`)."""
+
+
+def tag_class(tag: str) -> str:
+    """The :data:`TAG_CLASSES` member of a Penn Treebank tag: ``NN*`` noun (proper nouns included),
+    ``VB*`` verb, ``JJ*`` adjective, ``RB*`` adverb, ``CD`` number, anything else (``MD``, ``IN``,
+    ``FW``, ...) other."""
+    if tag.startswith("NN"):
+        return "noun"
+    if tag.startswith("VB"):
+        return "verb"
+    if tag.startswith("JJ"):
+        return "adjective"
+    if tag.startswith("RB"):
+        return "adverb"
+    return "number" if tag == "CD" else "other"
+
+
+def _singular_candidates(word: str) -> list[str]:
+    """Regular English singulars of a plural noun, most specific first (``-ies`` -> ``-y``, then
+    ``-es`` and ``-s`` removed)."""
+    out = []
+    if word.endswith("ies"):
+        out.append(word[:-3] + "y")
+    if word.endswith("s"):
+        out.append(word[:-1])
+    if word.endswith("es"):
+        out.append(word[:-2])
+    return out
+
+
+def _mixed_case(token: str) -> bool:
+    """Whether an upper-case letter follows a lower-case one (``kHz``, ``vWF``, ``ApoB``, ``mtDNA``)."""
+    lower = False
+    for ch in token:
+        if ch.islower():
+            lower = True
+        elif lower and ch.isupper():
+            return True
+    return False
+
 
 def _is_greek_char(ch: str) -> bool:
     return "\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff" or ch in "\u00b5"  # µ (micro sign)
@@ -119,11 +186,24 @@ class VocabularyParams:
     min_count: int = 5
     min_pos_share: float = 0.1
     drop_acronyms: bool = True
+    drop_mixed_case: bool = True
     multiword_lexicon: str | None = "wordnet"
     spelling_table: bool = True
     spelling_rules: bool = True
     lrspl: dict[str, str] | None = None
     chunk_size: int = 100
+    merge_variants: bool = True
+    number_words: bool = True
+    wordnet_pos: bool = True
+    min_tag_share: float = 0.5
+    min_noun_verb_share: float = 0.25
+    max_unknown_zipf: float | None = 4.0
+    min_unknown_length: int = 5
+    max_after_number_share: float | None = 0.5
+    adjective_forms: bool = True
+    fragment_terminologies: tuple[str, ...] = ()
+    max_in_term_share: float | None = 0.5
+    chemical_verbs: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -146,6 +226,9 @@ class CorpusCounts:
     document_counts: Counter = field(default_factory=Counter)  # (lemma, pos) -> documents
     step_tokens: Counter = field(default_factory=Counter)  # (pos, step) -> tokens
     step_types: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (pos, step) -> lemmas
+    tag_counts: Counter = field(default_factory=Counter)  # (key, tag class) -> alphabetic tokens, any filter
+    after_number: Counter = field(default_factory=Counter)  # (lemma, pos) -> kept tokens right after a number
+    in_term: Counter = field(default_factory=Counter)  # (lemma, pos) -> kept tokens inside a multi-word term
 
     def merge(self, other: CorpusCounts) -> None:
         self.documents += other.documents
@@ -153,6 +236,9 @@ class CorpusCounts:
         self.counts.update(other.counts)
         self.document_counts.update(other.document_counts)
         self.step_tokens.update(other.step_tokens)
+        self.tag_counts.update(other.tag_counts)
+        self.after_number.update(other.after_number)
+        self.in_term.update(other.in_term)
         for key, lemmas in other.step_types.items():
             self.step_types.setdefault(key, set()).update(lemmas)
 
@@ -216,7 +302,12 @@ class Analyser:
         LookupError: the NLTK tagger or WordNet is not under ``NLTK_DATA`` (the message names it).
     """
 
-    def __init__(self, params: VocabularyParams, multiwords: frozenset[tuple[str, ...]] | None) -> None:
+    def __init__(
+        self,
+        params: VocabularyParams,
+        multiwords: frozenset[tuple[str, ...]] | None,
+        terms: frozenset[tuple[str, ...]] | None = None,
+    ) -> None:
         import pysbd
         from nltk.corpus import wordnet as wn
         from nltk.tag.perceptron import PerceptronTagger as NltkPerceptronTagger
@@ -247,10 +338,17 @@ class Analyser:
         for mw in self._multiwords:
             lengths.setdefault(mw[0], set()).add(len(mw))
         self._mw_lengths = {first: tuple(sorted(n, reverse=True)) for first, n in lengths.items()}
+        self._terms = terms or frozenset()
+        term_lengths: dict[str, set[int]] = {}
+        for term in self._terms:
+            term_lengths.setdefault(term[0], set()).add(len(term))
+        self._term_lengths = {first: tuple(sorted(n, reverse=True)) for first, n in term_lengths.items()}
+        self._term_key: dict[str, str] = {}  # token -> surface key of its letters ("" without letters)
         self._lemma_cache: dict[tuple[str, str], str] = {}
         self._outcome: dict[tuple[str, str, bool], str] = {}  # (token, tag, in multiword) -> step
         self._letter: dict[str, bool] = {}
         self._forms: dict[str, tuple[str, str]] = {}  # token -> tagging form (first token, other)
+        self._evidence: dict[tuple[str, str], tuple[str, str]] = {}  # (token, tag) -> (key, tag class)
 
     # -- lemmas ------------------------------------------------------------------------------------
     def lemma(self, token: str, tag: str) -> str:
@@ -269,9 +367,15 @@ class Analyser:
         candidate is the lemma; among several, the one lemminflect gives wins (``effects`` ->
         ``effect`` though WordNet also lists "effects"; ``doses`` -> ``dose``, not ``dos``;
         ``species`` stays), else the shortest other than the word (NLTK's ``WordNetLemmatizer``
-        rule). Words WordNet does not know get lemminflect's lemma with its out-of-vocabulary rules
-        (``phosphorylated`` -> ``phosphorylate``), unless that lemma is unknown to ``wordfreq`` while
-        the word is known (``offspring`` tagged VBG stays ``offspring``, not ``offspre``).
+        rule). An inflected word WordNet does not know gets lemminflect's lemma with its
+        out-of-vocabulary rules (``phosphorylated`` -> ``phosphorylate``, ``transfected`` ->
+        ``transfect``), unless it is frequent in general English (:data:`FREQUENT_ZIPF`: WordNet has
+        every frequent noun and verb, so ``whereas`` tagged VBZ stays ``whereas``). For a plural noun,
+        the lemma is the first of that lemma and the regular singulars (``-ies`` -> ``-y``, ``-es``,
+        ``-s``) that ``wordfreq`` knows (``dinucleotides`` -> ``dinucleotide``, not lemminflect's
+        ``dinucleotis``), else the plural itself. An uninflected tag keeps such a word (``asterixis``
+        tagged NN, not ``asterix``), and so does a word that is a WordNet lemma of another POS
+        (``offspring`` tagged VBG stays ``offspring``, not ``offspre``).
         """
         from lemminflect import getLemma
 
@@ -288,12 +392,23 @@ class Analyser:
                 lemma = guess[0]
             else:
                 lemma = min([c for c in candidates if c != word] or candidates, key=len)
-        else:
+        elif inflected and not self._wordnet_base_form(word) and zipf_frequency(word, "en") < FREQUENT_ZIPF:
             guess = getLemma(word, upos=upos, lemmatize_oov=True)
             lemma = guess[0] if guess else word
-            if lemma != word and word_frequency(lemma, "en") == 0 and word_frequency(word, "en") > 0:
-                lemma = word  # "offspring" tagged VBG: the rule's "offspre" is no English word
+            if pos == "noun":
+                # lemminflect's rules cut "dinucleotides" to "dinucleotis": take the first candidate
+                # general English knows, else keep the plural (merge_variants joins it to its singular)
+                singulars = [lemma, *_singular_candidates(word)]
+                lemma = next((c for c in singulars if c != word and word_frequency(c, "en") > 0), word)
+        else:
+            # "asterixis" tagged NN; "offspring" tagged VBG (a WordNet noun lemma), not "offspre"; "whereas"
+            # tagged VBZ (frequent in English, yet no WordNet word: no verb), not "wherea"
+            lemma = word
         return self._spell(lemma.lower())
+
+    def _wordnet_base_form(self, word: str) -> bool:
+        """Whether WordNet has ``word`` itself as a lemma of some POS (``offspring``; not ``induces``)."""
+        return any(word in self._wn._morphy(word, p) for p in "nvar")
 
     # -- filters -----------------------------------------------------------------------------------
     def token_filter(self, token: str, lemma: str, tag: str, in_multiword: bool) -> str | None:
@@ -320,6 +435,8 @@ class Analyser:
             and not any(ch.islower() for ch in token)
         ):
             return "acronym"
+        if self.params.drop_mixed_case and _mixed_case(token):
+            return "mixed_case"
         return None
 
     def multiword_mask(self, tokens: Sequence[str], lemmas: Sequence[str]) -> list[bool]:
@@ -348,6 +465,41 @@ class Analyser:
             if matched:
                 for j in range(i, i + matched):
                     mask[j] = True
+                i += matched
+            else:
+                i += 1
+        return mask
+
+    def term_mask(self, tokens: Sequence[str]) -> list[bool]:
+        """True for tokens inside a span that is a multi-word term of the fragment terminologies.
+
+        Tokens and terms are compared by the surface keys of their letters
+        (:func:`biosem.simlex.evidence.term_word_key`: ``Pointes`` = ``pointe``), tokens without a
+        letter (punctuation) being skipped; spans are matched greedily left to right, longest first.
+        """
+        mask = [False] * len(tokens)
+        if not self._term_lengths:
+            return mask
+        cache = self._term_key
+        positions, keys = [], []
+        for i, token in enumerate(tokens):
+            key = cache.get(token)
+            if key is None:
+                key = cache[token] = term_word_key(token)
+            if key:
+                positions.append(i)
+                keys.append(key)
+        lengths, entries, n_keys = self._term_lengths, self._terms, len(keys)
+        i = 0
+        while i < n_keys:
+            matched = 0
+            for n in lengths.get(keys[i], ()):
+                if i + n <= n_keys and tuple(keys[i : i + n]) in entries:
+                    matched = n
+                    break
+            if matched:
+                for j in range(i, i + matched):
+                    mask[positions[j]] = True
                 i += matched
             else:
                 i += 1
@@ -396,15 +548,19 @@ class Analyser:
                     yield tokens
 
     def count_documents(self, documents: Iterable[Document]) -> CorpusCounts:
-        """Count the kept lemmas of ``documents``.
+        """Count the kept lemmas of ``documents``, and the evidence of every alphabetic token.
 
         Per token, the work that depends only on the token (and its tag) is done once per distinct
-        token: tagging forms, whether it holds a letter, lemma and filter are cached.
+        token: tagging forms, whether it holds a letter, lemma, filter and evidence key are cached.
         """
         out = CorpusCounts()
         step_tokens: Counter = Counter()
         step_types = out.step_types
+        tag_counts = out.tag_counts
+        after_number = out.after_number
+        inside_term = out.in_term
         outcome = self._outcome
+        evidence = self._evidence
         word_tokens = 0
         for document in documents:
             out.documents += 1
@@ -414,7 +570,16 @@ class Analyser:
                 word_tokens += sum(self._has_letter(t) for t in tokens)
                 lemmas = [self._lemma_or_lower(token, tag) for token, tag in zip(tokens, tags, strict=True)]
                 in_mw = self.multiword_mask(tokens, lemmas)
-                for token, tag, lemma, mw in zip(tokens, tags, lemmas, in_mw, strict=True):
+                in_term = self.term_mask(tokens)
+                previous_number = False
+                for token, tag, lemma, mw, term in zip(tokens, tags, lemmas, in_mw, in_term, strict=True):
+                    after = previous_number
+                    previous_number = tag == "CD" or bool(_NUMBER.match(token))
+                    hit = evidence.get((token, tag))
+                    if hit is None:
+                        hit = evidence[(token, tag)] = self._evidence_key(token, tag, lemma)
+                    if hit[0]:
+                        tag_counts[hit] += 1
                     pos = self._pos_of_tag.get(tag)
                     if pos is None:
                         continue
@@ -429,10 +594,29 @@ class Analyser:
                     if step == "kept":
                         out.counts[(lemma, pos)] += 1
                         seen.add((lemma, pos))
+                        if after:
+                            after_number[(lemma, pos)] += 1
+                        if term:
+                            inside_term[(lemma, pos)] += 1
             out.document_counts.update(seen)
         out.word_tokens = word_tokens
         out.step_tokens = step_tokens
         return out
+
+    def _evidence_key(self, token: str, tag: str, lemma: str) -> tuple[str, str]:
+        """(key, tag class) under which an alphabetic token counts as evidence; key ``""`` for others.
+
+        The key is the token's lemma for the vocabulary's noun and verb tags, the noun (verb) lemma for
+        other ``NN*`` (``VB*``) tags such as ``NNP``, else the lowercased American spelling.
+        """
+        if not token.isalpha():
+            return "", ""
+        cls = tag_class(tag)
+        if tag in self._pos_of_tag and self._pos_of_tag[tag] == cls:
+            return lemma, cls
+        if cls in ("noun", "verb"):
+            return self._lemma(token.lower(), cls, tag in _INFLECTED_TAGS), cls
+        return self._spell(token.lower()), cls
 
     def _has_letter(self, token: str) -> bool:
         hit = self._letter.get(token)
@@ -490,12 +674,17 @@ def documents_from_text(path: str | Path) -> list[Document]:
 _WORKER: Analyser | None = None
 
 
-def _init_worker(params: VocabularyParams, multiwords: frozenset[tuple[str, ...]] | None, nltk_path: list[str]) -> None:
+def _init_worker(
+    params: VocabularyParams,
+    multiwords: frozenset[tuple[str, ...]] | None,
+    terms: frozenset[tuple[str, ...]] | None,
+    nltk_path: list[str],
+) -> None:
     global _WORKER
     import nltk
 
     nltk.data.path[:0] = [p for p in nltk_path if p not in nltk.data.path]
-    _WORKER = Analyser(params, multiwords)
+    _WORKER = Analyser(params, multiwords, terms)
 
 
 def _count_chunk(chunk: list[Document]) -> CorpusCounts:
@@ -503,8 +692,16 @@ def _count_chunk(chunk: list[Document]) -> CorpusCounts:
     return _WORKER.count_documents(chunk)
 
 
-def count_corpus(documents: Sequence[Document], params: VocabularyParams, workers: int = 1) -> CorpusCounts:
+def count_corpus(
+    documents: Sequence[Document],
+    params: VocabularyParams,
+    workers: int = 1,
+    terms: frozenset[tuple[str, ...]] | None = None,
+) -> CorpusCounts:
     """Count kept (lemma, POS) tokens and documents over ``documents`` with ``workers`` processes.
+
+    ``terms``: the multi-word terms of the fragment terminologies
+    (:func:`biosem.simlex.evidence.terminology_words`), for the ``in_term`` counts.
 
     The result is the same for any ``workers`` (counts are sums over chunks of ``chunk_size``).
     Progress (chunks done, rate, time left) is logged at a bounded rate (:class:`biosem.logs.Progress`).
@@ -516,7 +713,7 @@ def count_corpus(documents: Sequence[Document], params: VocabularyParams, worker
     total = CorpusCounts()
     progress = Progress(log, f"counting {len(documents):,} documents", len(chunks), unit="chunks")
     if workers <= 1 or len(chunks) <= 1:
-        analyser = Analyser(params, multiwords)
+        analyser = Analyser(params, multiwords, terms)
         with progress:
             for chunk in chunks:
                 total.merge(analyser.count_documents(chunk))
@@ -524,7 +721,7 @@ def count_corpus(documents: Sequence[Document], params: VocabularyParams, worker
         return total
     import nltk
 
-    init = (params, multiwords, list(nltk.data.path))
+    init = (params, multiwords, terms, list(nltk.data.path))
     with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=init) as pool:
         with progress:
             for part in pool.map(_count_chunk, chunks):
@@ -533,39 +730,119 @@ def count_corpus(documents: Sequence[Document], params: VocabularyParams, worker
     return total
 
 
-def word_count_table(counts: CorpusCounts, min_count: int, min_pos_share: float = 0.0) -> pd.DataFrame:
-    """The ``word_counts`` table: ``lemma, pos, count, document_count``, sorted by (pos, lemma).
+WORD_COUNT_COLUMNS = (
+    "lemma",
+    "pos",
+    "count",
+    "document_count",
+    "pos_tokens",
+    "noun_verb_tokens",
+    "evidence_tokens",
+    "after_number",
+    "in_term",
+)
+"""Columns of the ``word_counts`` intermediate (:data:`biosem.simlex.schemas.WORD_COUNTS`)."""
+
+
+def vocabulary_table(
+    counts: CorpusCounts, min_count: int, min_pos_share: float = 0.0, rules: WordRules | None = None
+) -> pd.DataFrame:
+    """Every counted (lemma, POS) with its evidence and the step that drops it, sorted by (pos, lemma).
+
+    With ``rules``, lemmas that are one word written two ways are first merged into one entry
+    (:func:`biosem.simlex.evidence.merge_variants`), and the word rules
+    (:data:`biosem.simlex.evidence.WORD_RULES`) run after the count and POS-share thresholds.
+
+    Columns: ``lemma, pos, count, document_count``; ``pos_tokens`` (alphabetic corpus tokens of the
+    lemma tagged with the POS, whatever the token filters did; proper-noun tags count as nouns),
+    ``noun_verb_tokens`` (tagged as a noun or a verb), ``evidence_tokens`` (its alphabetic tokens under
+    any tag; with ``rules``, less the adjective tags of a word that cannot be an adjective:
+    :func:`biosem.simlex.evidence.tag_evidence`), ``after_number`` (kept tokens right after a
+    number), ``in_term`` (kept tokens inside a multi-word term of the fragment terminologies), and
+    ``dropped_by``: ``""`` when kept, ``count`` (below ``min_count``), ``pos_share`` (less
+    than ``min_pos_share`` of the lemma's kept noun + verb tokens) or a word rule. The corpus POS share
+    of a word is ``pos_tokens / evidence_tokens``.
+    """
+    kept, documents, tag_counts = counts.counts, counts.document_counts, counts.tag_counts
+    after, in_term = counts.after_number, counts.in_term
+    aliases: dict[tuple[str, str], tuple[str, ...]] = {}
+    if rules is not None and rules.merge_variants:
+        kept, documents, merges = merge_variants(kept, documents)
+        entry = {(lemma, pos): e for lemma, pos, e in merges[["lemma", "pos", "entry"]].itertuples(index=False)}
+        tag_counts, after, in_term = (rename_keys(c, entry) for c in (tag_counts, after, in_term))
+        for lemma, pos, target in merges[["lemma", "pos", "entry"]].itertuples(index=False):
+            aliases[(target, pos)] = (*aliases.get((target, pos), ()), lemma)
+    totals: Counter = Counter()
+    for (lemma, _), n in kept.items():
+        totals[lemma] += n
+    tags: dict[str, dict[str, int]] = {}
+    for (key, cls), n in tag_counts.items():
+        tags.setdefault(key, {})[cls] = n
+    rows = []
+    for (lemma, pos), n in sorted(kept.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        mine = tags.get(lemma, {})
+        if rules is not None:
+            pos_tokens, noun_verb, evidence = tag_evidence(lemma, pos, mine)
+        else:
+            pos_tokens, noun_verb = mine.get(pos, 0), mine.get("noun", 0) + mine.get("verb", 0)
+            evidence = sum(mine.values())
+        after_n, term_n = after[(lemma, pos)], in_term[(lemma, pos)]
+        if n < min_count:
+            step = "count"
+        elif n < min_pos_share * totals[lemma]:
+            step = "pos_share"
+        elif rules is not None:
+            shares = Evidence(
+                pos_share=pos_tokens / evidence if evidence else 0.0,
+                noun_verb_share=noun_verb / evidence if evidence else 0.0,
+                after_number_share=after_n / n,
+                in_term_share=term_n / n,
+                aliases=aliases.get((lemma, pos), ()),
+            )
+            step = word_rule(lemma, pos, shares, rules) or ""
+        else:
+            step = ""
+        rows.append((lemma, pos, n, documents[(lemma, pos)], pos_tokens, noun_verb, evidence, after_n, term_n, step))
+    return pd.DataFrame(rows, columns=[*WORD_COUNT_COLUMNS, "dropped_by"])
+
+
+def word_count_table(
+    counts: CorpusCounts, min_count: int, min_pos_share: float = 0.0, rules: WordRules | None = None
+) -> pd.DataFrame:
+    """The ``word_counts`` table: the kept rows of :func:`vocabulary_table` (:data:`WORD_COUNT_COLUMNS`),
+    sorted by (pos, lemma).
 
     Keeps (lemma, POS) with ``count >= min_count`` (paper: 5) whose share of the lemma's noun + verb
     tokens is at least ``min_pos_share`` (0 keeps all; a small share, such as ``sirolimus`` tagged
-    as a verb 5 times in 300, is tagger noise).
+    as a verb 5 times in 300, is tagger noise), and, with ``rules``, that no word rule drops.
     """
-    totals: Counter = Counter()
-    for (lemma, _), n in counts.counts.items():
-        totals[lemma] += n
-    rows = [
-        (lemma, pos, n, counts.document_counts[(lemma, pos)])
-        for (lemma, pos), n in counts.counts.items()
-        if n >= min_count and n >= min_pos_share * totals[lemma]
-    ]
-    frame = pd.DataFrame(rows, columns=["lemma", "pos", "count", "document_count"])
-    return frame.sort_values(["pos", "lemma"], kind="stable", ignore_index=True)
+    table = vocabulary_table(counts, min_count, min_pos_share, rules)
+    table = table[table["dropped_by"] == ""]
+    return table[list(WORD_COUNT_COLUMNS)].reset_index(drop=True)
 
 
-def filter_table(counts: CorpusCounts, min_count: int, min_pos_share: float = 0.0) -> pd.DataFrame:
+def filter_table(
+    counts: CorpusCounts, min_count: int, min_pos_share: float = 0.0, rules: WordRules | None = None
+) -> pd.DataFrame:
     """Tokens and types (distinct lemmas) per POS at each step of the vocabulary construction.
 
     Columns ``pos, step, tokens, types``. Rows: (``all``, ``documents``) and (``all``,
     ``word_tokens``: tokens holding a letter, the corpus size for relative frequencies); then per POS
     ``candidates`` (tokens tagged with the POS), each filter of :data:`FILTERS` (tokens it dropped and
-    their distinct lemmas), ``kept``, ``count>=<min_count>`` and ``pos_share>=<min_pos_share>`` (the
-    final vocabulary, as in ``word_counts``).
+    their distinct lemmas), ``kept``; with ``rules``, ``merged_variants`` (lemmas merged into another
+    entry, :func:`biosem.simlex.evidence.merge_variants`, and their tokens); ``count>=<min_count>`` and
+    ``pos_share>=<min_pos_share>`` (what remains after each threshold); with ``rules``, each word rule
+    of :data:`biosem.simlex.evidence.WORD_RULES` (entries it dropped and their tokens) and
+    ``vocabulary`` (what remains: the ``word_counts`` table).
     """
     rows: list[tuple[str, str, int, int]] = [
         ("all", "documents", counts.documents, 0),
         ("all", "word_tokens", counts.word_tokens, 0),
     ]
-    final = word_count_table(counts, min_count, min_pos_share)
+    table = vocabulary_table(counts, min_count, min_pos_share, rules)
+    merges = (
+        merge_variants(counts.counts, counts.document_counts)[2] if rules is not None and rules.merge_variants else None
+    )
     for pos in ("noun", "verb"):
         for step in ("candidates", *FILTERS, "kept"):
             rows.append(
@@ -576,11 +853,28 @@ def filter_table(counts: CorpusCounts, min_count: int, min_pos_share: float = 0.
                     len(counts.step_types.get((pos, step), ())),
                 )
             )
-        frequent = [n for (lemma, p), n in counts.counts.items() if p == pos and n >= min_count]
-        rows.append((pos, f"count>={min_count}", sum(frequent), len(frequent)))
-        mine = final[final["pos"] == pos]
-        rows.append((pos, f"pos_share>={min_pos_share:g}", int(mine["count"].sum()), len(mine)))
+        mine = table[table["pos"] == pos]
+        if merges is not None:
+            merged = merges[merges["pos"] == pos]
+            rows.append((pos, "merged_variants", int(merged["tokens"].sum()), len(merged)))
+        frequent = mine[mine["dropped_by"] != "count"]
+        rows.append((pos, f"count>={min_count}", int(frequent["count"].sum()), len(frequent)))
+        shared = frequent[frequent["dropped_by"] != "pos_share"]
+        rows.append((pos, f"pos_share>={min_pos_share:g}", int(shared["count"].sum()), len(shared)))
+        if rules is not None:
+            for rule in WORD_RULES:
+                dropped = mine[mine["dropped_by"] == rule]
+                rows.append((pos, rule, int(dropped["count"].sum()), len(dropped)))
+            final = mine[mine["dropped_by"] == ""]
+            rows.append((pos, "vocabulary", int(final["count"].sum()), len(final)))
     return pd.DataFrame(rows, columns=["pos", "step", "tokens", "types"])
+
+
+def word_rules(params: VocabularyParams, single_word_terms: frozenset[str] = frozenset()) -> WordRules:
+    """The :class:`~biosem.simlex.evidence.WordRules` of ``params`` with the one-word terms of the
+    fragment terminologies (:func:`biosem.simlex.evidence.terminology_words`)."""
+    fields = set(WordRules.__dataclass_fields__) - {"single_word_terms"}
+    return WordRules(**{f: getattr(params, f) for f in sorted(fields)}, single_word_terms=single_word_terms)
 
 
 def params_from_config(cfg: dict[str, Any], lrspl: dict[str, str] | None = None) -> VocabularyParams:

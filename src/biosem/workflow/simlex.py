@@ -47,6 +47,12 @@ class Simlex:
         """``simlex.text_files`` with globs expanded (:func:`biosem.corpora.shards.expand_corpus_files`)."""
         return expand_corpus_files(self.section["text_files"])
 
+    def fragment_term_tables(self) -> list[str]:
+        """The ``terms`` intermediates of ``simlex.vocabulary.fragment_terminologies`` (rule ``fragment``
+        of :mod:`biosem.simlex.evidence`)."""
+        names = self.section["vocabulary"]["fragment_terminologies"]
+        return [paths.intermediate("terms", t) for t in names]
+
     def terminology_tables(self, table: str) -> list[str]:
         """The ``table`` intermediates (terms, relations) of the terminologies the resources read."""
         return [paths.intermediate(table, t) for t in self.section["resources"]["terminologies"]]

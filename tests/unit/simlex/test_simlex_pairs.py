@@ -201,3 +201,20 @@ def test_seeded_and_deterministic() -> None:
     pd.testing.assert_frame_equal(a, b)
     others = [_build(params, seed=s)[0] for s in (1, 2, 3)]
     assert any(not o[["word1", "word2"]].equals(a[["word1", "word2"]]) for o in others)
+
+
+def test_unassociated_general_words_have_the_pos_in_usf() -> None:
+    """USF's POS code of a cue (QPS) decides whether a general word is a noun or a verb there."""
+    usf = _usf()
+    usf.loc[usf["cue"].isin(["gena", "genb", "genc"]), "qps"] = "V"  # USF has these as verbs
+    pairs, _, _ = build_pairs(
+        "noun",
+        _domains(),
+        _relations(),
+        usf,
+        EMPTY_ACCEPTED,
+        PairParams(quarter_size=30, on_shortfall="shrink", max_pairs_per_word=None),
+        lambda q: generator(7, "simlex_pairs", "noun", q),
+    )
+    words = set(pairs.loc[pairs["quarter"] == "unassociated_general", ["word1", "word2"]].stack())
+    assert words and not words & {"gena", "genb", "genc"}

@@ -69,15 +69,20 @@ def _digest(counts: CorpusCounts) -> str:
 
 
 def test_counts_of_a_real_slice_are_unchanged() -> None:
-    """The first 100 BC5CDR test abstracts (pysbd, tokens, tags, lemmas, filters): every count as
-    the vocabulary gave before the fast tokenizer and tagger (main at cf7d0e0, NLTK tokenizer and tagger)."""
+    """The first 100 BC5CDR test abstracts (pysbd, tokens, tags, lemmas, filters): every count pinned.
+
+    Pinned first as the vocabulary gave before the fast tokenizer and tagger (main at cf7d0e0, NLTK
+    tokenizer and tagger); re-pinned for issue 37, whose only changes on this slice are the
+    ``mixed_case`` filter (cAMP, cTnI, cTnT, mRNA, mTOR, aVF) and the lemmas of words WordNet lacks
+    (``dysregulated`` -> ``dysregulate``, ``homoeostasis`` and ``glaucoma`` kept whole, a plural whose
+    singular general English does not know kept: ``ginsenosides``)."""
     docs = [
         Document(d.pmid, (d.document.title, d.document.abstract), split=False)
         for d in itertools.islice(read_pubtator(BC5CDR_TEST), 100)
     ]
     counts = count_corpus(docs, VocabularyParams(), workers=1)
-    assert (counts.documents, counts.word_tokens, len(counts.counts)) == (100, 19370, 1681)
+    assert (counts.documents, counts.word_tokens, len(counts.counts)) == (100, 19370, 1676)
     assert counts.counts[("patient", "noun")] == 210 and counts.document_counts[("patient", "noun")] == 55
     assert counts.counts[("associate", "verb")] == 46 and counts.document_counts[("associate", "verb")] == 34
     assert counts.counts[("mouse", "noun")] == 48 and counts.document_counts[("mouse", "noun")] == 10
-    assert _digest(counts) == "0e00d1fe387b817060136a5d4a842fbdf96eff156e1a1a2fd4ae9d70eb0f1a7b"
+    assert _digest(counts) == "361d4b667772ad90d6666f4d2e1a03509bb9cf261754e7d793f7a941468ce20f"
