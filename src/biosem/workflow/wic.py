@@ -17,6 +17,10 @@ from biosem.workflow.terminologies import restrict
 OWN_NAMESPACE = {"rrf": "UMLS"}
 """Corpus id namespace whose ids are the concept ids of a terminology format (UMLS CUIs in MedMentions)."""
 
+RECORD_COLUMN = {"mesh": "module"}
+"""Column of a terminology format's ``concepts`` that names the record holding a concept (MeSH: the
+descriptor or supplementary record UI), for the ``record`` link test of ``wic.negative_links``."""
+
 # The keys of ``wic`` each rule reads (its params), so that editing another key reruns nothing. Keys
 # configured per terminology (code_systems, prune_relations, abbreviation_ttys) are passed resolved: the
 # entry of ``wic.terminology`` only.
@@ -28,6 +32,7 @@ CANDIDATE_KEYS = (
     "label_similarity_threshold",
     "max_pairs_per_block",
     "prune_shared_codes",
+    "negative_links",
 )
 SPLIT_KEYS = ("quotas", "quota_policy", "heldout_share", "train_sentence_cap", "balance_train")
 PER_TERMINOLOGY_KEYS = ("code_systems", "prune_relations")
@@ -85,6 +90,7 @@ class Wic:
             **restrict(self.section, CANDIDATE_KEYS),
             "prune_relations": list(resolved["prune_relations"]),
             "abbreviation_ttys": resolved["abbreviation_ttys"],
+            "record_column": RECORD_COLUMN.get(self.terminology_format),
         }
         self.split_params = restrict(self.section, SPLIT_KEYS)
 
@@ -108,7 +114,7 @@ class Wic:
         return {
             "selected": paths.wic_work("selected"),
             "corpus_terms": paths.wic_work("corpus_terms"),
-            **self._terminology_tables("terms", "relations", "mappings"),
+            **self._terminology_tables("terms", "relations", "mappings", "concepts"),
         }
 
     def nltk_folders(self) -> list[str]:
