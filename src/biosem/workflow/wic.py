@@ -34,7 +34,7 @@ CANDIDATE_KEYS = (
     "prune_shared_codes",
     "negative_links",
 )
-SPLIT_KEYS = ("quotas", "quota_policy", "heldout_share", "train_sentence_cap", "balance_train")
+SPLIT_KEYS = ("quotas", "quota_policy", "min_stratum", "heldout_share", "train_sentence_cap", "balance_train")
 PER_TERMINOLOGY_KEYS = ("code_systems", "prune_relations")
 """Keys that need an entry for ``wic.terminology`` (``abbreviation_ttys`` defaults to none)."""
 
@@ -45,7 +45,8 @@ class Wic:
     Raises:
         ValueError: on construction, when ``wic.corpora`` names a corpus without a
             ``corpora.specs`` entry, or ``wic.terminology`` a terminology that is not configured or has no entry in
-            ``wic.code_systems`` / ``wic.prune_relations``.
+            ``wic.code_systems`` / ``wic.prune_relations``, or ``quota_policy: balanced`` is set with
+            ``balance_train: false``.
     """
 
     def __init__(self, config: Mapping[str, Any]) -> None:
@@ -58,6 +59,11 @@ class Wic:
             raise ValueError(
                 f"config wic.corpora lists {', '.join(unknown)}, which have no entry in corpora.specs "
                 f"(configured: {', '.join(sorted(specs))})."
+            )
+        if self.section["quota_policy"] == "balanced" and not self.section["balance_train"]:
+            raise ValueError(
+                "config wic.quota_policy balanced balances every split per group, train included: "
+                "set wic.balance_train: true, or choose another quota_policy (config/README.md § wic)"
             )
         # entries for corpora not in wic.corpora are ignored (a preset with other corpora keeps the default's)
         mention_types = {c: list(t) for c, t in self.section["mention_types"].items() if c in self.corpora}
