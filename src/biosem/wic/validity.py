@@ -17,8 +17,8 @@ pair of splits) and group (``stratum`` = the ``cat`` value):
   identity group a label-0 pair has one string by construction (a string annotated with two concepts
   in two contexts), so its row is ``info``;
 * ``trivial_share`` (``info``) per split and per split × group: the share of items with
-  ``term1 == term2`` (exactly; the detail adds the case-insensitive share), where the strings say
-  nothing and only the contexts can decide; the detail gives the released BioWiC test split's share
+  ``term1 == term2`` ignoring case (the detail adds the exact count), where the strings say nothing
+  and only the contexts can decide; the detail gives the released BioWiC test split's share
   (:data:`PUBLISHED_TRIVIAL_SHARE`) for comparison;
 * ``duplicate_pairs`` per split: one sentence pair twice (unordered; pass ``== 0``);
 * leakage between each two splits (``train/dev``, ``train/test``, ``dev/test``):
@@ -51,7 +51,8 @@ from biosem.wic import GROUPS, SPLITS
 
 PUBLISHED_TRIVIAL_SHARE = 0.327
 """Share of the released BioWiC test split (``test.json``, Rouhizadeh et al. 2024) whose two terms are
-the same string (``term1 == term2``), as measured in issue 37."""
+the same string, as measured in issue 37 (with the measure that gives 45.7 % on the open default's
+test split of 849 items: 388 equal ignoring case)."""
 
 IDENTITY_GROUP = "term_identity"
 """The group whose label-0 pairs share one string by construction."""
@@ -63,15 +64,15 @@ REQUIRED_COLUMNS = ("term1", "term2", "sentence1", "sentence2", "cat", "label")
 
 
 def trivial_share_check(frame: pd.DataFrame, dataset: str, stratum: str = "") -> Check:
-    """Share (0–1) of items whose two terms are one string (``term1 == term2``), an ``info`` row; the
-    detail gives the counts, the case-insensitive share and the published BioWiC test share."""
+    """Share (0–1) of items whose two terms are one string ignoring case (``term1.casefold() ==
+    term2.casefold()``, as issue 37 measured 45.7 % of the open default's test split), an ``info``
+    row; the detail gives the counts, the exact-match count and the published BioWiC test share."""
     n = len(frame)
     same = int((frame["term1"] == frame["term2"]).sum())
     folded = int((frame["term1"].str.casefold() == frame["term2"].str.casefold()).sum())
-    share = round(same / n, 6) if n else float("nan")
-    folded_share = f" ({folded / n:.3f})" if n else ""
+    share = round(folded / n, 6) if n else float("nan")
     detail = (
-        f"n={n}; term1 == term2: {same}; case-insensitive: {folded}{folded_share}; "
+        f"n={n}; term1 == term2 ignoring case: {folded}; exactly: {same}; "
         f"published BioWiC test: {PUBLISHED_TRIVIAL_SHARE}"
     )
     return check(dataset, "trivial_share", share, "", stratum, detail)

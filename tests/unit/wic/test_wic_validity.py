@@ -73,7 +73,7 @@ def test_trivial_share_and_the_published_share() -> None:
     assert table.loc[("test", "term_identity", "trivial_share"), "value"] == 1.0
     assert table.loc[("test", "abbreviations", "trivial_share"), "value"] == 0.0
     train = table.loc[("train", "term_identity", "trivial_share")]
-    assert train["value"] == 0.0 and "case-insensitive: 1 (1.000)" in train["detail"]  # "Cold" / "cold"
+    assert train["value"] == 1.0 and "ignoring case: 1; exactly: 0" in train["detail"]  # "Cold" / "cold"
 
 
 def test_surface_variant_negatives_and_the_identity_group() -> None:
