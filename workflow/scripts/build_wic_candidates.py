@@ -63,7 +63,7 @@ def main(snakemake) -> None:
         corpus_terms = read_table(snakemake.input.corpus_terms)
         term_sets = corpus_terms[corpus_terms["documents"] >= wic["corpus_synonym_min_documents"]]
         log.info(
-            "no terminology: corpus term sets, %d of %d (concept, term) in >= %d documents; no pruning",
+            "no terminology: corpus term sets, %d of %d (concept, term) in >= %d documents; no pruning by relations",
             len(term_sets),
             len(corpus_terms),
             wic["corpus_synonym_min_documents"],
