@@ -28,12 +28,15 @@ says "different" where the terminology does not separate the two meanings:
 * ``ancestor``: one concept is an ancestor of the other through the hierarchical relations of
   ``prune_relations``, *transitively* (:func:`ancestor_links`; the direct rule above only sees a parent
   and its child: "renal injury" annotated Kidney Diseases in one abstract and Acute Kidney Injury, two
-  tree levels below, in another; "salt" as Salts and as Sodium Chloride, Dietary).
+  tree levels below, in another; "cerebrovascular accident" annotated Cerebral Infarction beside
+  "stroke" annotated Stroke, two levels above it).
 * ``synonym``: one mention's string, after :mod:`biosem.surface` normalisation, is a term of the other
-  mention's concept and not a term of its own (:func:`synonym_links`; "cerebrovascular accident",
-  annotated Cerebral Infarction, is an entry term of Stroke; "progestogens", annotated Progesterone, an
-  entry term of Progestins). A string that is a term of both concepts is a homonym the terminology
-  records, and the corpus' choice between its senses is kept as a negative.
+  mention's concept and not a term of its own (:func:`synonym_links`; "salt" annotated Sodium Chloride,
+  Dietary is an entry term of Salts; "progestogens", annotated Progesterone, an entry term of
+  Progestins). A string that is a term of both concepts is a homonym the terminology records, and the
+  corpus' choice between its senses is kept as a negative. The test is conservative: a homonym the
+  terminology lists under one sense only is dropped too (MeSH lists "Cold" under Cold Temperature, not
+  under Common Cold).
 
 Overlapping code sets are the ``shared_code`` rule above (with MeSH every code maps to one concept, so
 it never fires there: the descriptor is checked by ``record``). Each dropped pair is counted under the

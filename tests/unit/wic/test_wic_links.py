@@ -30,18 +30,19 @@ def wordnet() -> None:
         pytest.skip("WordNet not available")
 
 
-# A MeSH-like hierarchy ("subject PAR object": subject is the parent): Kidney Diseases > Renal
-# Insufficiency > Acute Kidney Injury (grandparent two levels up, as in MeSH C12); Salts > Sodium
-# Chloride > Sodium Chloride, Dietary; Cerebral Infarction and Stroke are not related by the tree.
-# MeSH stores both directions (CHD too), as MRREL does.
-KIDNEY, INSUFFICIENCY, AKI = "M0012014", "M0018614", "M0541307"
-SALTS, NACL, DIETARY_NACL = "M0019407", "M0019880", "M0026729"
-STROKE, INFARCTION = "M0328070", "M0003885"
+# MeSH 2024 ("subject PAR object": subject is the parent; both directions stored, as MRREL): Kidney
+# Diseases > Renal Insufficiency > Acute Kidney Injury, and Stroke > Brain Infarction > Cerebral
+# Infarction, each two tree levels apart. "Salt" is an entry term of Salts, not of Sodium Chloride,
+# Dietary (which is not under Salts); "Cerebrovascular Accident" one of Stroke; "Progestogens" one of
+# Progestins. The cold homonym is made up: MeSH lists "Cold" under Cold Temperature only.
+KIDNEY, INSUFFICIENCY, AKI = "M0012014", "M0480487", "M0541307"
+STROKE, BRAIN_INFARCTION, INFARCTION = "M0328070", "M0328169", "M0003885"
+SALTS, DIETARY_NACL = "M0019407", "M0026729"
 PROGESTINS, PROGESTERONE = "M0017669", "M0017672"
-PD_, JUVENILE = "M0015963", "M0328250"  # two concepts of the descriptor Parkinson Disease (D010300)
-COLD_DISEASE, COLD_TEMPERATURE = "M0004859", "M0004858"
+PD_, JUVENILE = "M0015963", "M0332505"  # two concepts of the descriptor Parkinson Disease (D010300)
+COLD_DISEASE, COLD_TEMPERATURE = "M0004864", "M0522559"
 
-_TREE = [(KIDNEY, INSUFFICIENCY), (INSUFFICIENCY, AKI), (SALTS, NACL), (NACL, DIETARY_NACL)]
+_TREE = [(KIDNEY, INSUFFICIENCY), (INSUFFICIENCY, AKI), (STROKE, BRAIN_INFARCTION), (BRAIN_INFARCTION, INFARCTION)]
 RELATIONS = pd.DataFrame(
     [(p, "PAR", c) for p, c in _TREE] + [(c, "CHD", p) for p, c in _TREE],
     columns=["subject_id", "rel", "object_id"],
@@ -57,6 +58,10 @@ TERMS = pd.DataFrame(
         (STROKE, "stroke"),
         (STROKE, "cerebrovascular accident"),
         (INFARCTION, "cerebral infarction"),
+        (SALTS, "salts"),
+        (SALTS, "salt"),
+        (DIETARY_NACL, "sodium chloride, dietary"),
+        (DIETARY_NACL, "table salt"),
         (PROGESTINS, "progestins"),
         (PROGESTINS, "progestogens"),
         (PROGESTERONE, "progesterone"),
@@ -73,9 +78,9 @@ MAPPINGS = pd.DataFrame(
 
 
 def test_ancestor_at_any_depth_in_either_direction() -> None:
-    a = [KIDNEY, AKI, SALTS, DIETARY_NACL, AKI, KIDNEY]
-    b = [AKI, KIDNEY, DIETARY_NACL, SALTS, DIETARY_NACL, KIDNEY]
-    assert ancestor_links(a, b, RELATIONS).tolist() == [True, True, True, True, False, False]
+    a = [KIDNEY, AKI, STROKE, INFARCTION, AKI, KIDNEY, SALTS]
+    b = [AKI, KIDNEY, INFARCTION, STROKE, INFARCTION, KIDNEY, DIETARY_NACL]
+    assert ancestor_links(a, b, RELATIONS).tolist() == [True, True, True, True, False, False, False]
     # only the RELs of prune_relations are walked: without PAR (and CHD not listed) nothing links
     assert not ancestor_links(a, b, RELATIONS, ("SY", "RB")).any()
     # CHD alone walks the same tree from the other end; SY joins two concepts into one
@@ -86,16 +91,16 @@ def test_ancestor_at_any_depth_in_either_direction() -> None:
 
 def test_synonym_link_after_surface_normalisation_keeps_recorded_homonyms() -> None:
     got = synonym_links(
-        ["stroke", "Progestogens", "cold", "cerebral infarction"],
-        [STROKE, PROGESTERONE, COLD_DISEASE, INFARCTION],
-        ["Cerebro-vascular accidents", "progestins", "cold", "stroke"],
-        [INFARCTION, PROGESTINS, COLD_TEMPERATURE, STROKE],
+        ["stroke", "Progestogens", "salt", "cold", "cerebral infarction"],
+        [STROKE, PROGESTERONE, SALTS, COLD_DISEASE, INFARCTION],
+        ["Cerebro-vascular accidents", "progestins", "Salt", "cold", "stroke"],
+        [INFARCTION, PROGESTINS, DIETARY_NACL, COLD_TEMPERATURE, STROKE],
         TERMS,
     )
     # "cerebro-vascular accidents" is Stroke's term (hyphen, plural); "progestogens" is Progestins';
-    # "cold" is a term of both cold concepts (a homonym: the corpus' senses stay a negative);
-    # each string of the last pair names its own concept only
-    assert got.tolist() == [True, True, False, False]
+    # "salt" is Salts' and not Sodium Chloride, Dietary's; "cold" is a term of both cold concepts (a
+    # homonym: the corpus' senses stay a negative); each string of the last pair names its own concept
+    assert got.tolist() == [True, True, True, False, False]
 
 
 def test_same_record_pairs() -> None:
@@ -104,16 +109,19 @@ def test_same_record_pairs() -> None:
 
 
 def test_prune_reasons_name_each_link_in_order() -> None:
-    c1 = pd.Series([KIDNEY, SALTS, PD_, STROKE, "C1", COLD_DISEASE, KIDNEY])
-    c2 = pd.Series([AKI, DIETARY_NACL, JUVENILE, INFARCTION, "C2", COLD_TEMPERATURE, INSUFFICIENCY])
-    t1 = pd.Series(["renal injury", "salt", "pd", "stroke", "x", "cold", "kidney disease"])
-    t2 = pd.Series(["renal injury", "salt", "juvenile pd", "cerebrovascular accident", "x", "cold", "renal failure"])
+    c1 = pd.Series([KIDNEY, SALTS, PD_, STROKE, "C1", COLD_DISEASE, KIDNEY, PROGESTERONE])
+    c2 = pd.Series([AKI, DIETARY_NACL, JUVENILE, INFARCTION, "C2", COLD_TEMPERATURE, INSUFFICIENCY, PROGESTINS])
+    t1 = pd.Series(["renal injury", "salt", "pd", "stroke", "x", "cold", "kidney disease", "progestogens"])
+    t2 = pd.Series(
+        ["renal injury", "salt", "juvenile pd", "cerebrovascular accident", "x", "cold", "renal failure", "progestins"]
+    )
     kw = {"records": RECORDS, "term1": t1, "term2": t2, "term_sets": TERMS}
     got = prune_reasons(c1, c2, RELATIONS, MAPPINGS, links=LINKS, **kw).tolist()
-    assert got == ["ancestor", "ancestor", "record", "synonym", "shared_code", None, "relation_PAR"]
+    # stroke / cerebrovascular accident is linked twice (ancestor, then synonym): the first reason counts
+    assert got == ["ancestor", "synonym", "record", "ancestor", "shared_code", None, "relation_PAR", "synonym"]
     # the paper's rules alone (no link test): only the direct parent and the shared code
     paper = prune_reasons(c1, c2, RELATIONS, MAPPINGS, **kw).tolist()
-    assert paper == [None, None, None, None, "shared_code", None, "relation_PAR"]
+    assert paper == [None, None, None, None, "shared_code", None, "relation_PAR", None]
     with pytest.raises(ValueError, match="unknown negative link"):
         prune_reasons(c1, c2, RELATIONS, MAPPINGS, links=("siblings",))
     assert reason_order(("PAR",), ("synonym", "record")) == [
@@ -149,38 +157,42 @@ def _selected(rows: list[tuple[str, str]]) -> pd.DataFrame:
 
 
 def test_each_planted_wrong_negative_is_dropped_and_counted() -> None:
-    """The four wrong negatives of issue 37's review, one per link reason, beside a true homonym."""
+    """The four wrong negatives of issue 37's review and one per link reason, beside a true homonym."""
     selected = _selected(
         [
             ("renal injury", KIDNEY),  # ancestor: Kidney Diseases ... Acute Kidney Injury, two levels
             ("renal injury", AKI),
             ("PD", PD_),  # record: two concepts of one descriptor
             ("PD", JUVENILE),
-            ("stroke", STROKE),  # synonym: "cerebrovascular accident" is an entry term of Stroke
-            ("cerebrovascular accident", INFARCTION),
+            ("salt", SALTS),  # synonym: "salt" is a term of Salts only
+            ("salt", DIETARY_NACL),
             ("x", "C1"),  # shared code
             ("x", "C2"),
             ("cold", COLD_DISEASE),  # a homonym both concepts record: a true negative
             ("cold", COLD_TEMPERATURE),
+            ("stroke", STROKE),  # synonyms group (both terms of Stroke); ancestor, two levels
+            ("cerebrovascular accident", INFARCTION),
+            ("progestins", PROGESTINS),  # synonyms group; synonym: "progestogens" is a term of Progestins
+            ("progestogens", PROGESTERONE),
         ]
     )
     params = CandidateParams(max_pairs_per_block=None, negative_links=LINKS)
-    # "stroke" / "cerebrovascular accident": both terms of Stroke, so a synonyms-group pair
     candidates, counts, stats = build_candidates(
         selected, TERMS, params, generator(0, "links"), RELATIONS, MAPPINGS, RECORDS
     )
     terms = selected.set_index("sentence_key")["term_lower"]
     negatives = {(terms[r.sentence1], terms[r.sentence2]) for r in candidates.itertuples() if r.label == 0}
     assert negatives == {("cold", "cold")}
-    identity = counts.set_index(["group", "label"]).loc[("term_identity", 0)]
-    assert identity["pruned_ancestor"] == identity["pruned_record"] == identity["pruned_shared_code"] == 1
-    assert identity["pruned_synonym"] == 0 and identity["kept"] == 1
-    synonyms = counts.set_index(["group", "label"]).loc[("synonyms", 0)]
-    assert synonyms["pruned_synonym"] == synonyms["sentence_pairs"] == 1 and synonyms["kept"] == 0
-    assert stats["unit_pairs_pruned_synonym"] == 1 and stats["unit_pairs_pruned_ancestor"] == 1
-    # without the link test (the paper) the three linked negatives stay; the shared code is pruned
+    table = counts.set_index(["group", "label"])
+    identity, synonyms = table.loc[("term_identity", 0)], table.loc[("synonyms", 0)]
+    assert identity["pruned_ancestor"] == identity["pruned_record"] == identity["pruned_synonym"] == 1
+    assert identity["pruned_shared_code"] == 1 and identity["kept"] == 1
+    assert synonyms["pruned_ancestor"] == synonyms["pruned_synonym"] == 1 and synonyms["kept"] == 0
+    assert stats["unit_pairs_pruned_synonym"] == stats["unit_pairs_pruned_ancestor"] == 2
+    assert stats["unit_pairs_pruned_record"] == 1
+    # without the link test (the paper) the linked negatives stay; the shared code is pruned
     candidates, counts, _ = build_candidates(
         selected, TERMS, CandidateParams(max_pairs_per_block=None), generator(0, "links"), RELATIONS, MAPPINGS, RECORDS
     )
-    assert int((candidates["label"] == 0).sum()) == 4
+    assert int((candidates["label"] == 0).sum()) == 6
     assert "pruned_ancestor" not in counts and counts["pruned_shared_code"].sum() == 1
