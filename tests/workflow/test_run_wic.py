@@ -35,29 +35,49 @@ def test_validator_passes_on_the_workflow_output(workflow_runs: dict[int, Path])
             assert rec["sentence2"][rec["start2"] : rec["end2"]] == rec["term2"]
 
 
-def test_all_eight_strata_and_the_bounds_of_short_ones(workflow_runs: dict[int, Path]) -> None:
-    """MeSH + BioRED with quota_policy fill: test >= 676 (twice the corpus-only build), every group x label
-    stratum non-empty, the paper's quota wherever the candidates allow it, and each short stratum bounded
-    by its candidate count."""
-    counts = pd.read_csv(_wic(workflow_runs) / "counts.tsv", sep="\t", keep_default_na=False)
-    quotas = json.loads((_wic(workflow_runs) / "quotas.json").read_text())
-    assert quotas["quota_policy"] == "fill"
-    test = counts[counts["split"] == "test"].set_index(["cat", "label"])
-    assert test["n"].sum() >= 676 and (test["n"] > 0).all()
-    train = counts[counts["split"] == "train"].set_index(["cat", "label"])["n"]
-    for group in GROUPS:
-        assert train[(group, 1)] == train[(group, 0)] > 0, group
-    for split in ("test", "dev"):
+def test_balanced_groups_and_left_out_groups_explained(workflow_runs: dict[int, Path]) -> None:
+    """MeSH + BioRED with quota_policy balanced (issue 37): in every split each group kept has as many
+    label-1 as label-0 items, at least min_stratum of each unless it fills its quota, so "always same
+    concept" scores 0.5; a group left out has its reason in counts.tsv and quotas.json."""
+    root = _wic(workflow_runs)
+    counts = pd.read_csv(root / "counts.tsv", sep="\t", keep_default_na=False)
+    quotas = json.loads((root / "quotas.json").read_text())
+    assert quotas["quota_policy"] == "balanced" and quotas["min_stratum"] == 30
+    for split in ("train", "dev", "test"):
         part = counts[counts["split"] == split]
-        for row in part.itertuples(index=False):
-            paper = PAPER_QUOTAS[split][row.cat] // 2
-            assert int(row.paper_quota) == paper and row.n <= paper
-            if row.n < paper:  # short of the paper's quota: named with the count that bounds it
-                assert row.bound in ("term_pairs", "candidates_left"), row
-                both = paper + PAPER_QUOTAS["dev" if split == "test" else "test"][row.cat] // 2
-                assert int(row.candidate_term_pairs) < both or int(row.candidates_left) < paper, row
+        n = part.set_index(["cat", "label"])["n"]
+        assert 0 < n[:, 1].sum() == n[:, 0].sum(), split
+        for group in GROUPS:
+            assert n[(group, 1)] == n[(group, 0)], (split, group)
+            why = quotas["left_out"].get(split, {}).get(group)
+            rows = part[part["cat"] == group]
+            if why:
+                assert n[(group, 1)] == 0 and (rows["left_out"] == why).all() and "min_stratum 30" in why
             else:
-                assert row.bound == ""
+                assert (rows["left_out"] == "").all()
+                assert n[(group, 1)] >= 30 or (split != "train" and n[(group, 1)] == quotas[split][group] // 2)
+    test = counts[counts["split"] == "test"].set_index(["cat", "label"])
+    assert test["n"].sum() >= 400  # abbreviations and label similarity at the paper's 100 / 100
+    for row in counts[counts["split"] != "train"].itertuples(index=False):
+        paper = PAPER_QUOTAS[row.split][row.cat] // 2
+        assert int(row.paper_quota) == paper and row.n <= paper
+        assert (row.bound != "") == (row.n < paper), row
+
+
+def test_no_linked_negative(workflow_runs: dict[int, Path]) -> None:
+    """The wrong negatives of issue 37's review are gone, and the link test is counted."""
+    root = _wic(workflow_runs)
+    wrong = {("renal injury", "renal injury"), ("salt", "salt"), ("cerebrovascular accident", "stroke")}
+    wrong |= {("progestins", "progestogens")}
+    for split in ("train", "dev", "test"):
+        table = pq.read_table(root / f"{split}.parquet").to_pandas()
+        negatives = table[table["label"] == 0]
+        pairs = {tuple(sorted((a.lower(), b.lower()))) for a, b in zip(negatives["term1"], negatives["term2"])}
+        assert not pairs & wrong, split
+    cand = pd.read_csv(root / "candidate_counts.tsv", sep="\t").set_index(["group", "label"])
+    assert cand.loc[(slice(None), 0), "pruned_ancestor"].sum() > 0
+    assert cand.loc[(slice(None), 0), "pruned_synonym"].sum() > 0
+    assert (cand.loc[(slice(None), 1), ["pruned_record", "pruned_ancestor", "pruned_synonym"]] == 0).all().all()
 
 
 def test_json_and_parquet_agree(workflow_runs: dict[int, Path]) -> None:

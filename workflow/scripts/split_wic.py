@@ -1,7 +1,8 @@
 """Test, dev and train splits of the candidate pairs, in the released BioWiC format (step 3).
 
 Reads the candidates and the selected mentions; writes train/dev/test as JSON (released schema) and
-Parquet (plus provenance columns), the quotas used and the counts per split × group × label.
+Parquet (plus provenance columns), the quotas used (with the groups ``quota_policy: balanced`` left out
+of a split and why) and the counts per split × group × label.
 Parameters: docs/design.md § wic, config/README.md § wic.
 """
 
@@ -34,6 +35,9 @@ def main(snakemake) -> None:
         log.info("%s = %d", key, value)
     for split, quotas in result.quotas.items():
         log.info("%s quotas (%s policy): %s", split, params.quota_policy, quotas)
+    for split, groups in result.left_out.items():
+        for group, why in groups.items():
+            log.info("%s: %s left out: %s", split, group, why)
     splits = {name: split_records(candidates, selected, idx) for name, idx in result.indices.items()}
     for name, frame in splits.items():
         n = write_released_json(frame, snakemake.output[f"{name}_json"])
@@ -44,7 +48,7 @@ def main(snakemake) -> None:
             n,
             len(set(frame["sentence1"]) | set(frame["sentence2"])),
         )
-    counts = counts_table(splits, result.quotas, result.stats)
+    counts = counts_table(splits, result.quotas, result.stats, result.left_out, params.quota_policy)
     for row in counts.itertuples(index=False):
         log.info(
             "%s %s label %d = %d (quota %s, paper %s; candidate term pairs %s, candidates left %s%s)",
@@ -61,6 +65,8 @@ def main(snakemake) -> None:
     quotas = {
         **result.quotas,
         "quota_policy": params.quota_policy,
+        "min_stratum": params.min_stratum,
+        "left_out": result.left_out,
         "train_sentence_cap": params.train_sentence_cap,
     }
     write_text(json.dumps(quotas, indent=2, sort_keys=True) + "\n", snakemake.output.quotas)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from biosem.io import write_text
 from biosem.logs import configure_logging
-from biosem.wic.validate import load_quotas, load_splits, report, validate_splits
+from biosem.wic.validate import load_left_out, load_quotas, load_splits, report, validate_splits
 
 log = logging.getLogger(__name__)
 
@@ -17,8 +17,9 @@ def main(snakemake) -> None:
     configure_logging(snakemake)
     splits = load_splits(Path(snakemake.input.test).parent)
     quotas = load_quotas(snakemake.input.quotas)
-    violations = validate_splits(splits, quotas, snakemake.params.train_sentence_cap)
-    text = report(violations, splits)
+    left_out = load_left_out(snakemake.input.quotas)
+    violations = validate_splits(splits, quotas, snakemake.params.train_sentence_cap, left_out)
+    text = report(violations, splits, left_out)
     for line in text.splitlines():
         log.info("%s", line)
     if violations:

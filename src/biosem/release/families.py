@@ -375,8 +375,17 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "without a terminology, the corpora's own ids and no hierarchy pruning."
                 ),
                 (
-                    "Strata the corpora cannot fill are smaller than the paper's quotas, and a group may "
-                    "then be unbalanced (see `quota_policy` and the `bound` column of counts.tsv)."
+                    "Strata the corpora cannot fill are smaller than the paper's quotas. Under "
+                    "`quota_policy: balanced` (the open default) every group of a split has as many "
+                    "label-1 as label-0 items, and a group whose scarcer label cannot reach `min_stratum` "
+                    "items is left out of that split (the `left_out` column of counts.tsv says why); under "
+                    "`fill` a group may be unbalanced (the `bound` column)."
+                ),
+                (
+                    "With `negative_links` (the open default) a label-0 pair is dropped when its concepts "
+                    "are one MeSH record, an ancestor and its descendant, or one mention's string is a term "
+                    "of the other concept; counts per reason in candidate_counts.tsv. The paper's presets "
+                    "keep only its own pruning (MRREL SY/RB/PAR, shared codes)."
                 ),
                 "Labels come from the corpora's normalisations, not from a new expert annotation.",
             ),

@@ -29,9 +29,11 @@ Groups, for two mentions with lowercased terms ``a``, ``b`` (the first that matc
 
 Label 1 when both mentions have the same concept, else 0. Pairs of related concepts are then removed
 (:mod:`biosem.wic.prune`; without a terminology also pairs of ids from different namespaces,
-whose label cannot be known). A unit pair with more sentence pairs than ``max_pairs_per_block`` (per
-label, since a unit pair has one label) is expanded to a seeded uniform sample of that many
-(``None``: all pairs, as the reference). Counts before and after pruning and capping are exact.
+whose label cannot be known), and, with ``negative_links``, label-0 pairs whose concepts are linked
+(one record, ancestor at any depth, a mention string that is a term of the other concept). A unit
+pair with more sentence pairs than ``max_pairs_per_block`` (per label, since a unit pair has one
+label) is expanded to a seeded uniform sample of that many (``None``: all pairs, as the reference).
+Counts before and after pruning and capping are exact.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from rapidfuzz.distance import Indel
 
 from biosem.wic import GROUPS
 from biosem.wic.lexical import initials
-from biosem.wic.prune import DEFAULT_PRUNE_RELATIONS, prune_reasons
+from biosem.wic.prune import DEFAULT_PRUNE_RELATIONS, prune_reasons, reason_order
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +58,15 @@ IDENTITY, ABBREVIATION, SYNONYM, LABEL_SIMILARITY = range(4)
 
 @dataclass(frozen=True)
 class CandidateParams:
-    """Candidate construction parameters (config ``wic``; defaults = the paper)."""
+    """Candidate construction parameters (config ``wic``; defaults = the paper and the config schema's,
+    so no link test: ``negative_links`` is biosem's addition, all on in ``config/config.yaml``)."""
 
     label_similarity_threshold: float = 0.75
     abbreviation_min_tokens: int = 2
     max_pairs_per_block: int | None = 1000
     prune_relations: tuple[str, ...] = DEFAULT_PRUNE_RELATIONS
     prune_shared_codes: bool = True
+    negative_links: tuple[str, ...] = ()
     workers: int = 1
     block_rows: int = 1024
 
@@ -76,6 +80,7 @@ def params_from_config(wic: dict, workers: int = 1) -> CandidateParams:
         max_pairs_per_block=wic["max_pairs_per_block"],
         prune_relations=tuple(wic["prune_relations"]),
         prune_shared_codes=bool(wic["prune_shared_codes"]),
+        negative_links=tuple(wic["negative_links"]),
         workers=workers,
     )
 
@@ -392,6 +397,8 @@ def build_candidates(
     rng: np.random.Generator,
     relations: pd.DataFrame | None = None,
     mappings: pd.DataFrame | None = None,
+    records: pd.DataFrame | None = None,
+    link_terms: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, int]]:
     """Candidate sentence pairs of the selected mentions, grouped, labelled, pruned and capped.
 
@@ -400,18 +407,23 @@ def build_candidates(
         term_sets: (concept_id, term_lower) term sets for the synonym group.
         params: see :class:`CandidateParams`.
         rng: generator for the capped samples.
-        relations, mappings: the UMLS terminology's intermediates for pruning (``None``: no pruning
-            by that rule).
+        relations, mappings: the terminology's intermediates for pruning (``None``: no pruning
+            by that rule); for the ``ancestor`` link, every row of the hierarchical RELs.
+        records: ``concept_id, record`` for the ``record`` link (MeSH: ``concepts.module``).
+        link_terms: ``concept_id, term_lower``, every term of the pairs' concepts, for the
+            ``synonym`` link (default ``term_sets``, which holds only the corpus strings).
 
     Returns:
         ``(candidates, counts, stats)``: candidates (sentence1 < sentence2, group name, label);
-        counts per group × label: ``unit_pairs, sentence_pairs, pruned_<reason>..., kept,
-        materialised``; stats from the blocking.
+        counts per group × label: ``unit_pairs, sentence_pairs, pruned_<reason>...`` (sentence
+        pairs, one column per reason of :func:`biosem.wic.prune.reason_order`), ``kept,
+        materialised``; stats from the blocking and ``label0_unit_pairs_linked_<reason>``.
     """
     units = build_units(selected)
     pairs, stats = group_unit_pairs(units, term_sets, params)
     pairs["sentence_pairs"] = sentence_pair_counts(pairs, units)
     pairs = pairs[pairs["sentence_pairs"] > 0].reset_index(drop=True)
+    term_lower = units.table["term_lower"].to_numpy(dtype=object)
     pairs["pruned"] = prune_reasons(
         pairs["concept1"],
         pairs["concept2"],
@@ -419,7 +431,15 @@ def build_candidates(
         mappings,
         params.prune_relations,
         params.prune_shared_codes,
+        links=params.negative_links,
+        records=records,
+        term1=pd.Series(term_lower[pairs["u"].to_numpy()], index=pairs.index),
+        term2=pd.Series(term_lower[pairs["v"].to_numpy()], index=pairs.index),
+        term_sets=term_sets if link_terms is None else link_terms,
     )
+    reasons = reason_order(params.prune_relations, params.negative_links)
+    for reason in reasons:
+        stats[f"unit_pairs_pruned_{reason}"] = int((pairs["pruned"] == reason).sum())
     kept = pairs[pairs["pruned"].isna()].reset_index(drop=True)
     s1, s2, row = expand_pairs(kept, units, params.max_pairs_per_block, rng)
     group = kept["group"].to_numpy()[row]
@@ -431,18 +451,20 @@ def build_candidates(
             "label": kept["label"].to_numpy()[row],
         }
     )
-    counts = _counts(pairs, candidates)
+    counts = _counts(pairs, candidates, reasons)
     return candidates, counts, stats
 
 
-def _counts(pairs: pd.DataFrame, candidates: pd.DataFrame) -> pd.DataFrame:
-    """Counts per group × label: unit pairs, sentence pairs before pruning, pruned by reason, kept, materialised."""
+def _counts(pairs: pd.DataFrame, candidates: pd.DataFrame, reasons: list[str]) -> pd.DataFrame:
+    """Counts per group × label: unit pairs, sentence pairs before pruning, pruned by reason (one column
+    per reason in ``reasons``, zeros included, then any other reason found), kept, materialised."""
     index = pd.MultiIndex.from_product([list(GROUPS), [1, 0]], names=["group", "label"])
     g = pairs.assign(group=np.asarray(GROUPS, dtype=object)[pairs["group"].to_numpy()])
     out = pd.DataFrame(index=index)
     out["unit_pairs"] = g.groupby(["group", "label"]).size()
     out["sentence_pairs"] = g.groupby(["group", "label"])["sentence_pairs"].sum()
-    for reason in sorted(g["pruned"].dropna().unique()):
+    found = [r for r in sorted(g["pruned"].dropna().unique()) if r not in reasons]
+    for reason in [*reasons, *found]:
         sel = g[g["pruned"] == reason]
         out[f"pruned_{reason}"] = sel.groupby(["group", "label"])["sentence_pairs"].sum()
     out["kept"] = g[g["pruned"].isna()].groupby(["group", "label"])["sentence_pairs"].sum()

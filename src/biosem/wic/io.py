@@ -38,27 +38,36 @@ def read_where(
 
 
 def read_term_sets(
-    path: str | os.PathLike[str], wanted: Sequence[str], abbreviation_ttys: Sequence[str] = ()
+    path: str | os.PathLike[str],
+    wanted: Sequence[str] | None,
+    abbreviation_ttys: Sequence[str] = (),
+    *,
+    concepts: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Term sets of a terminology restricted to the ``wanted`` lowercase strings.
+    """Term sets of a terminology restricted to the ``wanted`` lowercase strings and/or ``concepts``.
 
     Reads the ``terms`` intermediate (active terms only), lowercases with Arrow and keeps the rows whose
     lowercase term is wanted (the synonym and abbreviation groups only ever ask whether *two corpus
-    terms* share a concept, so this loses nothing). Returns ``concept_id, term_lower, abbreviation``
-    (true where one of the concept's terms with that string has a ``tty`` in ``abbreviation_ttys``, e.g.
-    MeSH LexicalTag ABB / ACR), distinct, sorted.
+    terms* share a concept, so this loses nothing) and whose concept is among ``concepts`` (the link
+    test of label-0 pairs asks for every term of the corpus concepts); ``None`` does not restrict.
+    Returns ``concept_id, term_lower, abbreviation`` (true where one of the concept's terms with that
+    string has a ``tty`` in ``abbreviation_ttys``, e.g. MeSH LexicalTag ABB / ACR), distinct, sorted.
     """
-    table = pq.read_table(path, columns=["concept_id", "term", "tty", "active"], filters=[("active", "==", True)])
+    filters = [("active", "==", True)]
+    if concepts is not None:
+        filters.append(("concept_id", "in", sorted(set(concepts))))
+    if concepts is not None and not len(filters[-1][2]):
+        table = pq.read_table(path, columns=["concept_id", "term", "tty", "active"]).slice(0, 0)
+    else:
+        table = pq.read_table(path, columns=["concept_id", "term", "tty", "active"], filters=filters)
     lower = pc.utf8_lower(table.column("term"))
-    keep = pc.is_in(lower, value_set=pa.array(sorted(set(wanted)), type=pa.string()))
     abbreviation = pc.fill_null(
         pc.is_in(table.column("tty"), value_set=pa.array(list(abbreviation_ttys), pa.string())), False
     )
-    out = (
-        pa.table({"concept_id": table.column("concept_id"), "term_lower": lower, "abbreviation": abbreviation})
-        .filter(keep)
-        .to_pandas()
-    )
+    out = pa.table({"concept_id": table.column("concept_id"), "term_lower": lower, "abbreviation": abbreviation})
+    if wanted is not None:
+        out = out.filter(pc.is_in(lower, value_set=pa.array(sorted(set(wanted)), type=pa.string())))
+    out = out.to_pandas()
     out = out.groupby(["concept_id", "term_lower"], sort=True, as_index=False)["abbreviation"].any()
     return out.reset_index(drop=True)
 

@@ -17,6 +17,30 @@ Both tables come from the terminology intermediates: ``relations`` (subject_id, 
 Without a terminology the concept ids are the corpora's own namespaced ids, and ids of different
 namespaces (``MESH:D003920`` and ``UMLS:C0011849``, or a MeSH and an OMIM id in NCBI Disease) cannot be
 compared: the pair's label is unknown, so such pairs are removed too (reason ``cross_namespace``).
+
+**Link test** (config ``wic.negative_links``; biosem's addition, issue 37: the rules above let wrong
+negatives through). A label-0 pair is also dropped when its two concepts are *linked*, i.e. its label
+says "different" where the terminology does not separate the two meanings:
+
+* ``record``: both concepts belong to one record of the terminology: one MeSH descriptor (its
+  preferred and non-preferred concepts) or one supplementary concept record (``concepts.module`` of
+  the MeSH intermediate; :func:`same_record_pairs`). Other formats have no such record and skip it.
+* ``ancestor``: one concept is an ancestor of the other through the hierarchical relations of
+  ``prune_relations``, *transitively* (:func:`ancestor_links`; the direct rule above only sees a parent
+  and its child: "renal injury" annotated Kidney Diseases in one abstract and Acute Kidney Injury, two
+  tree levels below, in another; "cerebrovascular accident" annotated Cerebral Infarction beside
+  "stroke" annotated Stroke, two levels above it).
+* ``synonym``: one mention's string, after :mod:`biosem.surface` normalisation, is a term of the other
+  mention's concept and not a term of its own (:func:`synonym_links`; "salt" annotated Sodium Chloride,
+  Dietary is an entry term of Salts; "progestogens", annotated Progesterone, an entry term of
+  Progestins). A string that is a term of both concepts is a homonym the terminology records, and the
+  corpus' choice between its senses is kept as a negative. The test is conservative: a homonym the
+  terminology lists under one sense only is dropped too (MeSH lists "Cold" under Cold Temperature, not
+  under Common Cold).
+
+Overlapping code sets are the ``shared_code`` rule above (with MeSH every code maps to one concept, so
+it never fires there: the descriptor is checked by ``record``). Each dropped pair is counted under the
+first reason in :data:`REASON_ORDER`.
 """
 
 from __future__ import annotations
@@ -25,12 +49,33 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
+from biosem.surface import SurfaceNormaliser, default_normaliser
 from biosem.wic.concepts import NOCODE
 
 DEFAULT_PRUNE_RELATIONS = ("SY", "RB", "PAR")
 SHARED_CODE = "shared_code"
 CROSS_NAMESPACE = "cross_namespace"
+RECORD = "record"
+ANCESTOR = "ancestor"
+SYNONYM = "synonym"
+LINKS = (RECORD, ANCESTOR, SYNONYM)
+"""The link tests of ``wic.negative_links``, in the order a pair's reason is given."""
+
+BROADER_RELS = ("PAR", "RB")
+"""RELs whose subject is broader than its object (``subject_id rel object_id``: "subject is the parent /
+broader of object", UMLS MRREL read right to left, as every biosem adapter writes it)."""
+NARROWER_RELS = ("CHD", "RN")
+"""RELs whose subject is narrower than its object."""
+EQUIVALENT_RELS = ("SY",)
+"""RELs that make two concepts one for the ancestor closure (walked in both directions)."""
+
+
+def reason_order(rels: Sequence[str] = DEFAULT_PRUNE_RELATIONS, links: Sequence[str] = LINKS) -> list[str]:
+    """Every prune reason in precedence order: ``cross_namespace``, ``relation_<REL>`` for ``rels``,
+    ``shared_code``, then the enabled ``links`` (in :data:`LINKS` order)."""
+    return [CROSS_NAMESPACE, *(f"relation_{r}" for r in rels), SHARED_CODE, *(x for x in LINKS if x in links)]
 
 
 def namespace(concept_ids: pd.Series) -> pd.Series:
@@ -90,6 +135,127 @@ def shared_code_pairs(mappings: pd.DataFrame, concepts: Iterable[str] | None = N
     return out
 
 
+def same_record_pairs(records: pd.DataFrame, concepts: Iterable[str] | None = None) -> pd.DataFrame:
+    """Unordered pairs of different concepts held by one record (a MeSH descriptor or supplementary record).
+
+    Args:
+        records: ``concept_id, record`` (the MeSH ``concepts`` intermediate's ``concept_id, module``).
+        concepts: restrict to pairs of these concepts.
+
+    Returns columns ``concept1 < concept2, reason`` (reason ``"record"``), sorted, one row per pair.
+    """
+    r = records[["concept_id", "record"]].dropna().drop_duplicates()
+    if concepts is not None:
+        r = r[r["concept_id"].isin(set(concepts))]
+    r = r[r.duplicated("record", keep=False)]
+    j = r.merge(r, on="record", suffixes=("1", "2"))
+    j = j[j["concept_id1"] < j["concept_id2"]]
+    out = pd.DataFrame({"concept1": j["concept_id1"].to_numpy(), "concept2": j["concept_id2"].to_numpy()})
+    out = out.drop_duplicates().sort_values(["concept1", "concept2"], kind="stable").reset_index(drop=True)
+    out["reason"] = RECORD
+    return out
+
+
+def ancestor_links(
+    concept1: Sequence[str] | np.ndarray,
+    concept2: Sequence[str] | np.ndarray,
+    relations: pd.DataFrame,
+    rels: Sequence[str] = DEFAULT_PRUNE_RELATIONS,
+    max_depth: int = 64,
+) -> np.ndarray:
+    """Whether one concept of each pair is an ancestor of the other, transitively, within ``rels``.
+
+    The hierarchy is the directed graph "narrower -> broader" of the ``relations`` rows whose ``rel`` is
+    among ``rels``: :data:`BROADER_RELS` point from object to subject, :data:`NARROWER_RELS` from
+    subject to object, :data:`EQUIVALENT_RELS` both ways (so a synonym's ancestors are the concept's);
+    other RELs of ``rels`` are not walked (the direct rule, :func:`related_concept_pairs`, applies them).
+    Ancestors are found level by level from the pairs' concepts with sparse boolean matrix products
+    (scipy), never per pair in Python; ``max_depth`` bounds the levels (MeSH trees are 13 deep).
+
+    Returns:
+        Boolean array aligned with the pairs (a pair of equal concepts is ``False``).
+    """
+    a = np.asarray(concept1, dtype=object)
+    b = np.asarray(concept2, dtype=object)
+    out = np.zeros(len(a), dtype=bool)
+    walk = [r for r in rels if r in BROADER_RELS + NARROWER_RELS + EQUIVALENT_RELS]
+    rel = relations[relations["rel"].isin(walk) & (relations["subject_id"] != relations["object_id"])]
+    if not len(a) or rel.empty:
+        return out
+    subject = rel["subject_id"].to_numpy(dtype=object)
+    obj = rel["object_id"].to_numpy(dtype=object)
+    kind = rel["rel"].to_numpy(dtype=object)
+    up = np.isin(kind, BROADER_RELS)
+    down = np.isin(kind, NARROWER_RELS)
+    same = np.isin(kind, EQUIVALENT_RELS)
+    child = np.concatenate([obj[up], subject[down], subject[same], obj[same]])
+    parent = np.concatenate([subject[up], obj[down], obj[same], subject[same]])
+    ids = pd.Index(np.unique(np.concatenate([child, parent]).astype(str)))
+    n = len(ids)
+    graph = sp.csr_matrix(
+        (np.ones(len(child), dtype=bool), (ids.get_indexer(child), ids.get_indexer(parent))), shape=(n, n)
+    )
+    ia, ib = ids.get_indexer(a.astype(str)), ids.get_indexer(b.astype(str))
+    sources = np.unique(np.concatenate([ia[ia >= 0], ib[ib >= 0]]))
+    if not sources.size:
+        return out
+    start = sp.csr_matrix(
+        (np.ones(sources.size, dtype=bool), (np.arange(sources.size), sources)), shape=(sources.size, n)
+    )
+    reach, front = start, start
+    for _ in range(max_depth):
+        step = (front @ graph).astype(bool)
+        step = (step > reach).astype(bool)  # only what was not reached before
+        if not step.nnz:
+            break
+        reach = (reach + step).astype(bool)
+        front = step
+    row = np.full(n, -1, dtype=np.int64)
+    row[sources] = np.arange(sources.size)
+    both = (ia >= 0) & (ib >= 0) & (a != b)
+    ra, rb = row[ia[both]], row[ib[both]]
+    hit = np.asarray(reach[ra, ib[both]]).ravel() | np.asarray(reach[rb, ia[both]]).ravel()
+    out[both] = hit.astype(bool)
+    return out
+
+
+def synonym_links(
+    term1: Sequence[str],
+    concept1: Sequence[str],
+    term2: Sequence[str],
+    concept2: Sequence[str],
+    term_sets: pd.DataFrame,
+    normaliser: SurfaceNormaliser | None = None,
+) -> np.ndarray:
+    """Whether one mention's string names the other mention's concept and not its own.
+
+    ``term_sets``: ``concept_id, term_lower`` (the terminology's terms of the concepts, or the corpus
+    term sets). Strings are compared by surface key (:mod:`biosem.surface`: case, hyphens and spaces,
+    possessive ``'s``, British spelling, noun inflection), each distinct string normalised once; the
+    membership tests are vectorised set lookups. Pair ``i`` is linked when ``key(term1[i])`` is a key of
+    ``concept2[i]``'s terms but not of ``concept1[i]``'s, or the same with the sides swapped.
+
+    Returns:
+        Boolean array aligned with the pairs.
+    """
+    norm = normaliser or default_normaliser()
+    c1 = np.asarray(concept1, dtype=object).astype(str)
+    c2 = np.asarray(concept2, dtype=object).astype(str)
+    if not len(c1) or term_sets.empty:
+        return np.zeros(len(c1), dtype=bool)
+    wanted = set(c1) | set(c2)
+    ts = term_sets[term_sets["concept_id"].isin(wanted)][["concept_id", "term_lower"]].drop_duplicates()
+    keys = norm.key_array(ts["term_lower"]).astype(str)
+    known = pd.Index(np.unique(ts["concept_id"].to_numpy(dtype=object).astype(str) + "\x1f" + keys))
+    k1 = norm.key_array(term1).astype(str)
+    k2 = norm.key_array(term2).astype(str)
+
+    def has(concepts: np.ndarray, strings: np.ndarray) -> np.ndarray:
+        return pd.Index(concepts + "\x1f" + strings).isin(known)
+
+    return (has(c2, k1) & ~has(c1, k1)) | (has(c1, k2) & ~has(c2, k2))
+
+
 def prune_reasons(
     concept1: pd.Series,
     concept2: pd.Series,
@@ -97,12 +263,39 @@ def prune_reasons(
     mappings: pd.DataFrame | None,
     rels: Sequence[str] = DEFAULT_PRUNE_RELATIONS,
     shared_codes: bool = True,
+    *,
+    links: Sequence[str] = (),
+    records: pd.DataFrame | None = None,
+    term1: pd.Series | None = None,
+    term2: pd.Series | None = None,
+    term_sets: pd.DataFrame | None = None,
+    normaliser: SurfaceNormaliser | None = None,
 ) -> pd.Series:
-    """Why each concept pair is pruned (``cross_namespace``, then ``relation_<REL>``, then
-    ``shared_code``), or None.
+    """Why each concept pair is pruned, or None: the first reason of :func:`reason_order`
+    (``cross_namespace``, ``relation_<REL>``, ``shared_code``, then the link tests ``record``,
+    ``ancestor``, ``synonym`` that ``links`` enables).
 
-    Pairs of equal concepts are never pruned. ``relations`` / ``mappings`` ``None`` skip that rule.
+    Args:
+        concept1, concept2: the pairs' concepts (aligned Series).
+        relations: ``subject_id, rel, object_id`` (``None``: no relation rule and no ``ancestor``
+            link). For ``ancestor`` it must hold every row of the hierarchical ``rels``, not only
+            those of the pairs' concepts.
+        mappings: ``concept_id, code_system, code`` (``None``: no ``shared_code``).
+        rels: the RELs of ``wic.prune_relations``; shared_codes: ``wic.prune_shared_codes``.
+        links: the link tests of ``wic.negative_links`` (:data:`LINKS`).
+        records: ``concept_id, record`` for ``record`` (``None``: skipped).
+        term1, term2, term_sets: the pairs' mention strings and the concepts' term sets
+            (``concept_id, term_lower``) for ``synonym`` (``None``: skipped).
+        normaliser: surface normaliser for ``synonym`` (default :func:`biosem.surface.default_normaliser`).
+
+    Pairs of equal concepts are never pruned.
+
+    Raises:
+        ValueError: ``links`` names an unknown link test.
     """
+    unknown = sorted(set(links) - set(LINKS))
+    if unknown:
+        raise ValueError(f"unknown negative link tests {unknown}; known: {list(LINKS)}")
     index = concept1.index
     a, b = _canonical(concept1, concept2)
     pairs = pd.DataFrame({"concept1": a, "concept2": b})
@@ -115,9 +308,22 @@ def prune_reasons(
         tables.append(related_concept_pairs(relations, rels, involved))
     if mappings is not None and shared_codes:
         tables.append(shared_code_pairs(mappings, involved))
+    if RECORD in links and records is not None:
+        tables.append(same_record_pairs(records, involved))
     for table in tables:
         got = pairs.merge(table, on=["concept1", "concept2"], how="left")["reason"].to_numpy(dtype=object)
         fill = reason.isna().to_numpy() & pd.notna(got)
         reason[fill] = got[fill]
+    # the pair-level tests, on the pairs no concept-pair table has pruned yet
+    still = np.flatnonzero(reason.isna().to_numpy() & (a != b))
+    if ANCESTOR in links and relations is not None and still.size:
+        hit = ancestor_links(a[still], b[still], relations, rels)
+        reason.iloc[still[hit]] = ANCESTOR
+        still = still[~hit]
+    if SYNONYM in links and term_sets is not None and term1 is not None and term2 is not None and still.size:
+        t1, t2 = term1.to_numpy(dtype=object)[still], term2.to_numpy(dtype=object)[still]
+        c1, c2 = concept1.to_numpy(dtype=object)[still], concept2.to_numpy(dtype=object)[still]
+        hit = synonym_links(t1, c1, t2, c2, term_sets, normaliser)
+        reason.iloc[still[hit]] = SYNONYM
     reason[a == b] = None
     return reason.astype(object).where(reason.notna(), None)

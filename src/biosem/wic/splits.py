@@ -21,17 +21,24 @@ quota and what was available; with ``scale`` (for corpora much smaller than the 
 test and dev quotas are first scaled by one factor per group so that test + dev take at most
 ``heldout_share`` of the group's scarcer label's distinct term pairs (leaving term pairs for train),
 then lowered to what the greedy selection could fill, keeping each group balanced. Scaled quotas are
-returned and logged. With ``fill``, each group × label stratum keeps the paper's quota where the data
-allow and takes what it can where they do not, independently of the other label (so a group can be
-unbalanced): a stratum whose candidates hold fewer distinct term pairs than its test + dev quotas gives
-test + dev ``heldout_share`` of them (the rest stays for train), shared in the quotas' ratio (2:1 in
-the paper; test at least one), then test and dev take what the selection fills. ``counts_table`` names
-what bounds each short stratum.
+returned and logged. With ``balanced`` (the open default; issue 37: a group of one label lets "always
+answer same concept" score 0.75), each group's test and dev quotas are first set as ``fill`` sets them
+per stratum, then both labels take the smaller label's quota, which selection may lower further (both
+labels together); a group whose per-label quota ends below its configured quota and below
+``min_stratum`` is left out of that split (quota 0, reason in :attr:`SplitResult.left_out` and
+``counts.tsv``), and so is a train group whose smaller label has fewer than ``min_stratum`` items
+(train is balanced per group, as ``balance_train`` does). With ``fill``, each group × label stratum
+keeps the paper's quota where the data allow and takes what it can where they do not, independently
+of the other label (so a group can be unbalanced): a stratum whose candidates hold fewer distinct
+term pairs than its test + dev quotas gives test + dev ``heldout_share`` of them (the rest stays for
+train), shared in the quotas' ratio (2:1 in the paper; test at least one), then test and dev take what
+the selection fills. ``counts_table`` names what bounds each short stratum.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,7 +49,7 @@ from biosem.wic import GROUPS, PAPER_QUOTAS, SPLITS, TRAIN_SENTENCE_CAP
 log = logging.getLogger(__name__)
 
 LABELS = (1, 0)
-QUOTA_POLICIES = ("error", "scale", "fill")
+QUOTA_POLICIES = ("error", "scale", "fill", "balanced")
 
 
 class QuotaError(ValueError):
@@ -59,6 +66,7 @@ class SplitParams:
     heldout_share: float = 0.3
     train_sentence_cap: int = TRAIN_SENTENCE_CAP
     balance_train: bool = True
+    min_stratum: int = 30
 
 
 def split_params_from_config(wic: dict) -> SplitParams:
@@ -72,6 +80,7 @@ def split_params_from_config(wic: dict) -> SplitParams:
         heldout_share=float(wic["heldout_share"]),
         train_sentence_cap=int(wic["train_sentence_cap"]),
         balance_train=bool(wic["balance_train"]),
+        min_stratum=int(wic["min_stratum"]),
     )
 
 
@@ -84,6 +93,8 @@ class SplitResult:
     """Per split and group: the total (half per label) or, where the labels differ (``fill``),
     ``{"1": n, "0": n}``."""
     stats: dict[str, int]
+    left_out: dict[str, dict[str, str]] = field(default_factory=dict)
+    """``quota_policy: balanced``: split -> group -> why the group is left out of the split."""
 
 
 def _per_label(quotas: dict[str, int]) -> np.ndarray:
@@ -247,10 +258,12 @@ def split_candidates(
 
     Raises:
         QuotaError: a quota cannot be filled and ``quota_policy`` is ``error``.
-        ValueError: an unknown policy or an odd quota.
+        ValueError: an unknown policy, an odd quota, or ``balanced`` without ``balance_train``.
     """
     if params.quota_policy not in QUOTA_POLICIES:
         raise ValueError(f"quota_policy must be one of {QUOTA_POLICIES}, got {params.quota_policy!r}")
+    if params.quota_policy == "balanced" and not params.balance_train:
+        raise ValueError("quota_policy balanced balances every split per group: it needs balance_train true")
     cand = candidates.sort_values(["group", "sentence1", "sentence2"], kind="stable").reset_index(drop=True)
     group_index = {g: i for i, g in enumerate(GROUPS)}
     stratum = cand["group"].map(group_index).to_numpy(dtype=np.int64) * 2 + cand["label"].to_numpy(dtype=np.int64)
@@ -284,56 +297,20 @@ def split_candidates(
                 )
 
     term_pairs = np.array([np.unique(tp[stratum == s]).size for s in range(n_strata)], dtype=np.int64)
-    if params.quota_policy == "fill":
-        # A stratum with fewer distinct term pairs than test + dev need gives test + dev heldout_share of
-        # them (the rest stays for train), shared in the quotas' ratio (the paper's 2:1, test at least
-        # one); the other strata keep their quotas.
-        need = test_q + dev_q
-        short = term_pairs < need
-        held = np.floor(params.heldout_share * term_pairs).astype(np.int64)
-        share = np.where(need > 0, test_q / np.maximum(need, 1), 0.0)
-        test_short = np.minimum(test_q, np.maximum(np.ceil(held * share).astype(np.int64), term_pairs > 0))
-        dev_short = np.minimum(dev_q, np.maximum(held - test_short, 0))
-        for s in np.nonzero(short)[0]:
-            group, label = _stratum_name(int(s))
-            log.info(
-                "fill: %s label %d has %d distinct term pairs for test %d + dev %d: quotas test %d, dev %d "
-                "(heldout_share %.2f)",
-                group,
-                label,
-                term_pairs[s],
-                test_q[s],
-                dev_q[s],
-                test_short[s],
-                dev_short[s],
-                params.heldout_share,
-            )
-        test_q = np.where(short, test_short, test_q)
-        dev_q = np.where(short, dev_short, dev_q)
+    if params.quota_policy in ("fill", "balanced"):
+        test_q, dev_q = _heldout_quotas(test_q, dev_q, term_pairs, params)
+    if params.quota_policy == "balanced":
+        test_q, dev_q = _equal_labels(test_q), _equal_labels(dev_q)
     stats.update({f"term_pairs_{GROUPS[s // 2]}_{s % 2}": int(term_pairs[s]) for s in range(n_strata)})
+    left_out: dict[str, dict[str, str]] = {split: {} for split in SPLITS}
+    configured = {"test": _per_label(params.test_quotas), "dev": _per_label(params.dev_quotas)}
 
-    while True:
-        test = greedy_unique(order, stratum, s1, s2, tp, test_q)
-        filled = np.bincount(stratum[test], minlength=n_strata) if test.size else np.zeros(n_strata, np.int64)
-        if (filled >= test_q).all():
-            break
-        if params.quota_policy == "error":
-            raise QuotaError(_describe_unfilled("test", test_q, filled, stratum, tp))
-        if params.quota_policy == "fill":
-            for s in np.nonzero(filled < test_q)[0]:
-                log.info("fill: test %s label %d quota %d -> %d (filled)", *_stratum_name(int(s)), test_q[s], filled[s])
-            test_q = np.minimum(test_q, filled)
-            continue
-        for g in range(len(GROUPS)):
-            low = int(min(filled[2 * g], filled[2 * g + 1]))
-            if low < test_q[2 * g]:
-                log.info(
-                    "scale: test %s quota per label %d -> %d (filled)",
-                    GROUPS[g],
-                    test_q[2 * g],
-                    low,
-                )
-                test_q[2 * g : 2 * g + 2] = low
+    def select_test(quota: np.ndarray) -> np.ndarray:
+        return greedy_unique(order, stratum, s1, s2, tp, quota)
+
+    test, test_q = _fill_quotas(
+        "test", select_test, test_q, configured["test"], params, stratum, tp, term_pairs, left_out
+    )
 
     test_sentences = np.unique(np.concatenate([s1[test], s2[test]]))
     touches = np.isin(s1, test_sentences) | np.isin(s2, test_sentences) | np.isin(tp, np.unique(tp[test]))
@@ -342,31 +319,24 @@ def split_candidates(
     kept = sentence_cap(pool, s1, s2, params.train_sentence_cap, n_sentences)
     stats.update(pool_after_test=int(pool.size), pool_after_sentence_cap=int(kept.size))
 
-    while True:
-        in_dev = _first_per_stratum(kept, stratum, dev_q)
-        filled = np.bincount(stratum[kept[in_dev]], minlength=n_strata)
-        if (filled >= dev_q).all():
-            break
-        if params.quota_policy == "error":
-            raise QuotaError(_describe_unfilled("dev", dev_q, filled, stratum, tp))
-        if params.quota_policy == "fill":
-            for s in np.nonzero(filled < dev_q)[0]:
-                log.info("fill: dev %s label %d quota %d -> %d (filled)", *_stratum_name(int(s)), dev_q[s], filled[s])
-            dev_q = np.minimum(dev_q, filled)
-            continue
-        for g in range(len(GROUPS)):
-            low = int(min(filled[2 * g], filled[2 * g + 1]))
-            if low < dev_q[2 * g]:
-                log.info("scale: dev %s quota per label %d -> %d (filled)", GROUPS[g], dev_q[2 * g], low)
-                dev_q[2 * g : 2 * g + 2] = low
-    dev = kept[in_dev]
-    train = kept[~in_dev]
+    def select_dev(quota: np.ndarray) -> np.ndarray:
+        return kept[_first_per_stratum(kept, stratum, quota)]
+
+    dev, dev_q = _fill_quotas("dev", select_dev, dev_q, configured["dev"], params, stratum, tp, term_pairs, left_out)
+    train = kept[~np.isin(kept, dev)]
     stats["train_before_balance"] = int(train.size)
     if params.balance_train and train.size:
-        st = stratum[train]
-        per = np.bincount(st, minlength=n_strata)
-        quota = np.repeat(np.minimum(per[0::2], per[1::2]), 2)
-        train = train[_first_per_stratum(train, stratum, quota)]
+        per = np.bincount(stratum[train], minlength=n_strata)
+        low = np.minimum(per[0::2], per[1::2])
+        if params.quota_policy == "balanced":
+            for g in np.nonzero(low < params.min_stratum)[0]:
+                left_out["train"][GROUPS[g]] = (
+                    f"{int(low[g])} per label < min_stratum {params.min_stratum} "
+                    f"(train candidates label 1 / 0: {int(per[2 * g + 1])} / {int(per[2 * g])})"
+                )
+                log.info("balanced: %s left out of train: %s", GROUPS[g], left_out["train"][GROUPS[g]])
+                low[g] = 0
+        train = train[_first_per_stratum(train, stratum, np.repeat(low, 2))]
     stats["train"] = int(train.size)
     pool_strata = np.bincount(stratum[kept], minlength=n_strata) if kept.size else np.zeros(n_strata, np.int64)
     stats.update({f"pool_{GROUPS[s // 2]}_{s % 2}": int(pool_strata[s]) for s in range(n_strata)})
@@ -374,7 +344,108 @@ def split_candidates(
         indices={"train": train, "dev": dev, "test": test},
         quotas={"test": _per_group(test_q), "dev": _per_group(dev_q)},
         stats=stats,
+        left_out={split: groups for split, groups in left_out.items() if groups},
     )
+
+
+def _heldout_quotas(
+    test_q: np.ndarray, dev_q: np.ndarray, term_pairs: np.ndarray, params: SplitParams
+) -> tuple[np.ndarray, np.ndarray]:
+    """``fill`` / ``balanced``: a stratum with fewer distinct term pairs than test + dev need gives test +
+    dev ``heldout_share`` of them (the rest stays for train), shared in the quotas' ratio (the paper's
+    2:1, test at least one); the other strata keep their quotas."""
+    need = test_q + dev_q
+    short = term_pairs < need
+    held = np.floor(params.heldout_share * term_pairs).astype(np.int64)
+    share = np.where(need > 0, test_q / np.maximum(need, 1), 0.0)
+    test_short = np.minimum(test_q, np.maximum(np.ceil(held * share).astype(np.int64), term_pairs > 0))
+    dev_short = np.minimum(dev_q, np.maximum(held - test_short, 0))
+    for s in np.nonzero(short)[0]:
+        group, label = _stratum_name(int(s))
+        log.info(
+            "%s: %s label %d has %d distinct term pairs for test %d + dev %d: quotas test %d, dev %d "
+            "(heldout_share %.2f)",
+            params.quota_policy,
+            group,
+            label,
+            term_pairs[s],
+            test_q[s],
+            dev_q[s],
+            test_short[s],
+            dev_short[s],
+            params.heldout_share,
+        )
+    return np.where(short, test_short, test_q), np.where(short, dev_short, dev_q)
+
+
+def _equal_labels(quota: np.ndarray) -> np.ndarray:
+    """Both labels of each group at the smaller of their two quotas."""
+    low = np.minimum(quota[0::2], quota[1::2])
+    return np.repeat(low, 2)
+
+
+def _fill_quotas(
+    split: str,
+    select: Callable[[np.ndarray], np.ndarray],
+    quota: np.ndarray,
+    configured: np.ndarray,
+    params: SplitParams,
+    stratum: np.ndarray,
+    term_pair: np.ndarray,
+    term_pairs: np.ndarray,
+    left_out: dict[str, dict[str, str]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Select ``split`` with ``select(quota)`` until every stratum fills its quota, lowering quotas by
+    ``params.quota_policy`` (``error``: raise; ``fill``: each stratum to what it filled; ``scale`` and
+    ``balanced``: both labels of a group to the smaller label's fill). ``balanced`` then leaves out a
+    group whose per-label quota is below its configured quota and below ``min_stratum`` (quota 0,
+    reason in ``left_out[split]``) and selects again. Returns the chosen indices and the final quotas.
+
+    Raises:
+        QuotaError: a quota is not filled under ``quota_policy: error``.
+    """
+    quota = quota.copy()
+    n_strata = quota.size
+    while True:
+        chosen = select(quota)
+        filled = np.bincount(stratum[chosen], minlength=n_strata) if chosen.size else np.zeros(n_strata, np.int64)
+        if (filled >= quota).all():
+            if params.quota_policy != "balanced":
+                return chosen, quota
+            per = quota[0::2]
+            short = np.nonzero((per < configured[0::2]) & (per < params.min_stratum))[0]
+            short = [g for g in short if GROUPS[g] not in left_out[split]]
+            if not short:
+                return chosen, quota
+            for g in short:
+                left_out[split][GROUPS[g]] = (
+                    f"quota {int(per[g])} per label < min_stratum {params.min_stratum} "
+                    f"(distinct term pairs label 1 / 0: {int(term_pairs[2 * g + 1])} / {int(term_pairs[2 * g])})"
+                )
+                log.info("balanced: %s left out of %s: %s", GROUPS[g], split, left_out[split][GROUPS[g]])
+                quota[2 * g : 2 * g + 2] = 0
+            continue
+        if params.quota_policy == "error":
+            raise QuotaError(_describe_unfilled(split, quota, filled, stratum, term_pair))
+        if params.quota_policy == "fill":
+            for s in np.nonzero(filled < quota)[0]:
+                log.info(
+                    "fill: %s %s label %d quota %d -> %d (filled)", split, *_stratum_name(int(s)), quota[s], filled[s]
+                )
+            quota = np.minimum(quota, filled)
+            continue
+        for g in range(len(GROUPS)):
+            low = int(min(filled[2 * g], filled[2 * g + 1]))
+            if low < quota[2 * g]:
+                log.info(
+                    "%s: %s %s quota per label %d -> %d (filled)",
+                    params.quota_policy,
+                    split,
+                    GROUPS[g],
+                    quota[2 * g],
+                    low,
+                )
+                quota[2 * g : 2 * g + 2] = low
 
 
 def split_records(candidates: pd.DataFrame, selected: pd.DataFrame, indices: np.ndarray) -> pd.DataFrame:
@@ -414,20 +485,26 @@ def counts_table(
     splits: dict[str, pd.DataFrame],
     quotas: dict[str, dict],
     stats: dict[str, int] | None = None,
+    left_out: dict[str, dict[str, str]] | None = None,
+    quota_policy: str | None = None,
 ) -> pd.DataFrame:
     """Instances per split × group × label, with the quota used, the paper's quota (per label) and,
     for test and dev, what bounds a stratum short of the paper's quota.
 
-    Columns ``split, cat, label, n, quota, paper_quota, candidate_term_pairs, candidates_left, bound``:
+    Columns ``split, cat, label, n, quota, paper_quota, candidate_term_pairs, candidates_left, bound,
+    left_out``:
     ``candidate_term_pairs`` = distinct term pairs among the stratum's candidates (test takes each at
     most once, so it bounds test); ``candidates_left`` = the stratum's candidates left for dev and train
     after test and the sentence cap (it bounds dev); ``bound`` says what limits a stratum short of the
     paper's quota: ``term_pairs`` (fewer distinct term pairs than the paper's test + dev quotas),
     ``candidates_left`` (dev: fewer candidates left than its quota), ``sentences`` (test: term pairs
     left, but their sentences are in test already), ``scaled`` (``quota_policy: scale`` lowered the
-    quota); empty where the quota is met and for train.
+    quota), ``other_label`` (``balanced``: the group's other label is the short one), ``min_stratum``
+    (``balanced``: the group is left out of the split); empty where the quota is met and for train.
+    ``left_out``: why the group is left out of the split (:attr:`SplitResult.left_out`), else empty.
     ``stats`` are :attr:`SplitResult.stats` (without them the candidate columns are empty).
     """
+    left_out = left_out or {}
     rows = []
     stats = stats or {}
     for split in SPLITS:
@@ -455,6 +532,11 @@ def counts_table(
                         bound = "term_pairs"
                     else:
                         bound = "scaled"
+                if bound == "scaled" and quota_policy == "balanced":
+                    bound = "other_label"
+                why = left_out.get(split, {}).get(name, "")
+                if why and paper is not None and n < paper:
+                    bound = "min_stratum"
                 rows.append(
                     {
                         "split": split,
@@ -466,6 +548,7 @@ def counts_table(
                         "candidate_term_pairs": pd.NA if term_pairs is None else term_pairs,
                         "candidates_left": pd.NA if left is None else left,
                         "bound": bound,
+                        "left_out": why,
                     }
                 )
     out = pd.DataFrame(rows)

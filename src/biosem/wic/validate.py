@@ -18,7 +18,10 @@ any):
 * ``test_duplicate_sentence`` / ``test_duplicate_term_pair``: no sentence and no term pair
   (unordered, lowercased) twice in test;
 * ``shared_sentence`` / ``shared_term_pair``: no test sentence or test term pair in train or dev;
-* ``train_sentence_cap``: no sentence more than ``--train-cap`` (100) times in train.
+* ``train_sentence_cap``: no sentence more than ``--train-cap`` (100) times in train;
+* ``left_out``: a group that ``quotas.json`` lists as left out of a split (``quota_policy: balanced``,
+  key ``left_out``: ``{split: {cat: reason}}``) has no instance there. The report lists every left-out
+  group with its reason: a group absent from a split is explained, not a violation.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ VIOLATION_KINDS = (
     "shared_sentence",
     "shared_term_pair",
     "train_sentence_cap",
+    "left_out",
 )
 
 _INT_KEYS = ("start1", "end1", "start2", "end2", "label")
@@ -91,11 +95,13 @@ def validate_splits(
     splits: dict[str, list[dict]],
     quotas: dict[str, dict[str, int]] | None = None,
     train_cap: int = TRAIN_SENTENCE_CAP,
+    left_out: dict[str, dict[str, str]] | None = None,
 ) -> list[Violation]:
     """Every violation of the BioWiC rules in ``splits`` (``{"train": [...], "dev": [...], "test": [...]}``).
 
-    ``quotas``: instances per group in test and dev (default: the paper's). Records failing the
-    schema check are reported and left out of the other checks.
+    ``quotas``: instances per group in test and dev (default: the paper's). ``left_out``: split ->
+    group -> reason, groups that must have no instance in that split (:func:`load_left_out`). Records
+    failing the schema check are reported and left out of the other checks.
     """
     quotas = PAPER_QUOTAS if quotas is None else quotas
     out: list[Violation] = []
@@ -131,6 +137,9 @@ def validate_splits(
             continue
         for cat in GROUPS:
             pos, neg = per[(cat, 1)], per[(cat, 0)]
+            why = (left_out or {}).get(split, {}).get(cat)
+            if why is not None and pos + neg:
+                out.append(Violation("left_out", split, None, f"{cat}: {pos + neg} instances, left out ({why})"))
             want = quotas.get(split, {}).get(cat)
             if pos != neg and not isinstance(want, dict):
                 out.append(Violation("balance", split, None, f"{cat}: {pos} label 1 vs {neg} label 0"))
@@ -297,9 +306,29 @@ def load_quotas(path: str | Path) -> dict[str, dict[str, int | dict[str, int]]]:
     return {split: {k: one(v) for k, v in data[split].items()} for split in ("test", "dev") if split in data}
 
 
-def report(violations: list[Violation], splits: dict[str, list[dict]]) -> str:
-    """Human-readable report: sizes, then one line per violation (or ``OK``)."""
+def load_left_out(path: str | Path) -> dict[str, dict[str, str]]:
+    """The groups a quotas file lists as left out of a split (``{"left_out": {split: {cat: reason}}}``,
+    written under ``quota_policy: balanced``); ``{}`` when it lists none.
+
+    Raises:
+        SourceFormatError: the file is not JSON or not UTF-8 (names the file and line).
+    """
+    data = _read_json(Path(path), "a JSON object of quotas")
+    groups = (data.get("left_out") or {}) if isinstance(data, dict) else {}
+    return {str(split): {str(cat): str(why) for cat, why in cats.items()} for split, cats in groups.items()}
+
+
+def report(
+    violations: list[Violation], splits: dict[str, list[dict]], left_out: dict[str, dict[str, str]] | None = None
+) -> str:
+    """Human-readable report: sizes, the groups left out of a split and why, then one line per violation
+    (or ``OK``)."""
     lines = [f"{split}: {len(splits[split])} instances" for split in SPLITS if split in splits]
+    for split in SPLITS:
+        for cat in GROUPS:
+            why = (left_out or {}).get(split, {}).get(cat)
+            if why is not None:
+                lines.append(f"left out: {split} {cat}: {why}")
     lines += [f"not run: {check}" for check in checks_not_run(splits)]
     if violations:
         kinds = Counter(v.kind for v in violations)
@@ -325,12 +354,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         splits = load_splits(args.folder, required=())
         quotas_path = Path(args.quotas) if args.quotas else Path(args.folder) / wic_quotas.filename
-        quotas = load_quotas(quotas_path) if (args.quotas or quotas_path.is_file()) else None
-    except (OSError, ValueError, TypeError, KeyError) as exc:
+        has_quotas = bool(args.quotas) or quotas_path.is_file()
+        quotas = load_quotas(quotas_path) if has_quotas else None
+        left_out = load_left_out(quotas_path) if has_quotas else {}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    violations = validate_splits(splits, quotas, args.train_cap)
-    sys.stdout.write(report(violations, splits))
+    violations = validate_splits(splits, quotas, args.train_cap, left_out)
+    sys.stdout.write(report(violations, splits, left_out))
     return 1 if violations else 0
 
 

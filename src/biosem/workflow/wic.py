@@ -17,6 +17,10 @@ from biosem.workflow.terminologies import restrict
 OWN_NAMESPACE = {"rrf": "UMLS"}
 """Corpus id namespace whose ids are the concept ids of a terminology format (UMLS CUIs in MedMentions)."""
 
+RECORD_COLUMN = {"mesh": "module"}
+"""Column of a terminology format's ``concepts`` that names the record holding a concept (MeSH: the
+descriptor or supplementary record UI), for the ``record`` link test of ``wic.negative_links``."""
+
 # The keys of ``wic`` each rule reads (its params), so that editing another key reruns nothing. Keys
 # configured per terminology (code_systems, prune_relations, abbreviation_ttys) are passed resolved: the
 # entry of ``wic.terminology`` only.
@@ -28,8 +32,9 @@ CANDIDATE_KEYS = (
     "label_similarity_threshold",
     "max_pairs_per_block",
     "prune_shared_codes",
+    "negative_links",
 )
-SPLIT_KEYS = ("quotas", "quota_policy", "heldout_share", "train_sentence_cap", "balance_train")
+SPLIT_KEYS = ("quotas", "quota_policy", "min_stratum", "heldout_share", "train_sentence_cap", "balance_train")
 PER_TERMINOLOGY_KEYS = ("code_systems", "prune_relations")
 """Keys that need an entry for ``wic.terminology`` (``abbreviation_ttys`` defaults to none)."""
 
@@ -40,7 +45,8 @@ class Wic:
     Raises:
         ValueError: on construction, when ``wic.corpora`` names a corpus without a
             ``corpora.specs`` entry, or ``wic.terminology`` a terminology that is not configured or has no entry in
-            ``wic.code_systems`` / ``wic.prune_relations``.
+            ``wic.code_systems`` / ``wic.prune_relations``, or ``quota_policy: balanced`` is set with
+            ``balance_train: false``.
     """
 
     def __init__(self, config: Mapping[str, Any]) -> None:
@@ -53,6 +59,11 @@ class Wic:
             raise ValueError(
                 f"config wic.corpora lists {', '.join(unknown)}, which have no entry in corpora.specs "
                 f"(configured: {', '.join(sorted(specs))})."
+            )
+        if self.section["quota_policy"] == "balanced" and not self.section["balance_train"]:
+            raise ValueError(
+                "config wic.quota_policy balanced balances every split per group, train included: "
+                "set wic.balance_train: true, or choose another quota_policy (config/README.md § wic)"
             )
         # entries for corpora not in wic.corpora are ignored (a preset with other corpora keeps the default's)
         mention_types = {c: list(t) for c, t in self.section["mention_types"].items() if c in self.corpora}
@@ -85,6 +96,7 @@ class Wic:
             **restrict(self.section, CANDIDATE_KEYS),
             "prune_relations": list(resolved["prune_relations"]),
             "abbreviation_ttys": resolved["abbreviation_ttys"],
+            "record_column": RECORD_COLUMN.get(self.terminology_format),
         }
         self.split_params = restrict(self.section, SPLIT_KEYS)
 
@@ -108,7 +120,7 @@ class Wic:
         return {
             "selected": outputs.wic_selected.template,
             "corpus_terms": outputs.wic_corpus_terms.template,
-            **self._terminology_tables("terms", "relations", "mappings"),
+            **self._terminology_tables("terms", "relations", "mappings", "concepts"),
         }
 
     def nltk_folders(self) -> list[str]:

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
+from conftest import REPO
 
 from biosem.errors import SourceFormatError
 from biosem.seeds import generator
@@ -25,8 +27,9 @@ from biosem.wic.splits import (
     split_records,
     term_pair_keys,
 )
-from biosem.wic.validate import load_quotas, load_splits, validate_splits
+from biosem.wic.validate import load_left_out, load_quotas, load_splits, report, validate_splits
 from biosem.wic.validate import main as validate_main
+from biosem.workflow.wic import Wic
 
 QUOTAS = {"test": {g: 20 for g in GROUPS}, "dev": {g: 10 for g in GROUPS}}
 
@@ -471,3 +474,88 @@ def test_validator_names_a_bad_quotas_file(tmp_path: Path) -> None:
         load_quotas(path)
     assert (err.value.path, err.value.line) == (path, 1)
     assert "column 18" in err.value.found
+
+
+# --------------------------------------------------------------------------------------------------
+# quota_policy balanced (issue 37): equal labels in every split x group, short groups left out
+# --------------------------------------------------------------------------------------------------
+def test_balanced_policy_gives_equal_labels_per_split_and_group() -> None:
+    """A scarce label lowers its group's other label to the same count (bound ``other_label``)."""
+    selected, cand = _data()
+    selected, cand = _with_fresh_pairs(selected, cand, "synonyms", 0, 12)
+    params = _params(quota_policy="balanced", heldout_share=0.5, min_stratum=2)
+    result, splits = _splits(selected, cand, params)
+    # 12 distinct synonym label-0 term pairs, test + dev may take 6, 2:1 -> 4 and 2, both labels alike
+    assert result.quotas["test"]["synonyms"] == 2 * 4 and result.quotas["dev"]["synonyms"] == 2 * 2
+    assert result.quotas["test"]["term_identity"] == 20 and result.left_out == {}
+    for frame in splits.values():
+        per = frame.groupby(["cat", "label"]).size()
+        for group in GROUPS:
+            assert per.get((group, 0), 0) == per.get((group, 1), 0) > 0, group
+    table = counts_table(splits, result.quotas, result.stats, result.left_out, "balanced")
+    table = table.set_index(["split", "cat", "label"])
+    assert table.loc[("test", "synonyms", 0), "bound"] == "term_pairs"
+    assert table.loc[("test", "synonyms", 1), "bound"] == "other_label"
+    assert (table["left_out"] == "").all()
+    recs = {k: _records(v) for k, v in splits.items()}
+    assert validate_splits(recs, result.quotas, train_cap=5) == []
+
+
+def test_balanced_policy_leaves_a_group_short_of_min_stratum_out_with_its_reason(tmp_path: Path) -> None:
+    selected, cand = _data()
+    selected, cand = _with_fresh_pairs(selected, cand, "synonyms", 0, 8)
+    params = _params(quota_policy="balanced", heldout_share=0.3, min_stratum=4)
+    result, splits = _splits(selected, cand, params)
+    # test + dev may take 2 of the 8 pairs (test 2, dev 0): below min_stratum 4 and the quotas 10 / 5
+    assert result.quotas["test"]["synonyms"] == result.quotas["dev"]["synonyms"] == 0
+    assert set(result.left_out) == {"test", "dev"}
+    assert result.left_out["test"]["synonyms"].startswith("quota 2 per label < min_stratum 4")
+    assert result.left_out["dev"]["synonyms"].startswith("quota 0 per label < min_stratum 4")
+    for name in ("test", "dev"):
+        assert not (splits[name]["cat"] == "synonyms").any()
+    train = splits["train"].groupby(["cat", "label"]).size()
+    assert train[("synonyms", 0)] == train[("synonyms", 1)] == 8  # every pair left for train, balanced
+    table = counts_table(splits, result.quotas, result.stats, result.left_out, "balanced")
+    rows = table[(table["cat"] == "synonyms") & (table["split"] != "train")]
+    assert (rows["n"] == 0).all() and (rows["bound"] == "min_stratum").all()
+    assert rows["left_out"].str.contains("< min_stratum 4").all()
+    assert (table.loc[table["cat"] != "synonyms", "left_out"] == "").all()
+    # the validator explains the left-out group and finds no violation
+    for name, frame in splits.items():
+        write_released_json(frame, tmp_path / f"{name}.json")
+    quotas = {**result.quotas, "left_out": result.left_out}
+    (tmp_path / "quotas.json").write_text(json.dumps(quotas))
+    assert load_left_out(tmp_path / "quotas.json") == result.left_out
+    recs = load_splits(tmp_path)
+    assert validate_splits(recs, load_quotas(tmp_path / "quotas.json"), 5, result.left_out) == []
+    text = report([], recs, result.left_out)
+    assert "left out: test synonyms: quota 2 per label < min_stratum 4" in text and text.endswith("OK: no violations\n")
+    # a left-out group with instances is a violation
+    bad = {**recs, "test": recs["test"] + [r for r in recs["train"] if r["cat"] == "synonyms"][:1]}
+    assert "left_out" in {v.kind for v in validate_splits(bad, None, 5, result.left_out)}
+
+
+def test_balanced_policy_leaves_a_thin_train_group_out() -> None:
+    selected, cand = _data()
+    selected, cand = _with_fresh_pairs(selected, cand, "synonyms", 0, 8)
+    result, splits = _splits(selected, cand, _params(quota_policy="balanced", min_stratum=10))
+    assert not (splits["train"]["cat"] == "synonyms").any()
+    assert result.left_out["train"]["synonyms"].startswith("8 per label < min_stratum 10 (train candidates")
+    per = splits["train"].groupby(["cat", "label"]).size()
+    for group in ("term_identity", "abbreviations", "label_similarity"):
+        assert per[(group, 0)] == per[(group, 1)] >= 10
+
+
+def test_balanced_policy_needs_a_balanced_train() -> None:
+    selected, cand = _data()
+    with pytest.raises(ValueError, match="balance_train"):
+        _splits(selected, cand, _params(quota_policy="balanced", balance_train=False))
+    # the workflow refuses the combination when the plan is built, before any rule runs
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    wic = Wic(config)
+    assert config["wic"]["quota_policy"] == "balanced" and wic.split_params["min_stratum"] == 30
+    assert wic.candidate_params["negative_links"] == ["record", "ancestor", "synonym"]
+    assert wic.candidate_params["record_column"] == "module"  # MeSH: the descriptor or SCR of a concept
+    config["wic"]["balance_train"] = False
+    with pytest.raises(ValueError, match="wic.balance_train"):
+        Wic(config)
