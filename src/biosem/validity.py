@@ -301,14 +301,20 @@ def duplicate_check(a: Sequence[str], b: Sequence[str], dataset: str, stratum: s
 
 
 def overlap_check(
-    left: Iterable[str], right: Iterable[str], dataset: str, name: str, stratum: str = "", examples: int = 3
+    left: Iterable[str],
+    right: Iterable[str],
+    dataset: str,
+    name: str,
+    stratum: str = "",
+    examples: int = 3,
+    threshold: str = "== 0",
 ) -> Check:
-    """Count of distinct keys present in both ``left`` and ``right`` (pass ``== 0``): leakage of
-    sentences, term pairs or concept pairs between two splits."""
+    """Count of distinct keys present in both ``left`` and ``right`` (pass ``== 0`` by default; an empty
+    ``threshold`` reports the count as ``info``): leakage of sentences, term pairs or concept pairs
+    between two splits."""
     shared = sorted(set(left) & set(right))
-    return check(
-        dataset, name, len(shared), "== 0", stratum, "; ".join(s.replace("\x1f", " / ") for s in shared[:examples])
-    )
+    shown = "; ".join(s.replace("\x1f", " / ") for s in shared[:examples])
+    return check(dataset, name, len(shared), threshold, stratum, shown)
 
 
 # --- the table ---------------------------------------------------------------------------------

@@ -66,6 +66,22 @@ rule build_analogies:
         "../scripts/build_analogies.py"
 
 
+rule check_analogy_validity:
+    input:
+        **plan.analogies.validity_inputs(),
+        term_counts=paths.intermediate("term_counts", "{terminology}"),
+    output:
+        validity=outputs.analogy_validity.template,
+    log:
+        paths.log("check_analogy_validity", "{terminology}"),
+    conda:
+        "../envs/biosem.yaml"
+    resources:
+        mem_mb=2000,
+    script:
+        "../scripts/check_analogy_validity.py"
+
+
 rule summarise_analogies:
     input:
         counts=plan.analogies.summary_inputs(),

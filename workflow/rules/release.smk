@@ -33,6 +33,7 @@ for _release_dataset in plan.release.datasets:
             data=_release_dataset.input_files(),
             licensed=plan.release.licensed_checksums(_release_dataset),
             local=_release_dataset.local_files(),
+            validity=list(_release_dataset.validity),
             guard=plan.release.guard(_release_dataset.id),
         output:
             **plan.release.dataset_outputs(_release_dataset),

@@ -141,6 +141,26 @@ rule build_simlex_pairs:
         "../scripts/build_simlex_pairs.py"
 
 
+rule check_simlex_validity:
+    input:
+        unpack(plan.simlex.validity_inputs),
+    output:
+        validity=outputs.simlex_validity.template,
+    log:
+        paths.log("check_simlex_validity", "{dataset}"),
+    wildcard_constraints:
+        dataset="nouns|verbs",
+    conda:
+        "../envs/biosem.yaml"
+    resources:
+        mem_mb=2000,
+    params:
+        validity=plan.simlex.validity_params,
+        nltk_data=plan.simlex.nltk_folders(),
+    script:
+        "../scripts/check_simlex_validity.py"
+
+
 rule design_simlex_survey:
     input:
         pairs=outputs.simlex_pairs.template,

@@ -98,3 +98,24 @@ rule summarise_termpairs:
         "../envs/biosem.yaml"
     script:
         "../scripts/summarise_termpairs.py"
+
+
+rule check_termpair_validity:
+    input:
+        datasets=plan.termpairs.datasets("{terminology}"),
+        terms=paths.intermediate("terms", "{terminology}"),
+        concepts=paths.intermediate("concepts", "{terminology}"),
+    output:
+        validity=outputs.termpair_validity.template,
+    log:
+        paths.log("check_termpair_validity", "{terminology}"),
+    benchmark:
+        paths.benchmark("check_termpair_validity", "{terminology}")
+    conda:
+        "../envs/biosem.yaml"
+    resources:
+        mem_mb=4000,
+    params:
+        exclusion=plan.termpairs.exclusion,
+    script:
+        "../scripts/check_termpair_validity.py"

@@ -92,3 +92,21 @@ rule validate_wic:
         train_sentence_cap=config["wic"]["train_sentence_cap"],
     script:
         "../scripts/validate_wic.py"
+
+
+rule check_wic_validity:
+    input:
+        train=outputs.wic_split.path(split="train"),
+        dev=outputs.wic_split.path(split="dev"),
+        test=outputs.wic_split.path(split="test"),
+        quotas=outputs.wic_quotas.template,
+    output:
+        validity=outputs.wic_validity.template,
+    log:
+        paths.log("check_wic_validity", "wic"),
+    conda:
+        "../envs/biosem.yaml"
+    resources:
+        mem_mb=2000,
+    script:
+        "../scripts/check_wic_validity.py"

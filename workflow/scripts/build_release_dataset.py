@@ -1,6 +1,8 @@
 """Build one released dataset folder: Parquet shards, card, Croissant (validated), SHA256SUMS.
 
-Parameters: the dataset's registry entry (``biosem.release.registry``), the ``release`` config
+Inputs: the dataset's Parquet files, the checksum tables of licensed releases, local source files and the
+family's ``validity.tsv`` files (their checks join the card's known limitations; the dataset's entry names
+them). Parameters: the dataset's registry entry (``biosem.release.registry``), the ``release`` config
 section and the run's provenance. Licensed release folders come as checksum tables, local source
 files are hashed here.
 """

@@ -7,15 +7,20 @@ string before counting, so DOID's "CAN" (Crouzon syndrome with acanthosis nigric
 times as the verb *can* and made its concept usable. After issue 37 such strings are counted with their
 case (:mod:`biosem.analogies.matching`), so the measure is 0 on the default build; a dataset built
 with the paper's counting (``presets/bmass-2017.yaml``) shows how many of its terms rest on
-lowercased abbreviations. The function returns plain numbers for a ``validity.tsv`` row (dataset,
-stratum, check, value, threshold, status, detail).
+lowercased abbreviations. :func:`analogy_validity` puts it, with the other checks of an analogy
+dataset, into the rows of the family's ``validity.tsv`` (:mod:`biosem.validity`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
+
+from biosem.analogies.frequency import normalise
+from biosem.surface import default_normaliser
+from biosem.validity import Check, check
 
 ABBREVIATION_COUNT_THRESHOLD = 0.0
 """The largest acceptable :attr:`AbbreviationCounts.value` (a reviewer accepts none)."""
@@ -100,3 +105,85 @@ def abbreviation_counts(analogies: pd.DataFrame, term_counts: pd.DataFrame) -> A
     hit = joined[joined["folded"].astype(bool) & joined["term"].map(all_capitals)]
     examples = tuple(sorted(f"{t} ({c})" for c, t in zip(hit["concept_id"], hit["term"]))[:5])
     return AbbreviationCounts(len(hit) / len(terms), len(hit), len(terms), examples)
+
+
+BMASS_MEAN_AMB = 2.04
+"""BMASS's mean number of correct answers per analogy (Table 2's Amb averaged over its 25 relations)."""
+
+
+def ambiguous_strings(term_counts: pd.DataFrame) -> set[str]:
+    """The normalised strings (column ``normalised``: lowercased, punctuation as spaces;
+    :func:`biosem.analogies.frequency.normalise`) that name two or more concepts in ``term_counts``."""
+    if term_counts.empty:
+        return set()
+    concepts = term_counts[["normalised", "concept_id"]].astype(str).drop_duplicates()
+    per_string = concepts.groupby("normalised", sort=True)["concept_id"].nunique()
+    return set(per_string.index[per_string >= 2])
+
+
+def analogy_validity(datasets: Mapping[str, pd.DataFrame], term_counts: pd.DataFrame) -> list[Check]:
+    """The validity rows of one terminology's analogy datasets (docs/design.md § Validity; issue 37).
+
+    Per dataset (``single_answer``, ``multi_answer``, ... ; :data:`biosem.analogies.construct.DATASETS`):
+
+    * ``abbreviation_counted_share`` (pass ``<= 0``): :func:`abbreviation_counts`;
+    * ``ambiguous_answers`` (pass ``== 0``): distinct answer terms (every ``d``) whose normalised string
+      names two or more concepts of the terminology (:func:`ambiguous_strings`);
+    * ``duplicate_analogies`` (pass ``== 0``): rows repeating (relation, a, c);
+    * ``answer_in_question_share`` (info): analogies one of whose answers is the string of a, b or c
+      (surface keys, :mod:`biosem.surface`), which AccR excludes from the candidates;
+    * ``mean_answers`` (info): mean answers per analogy (BMASS's Amb, 2.04 over Table 2);
+    * ``relations`` (info): relations in the dataset.
+
+    Args:
+        datasets: dataset name -> its Parquet table (:data:`~biosem.analogies.schemas.ANALOGIES` columns).
+        term_counts: the ``term_counts`` intermediate the datasets were built from.
+
+    Raises:
+        ValueError: an analogy term is not in ``term_counts`` (:func:`abbreviation_counts`).
+    """
+    ambiguous = ambiguous_strings(term_counts)
+    normaliser = default_normaliser()
+    out: list[Check] = []
+    for name, table in datasets.items():
+        abbreviations = abbreviation_counts(table, term_counts)
+        out.append(
+            check(
+                name,
+                "abbreviation_counted_share",
+                round(abbreviations.value, 6),
+                "<= 0",
+                detail=f"{abbreviations.count} of {abbreviations.total} analogy terms"
+                + (f"; {'; '.join(abbreviations.examples)}" if abbreviations.examples else ""),
+            )
+        )
+        answers = sorted({t for terms in table["d_terms"] for t in terms}) if len(table) else []
+        hits = [t for t in answers if normalise(t) in ambiguous]
+        out.append(
+            check(
+                name,
+                "ambiguous_answers",
+                len(hits),
+                "== 0",
+                detail=f"{len(hits)} of {len(answers)} answer terms" + (f"; {'; '.join(hits[:5])}" if hits else ""),
+            )
+        )
+        repeated = table.duplicated(["relation", "a_id", "c_id"]) if len(table) else pd.Series(dtype=bool)
+        out.append(check(name, "duplicate_analogies", int(repeated.sum()), "== 0"))
+        in_question = 0
+        for row in table.itertuples(index=False):
+            asked = {normaliser.key(t) for t in (row.a_term, row.c_term, *row.b_terms)}
+            in_question += any(normaliser.key(t) in asked for t in row.d_terms)
+        n = len(table)
+        out.append(
+            check(
+                name,
+                "answer_in_question_share",
+                round(in_question / n, 6) if n else 0.0,
+                detail=f"{in_question} of {n} analogies",
+            )
+        )
+        amb = float(table["d_terms"].map(len).mean()) if n else 0.0
+        out.append(check(name, "mean_answers", round(amb, 6), detail=f"n={n}; BMASS mean Amb {BMASS_MEAN_AMB}"))
+        out.append(check(name, "relations", int(table["relation"].nunique()) if n else 0))
+    return out

@@ -245,6 +245,13 @@ termpair_counts = Output(
     caption="termpairs_counts",
     labels={"terminology": "{terminology}", "table": "counts (Table 2)"},
 )
+termpair_validity = Output(
+    "termpairs",
+    paths.TERMPAIRS + "/{terminology}/validity.tsv",
+    TABLE,
+    caption="termpairs_validity",
+    labels={"terminology": "{terminology}", "table": "validity checks"},
+)
 termpair_plot = Output(
     "termpairs",
     paths.REPORT_PLOTS + "/termpairs/{terminology}.png",
@@ -267,6 +274,13 @@ wic_counts = Output(
     TABLE,
     caption="wic_counts",
     labels={"table": "instances per split, group and label"},
+)
+wic_validity = Output(
+    "wic",
+    paths.WIC + "/validity.tsv",
+    TABLE,
+    caption="wic_validity",
+    labels={"table": "validity checks"},
 )
 wic_candidate_counts = Output(
     "wic",
@@ -310,6 +324,13 @@ analogy_counts = Output(
     TABLE,
     caption="analogies_counts",
     labels={"terminology": "{terminology}", "table": "counts (Table 2)"},
+)
+analogy_validity = Output(
+    "analogies",
+    paths.ANALOGIES + "/{terminology}/validity.tsv",
+    TABLE,
+    caption="analogies_validity",
+    labels={"terminology": "{terminology}", "table": "validity checks"},
 )
 analogy_summary = Output(
     "analogies",
@@ -364,6 +385,13 @@ simlex_counts = Output(
     TABLE,
     caption="simlex_counts",
     labels={"dataset": "{dataset}", "table": "pairs per quarter"},
+)
+simlex_validity = Output(
+    "simlex",
+    paths.SIMLEX + "/{dataset}/validity.tsv",
+    TABLE,
+    caption="simlex_validity",
+    labels={"dataset": "{dataset}", "table": "validity checks"},
 )
 simlex_review_biomedical = Output(
     "simlex", paths.SIMLEX + "/{dataset}/review_associated_biomedical.csv", FILE, target=False

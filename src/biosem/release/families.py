@@ -183,6 +183,7 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             ReleaseDataset(
                 family="termpairs",
                 name=terminology,
+                validity=(outputs.termpair_validity.path(terminology=terminology),),
                 pretty_name=f"Medical term similarity pairs from {terminology} (after Schulz & Juric 2020)",
                 summary=(
                     "Binary similar/dissimilar term pairs built from a terminology: FSN-SYN, SYN-SYN, "
@@ -273,6 +274,7 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             ReleaseDataset(
                 family="analogies",
                 name=terminology,
+                validity=(outputs.analogy_validity.path(terminology=terminology),),
                 pretty_name=f"Biomedical analogies from {terminology} (after BMASS, Newman-Griffis et al. 2017)",
                 summary=(
                     "a:b::c:?d analogies from the relations of a terminology: every ordered pair of "
@@ -349,6 +351,7 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
         ReleaseDataset(
             family="wic",
             name="biowic",
+            validity=(outputs.wic_validity.template,),
             pretty_name="Biomedical word-in-context pairs (after BioWiC, Rouhizadeh et al. 2024)",
             summary=(
                 "Pairs of sentences from PubTator corpora, each with one marked mention; label 1 when "
@@ -441,6 +444,8 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
         sources += corpus_sources(config, corpus)
     for terminology in section["resources"]["terminologies"]:
         sources += terminology_sources(config, terminology, role="lexical resource")
+    for terminology in section["vocabulary"]["fragment_terminologies"]:
+        sources += terminology_sources(config, terminology, role="vocabulary filter (names of multi-word terms)")
     sources.append(public_source(config, section["usf"]["source"], "association norms"))
     sources += [local_source(p, "corpus (text file)") for p in expand_corpus_files(section["text_files"])]
     for key in ("lrspl", "lragr", "lrnom"):
@@ -462,6 +467,7 @@ def simlex_pairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
         ReleaseDataset(
             family="simlex",
             name="pairs",
+            validity=tuple(outputs.simlex_validity.path(dataset=d) for d in ("nouns", "verbs")),
             pretty_name="Biomedical word-similarity candidate pairs (after Bio-SimLex / Bio-SimVerb)",
             summary=(
                 "Candidate noun pairs (Bio-SimLex design) and verb pairs (Bio-SimVerb design) in four "

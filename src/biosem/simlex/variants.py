@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,16 @@ class VariantParams:
     wordnet: bool = True
     min_prefix: int = 5
     prefix_share: float | None = 0.8
+
+    @classmethod
+    def from_config(cls, pairs: Mapping[str, Any]) -> VariantParams:
+        """From the ``variant_*`` keys of config ``simlex.pairs`` (others are ignored)."""
+        return cls(
+            stemmers=tuple(pairs["variant_stemmers"]),
+            wordnet=bool(pairs["variant_wordnet"]),
+            min_prefix=int(pairs["variant_min_prefix"]),
+            prefix_share=pairs["variant_prefix_share"],
+        )
 
 
 @functools.cache

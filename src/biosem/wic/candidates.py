@@ -436,6 +436,7 @@ def build_candidates(
         term1=pd.Series(term_lower[pairs["u"].to_numpy()], index=pairs.index),
         term2=pd.Series(term_lower[pairs["v"].to_numpy()], index=pairs.index),
         term_sets=term_sets if link_terms is None else link_terms,
+        variant_scope=(pairs["group"] != IDENTITY).to_numpy(),
     )
     reasons = reason_order(params.prune_relations, params.negative_links)
     for reason in reasons:

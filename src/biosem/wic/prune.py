@@ -38,6 +38,11 @@ says "different" where the terminology does not separate the two meanings:
   terminology lists under one sense only is dropped too (MeSH lists "Cold" under Cold Temperature, not
   under Common Cold).
 
+* ``variant``: the two mention strings are one term written differently (equal surface keys,
+  :mod:`biosem.surface`: "LN" / "L-N"), outside the term-identity group, where one string for two
+  concepts is the point of the group (a homonym); elsewhere such a pair is a homonym filed under another
+  group, or a labelling error.
+
 Overlapping code sets are the ``shared_code`` rule above (with MeSH every code maps to one concept, so
 it never fires there: the descriptor is checked by ``record``). Each dropped pair is counted under the
 first reason in :data:`REASON_ORDER`.
@@ -60,7 +65,8 @@ CROSS_NAMESPACE = "cross_namespace"
 RECORD = "record"
 ANCESTOR = "ancestor"
 SYNONYM = "synonym"
-LINKS = (RECORD, ANCESTOR, SYNONYM)
+VARIANT = "variant"
+LINKS = (RECORD, ANCESTOR, SYNONYM, VARIANT)
 """The link tests of ``wic.negative_links``, in the order a pair's reason is given."""
 
 BROADER_RELS = ("PAR", "RB")
@@ -270,6 +276,7 @@ def prune_reasons(
     term2: pd.Series | None = None,
     term_sets: pd.DataFrame | None = None,
     normaliser: SurfaceNormaliser | None = None,
+    variant_scope: np.ndarray | None = None,
 ) -> pd.Series:
     """Why each concept pair is pruned, or None: the first reason of :func:`reason_order`
     (``cross_namespace``, ``relation_<REL>``, ``shared_code``, then the link tests ``record``,
@@ -286,7 +293,10 @@ def prune_reasons(
         records: ``concept_id, record`` for ``record`` (``None``: skipped).
         term1, term2, term_sets: the pairs' mention strings and the concepts' term sets
             (``concept_id, term_lower``) for ``synonym`` (``None``: skipped).
-        normaliser: surface normaliser for ``synonym`` (default :func:`biosem.surface.default_normaliser`).
+        normaliser: surface normaliser for ``synonym`` and ``variant`` (default
+            :func:`biosem.surface.default_normaliser`).
+        variant_scope: the pairs ``variant`` may drop (boolean, aligned; ``None``: every pair); the
+            caller leaves out the term-identity group.
 
     Pairs of equal concepts are never pruned.
 
@@ -325,5 +335,13 @@ def prune_reasons(
         c1, c2 = concept1.to_numpy(dtype=object)[still], concept2.to_numpy(dtype=object)[still]
         hit = synonym_links(t1, c1, t2, c2, term_sets, normaliser)
         reason.iloc[still[hit]] = SYNONYM
+        still = still[~hit]
+    if VARIANT in links and term1 is not None and term2 is not None and still.size:
+        if variant_scope is not None:
+            still = still[np.asarray(variant_scope, dtype=bool)[still]]
+        norm = normaliser or default_normaliser()
+        t1, t2 = term1.to_numpy(dtype=object)[still], term2.to_numpy(dtype=object)[still]
+        hit = norm.key_array(t1) == norm.key_array(t2)
+        reason.iloc[still[hit]] = VARIANT
     reason[a == b] = None
     return reason.astype(object).where(reason.notna(), None)

@@ -24,9 +24,10 @@ pair of splits) and group (``stratum`` = the ``cat`` value):
 * leakage between each two splits (``train/dev``, ``train/test``, ``dev/test``):
   ``shared_sentences``, ``shared_term_pairs`` (unordered, lowercased: the key of
   :mod:`biosem.wic.validate`), ``shared_concept_pairs`` (unordered; needs ``concept_id1`` /
-  ``concept_id2``, skipped without them) (:func:`biosem.validity.overlap_check`; pass ``== 0``).
-  BioWiC keeps test apart from train and dev by sentence and term pair but draws dev from train's
-  pool and never separates concept pairs, so those rows measure what the design leaves shared;
+  ``concept_id2``, skipped without them) (:func:`biosem.validity.overlap_check`; pass ``== 0``, concept
+  pairs ``info``). BioWiC keeps test apart from train and dev by sentence and term pair but draws dev
+  from train's pool, so ``train/dev`` sentences and term pairs are flagged; it never separates concept
+  pairs (one concept pair recurs with other terms and contexts), so their count is reported only;
 * ``group_left_out`` (``info``): a group ``quota_policy: balanced`` left out of a split, with why.
 """
 
@@ -155,6 +156,7 @@ def wic_validity(
                     unordered_pair_keys(right["concept_id1"], right["concept_id2"]),
                     pair,
                     "shared_concept_pairs",
+                    threshold="",
                 )
             )
     return out

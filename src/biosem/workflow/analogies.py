@@ -54,6 +54,11 @@ class Analogies:
             for ext, output in FORMATS.items()
         }
 
+    @staticmethod
+    def validity_inputs(terminology: str = "{terminology}") -> dict[str, str]:
+        """The six settings' Parquet files by setting name (inputs of ``check_analogy_validity``)."""
+        return {name: outputs.analogy_dataset.path(terminology=terminology, setting=name) for name in DATASETS}
+
     def frequency_inputs(self, wildcards: Any) -> dict[str, Any]:
         """The terminology's terms and the frequency corpus (documents Parquet, then text files)."""
         return {

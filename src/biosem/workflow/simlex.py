@@ -13,12 +13,33 @@ from biosem.layout import outputs, paths
 
 DATASETS = ("nouns", "verbs")
 
+VARIANT_KEYS = ("variant_stemmers", "variant_wordnet", "variant_min_prefix", "variant_prefix_share")
+"""The keys of ``simlex.pairs`` that decide a variant pair (read again by the validity check)."""
+
 
 class Simlex:
-    """The simlex stage under ``config["simlex"]``."""
+    """The simlex stage under ``config["simlex"]``.
+
+    Raises:
+        ValueError: on construction, when ``simlex.published`` names a source that is not configured.
+    """
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.section: Mapping[str, Any] = config["simlex"]
+        self.published: dict[str, str] = {}
+        for dataset, source in sorted(self.section["published"].items()):
+            if source is None:
+                continue
+            if source not in config["sources"]:
+                raise ValueError(
+                    f"config simlex.published.{dataset}: {source!r} is not a key of `sources` "
+                    f"(configured: {', '.join(sorted(config['sources']))}); set it to null to skip the comparison"
+                )
+            self.published[dataset] = paths.source(source, config["sources"][source]["filename"])
+        self.validity_params = {
+            "min_tag_share": self.section["vocabulary"]["min_tag_share"],
+            "variants": {key: self.section["pairs"][key] for key in VARIANT_KEYS},
+        }
         self.name: str = self.section["vocabulary_name"]
         self.groups: list[int] = list(range(1, self.section["survey"]["groups"] + 1))
         self.mirror_dirs: list[str] = list(config["mirror_dirs"])
@@ -69,6 +90,17 @@ class Simlex:
     def survey_sheets(self, dataset: str) -> list[str]:
         """The CSV sheet of each survey group of ``dataset``."""
         return [outputs.simlex_survey_sheet.path(dataset=dataset, group=g) for g in self.groups]
+
+    def validity_inputs(self, wildcards: Any) -> dict[str, Any]:
+        """Inputs of ``check_simlex_validity``: the dataset's pairs, the word counts (POS evidence) and
+        the published set it is compared with, if any (with its checksum sidecar)."""
+        published = [self.published[wildcards.dataset]] if wildcards.dataset in self.published else []
+        return {
+            "pairs": outputs.simlex_pairs.path(dataset=wildcards.dataset),
+            "word_counts": paths.intermediate("word_counts", self.name),
+            "published": published,
+            "checksums": paths.checksums(published),
+        }
 
     def built(self) -> list[outputs.Built]:
         """The declared outputs of the stage (:mod:`biosem.layout.outputs`) for nouns and verbs."""

@@ -105,8 +105,11 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     wic = dataclasses.replace(wic, validity=(str(validity),))
     hpo = next(d for d in families.termpairs(CONFIG) if d.name == "hpo")
+    assert hpo.validity == ("results/datasets/termpairs/hpo/validity.tsv",)
     hpo = with_files(
-        hpo, tmp, {("fsn_syn_easy_random", "test"): TERMPAIRS, ("syn_syn_hard_levenshtein", "test"): TERMPAIRS}
+        dataclasses.replace(hpo, validity=()),
+        tmp,
+        {("fsn_syn_easy_random", "test"): TERMPAIRS, ("syn_syn_hard_levenshtein", "test"): TERMPAIRS},
     )
     (rated,) = families.simlex_rated(CONFIG)
     terms = "Example Norms terms of use (free for research; https://example.org/terms)"

@@ -116,7 +116,8 @@ def test_prune_reasons_name_each_link_in_order() -> None:
         ["renal injury", "salt", "juvenile pd", "cerebrovascular accident", "x", "cold", "renal failure", "progestins"]
     )
     kw = {"records": RECORDS, "term1": t1, "term2": t2, "term_sets": TERMS}
-    got = prune_reasons(c1, c2, RELATIONS, MAPPINGS, links=LINKS, **kw).tolist()
+    identity = np.array([False, False, False, False, False, True, False, False])  # cold / cold: a homonym
+    got = prune_reasons(c1, c2, RELATIONS, MAPPINGS, links=LINKS, variant_scope=~identity, **kw).tolist()
     # stroke / cerebrovascular accident is linked twice (ancestor, then synonym): the first reason counts
     assert got == ["ancestor", "synonym", "record", "ancestor", "shared_code", None, "relation_PAR", "synonym"]
     # the paper's rules alone (no link test): only the direct parent and the shared code
@@ -196,3 +197,23 @@ def test_each_planted_wrong_negative_is_dropped_and_counted() -> None:
     )
     assert int((candidates["label"] == 0).sum()) == 6
     assert "pruned_ancestor" not in counts and counts["pruned_shared_code"].sum() == 1
+
+
+def test_variant_link_drops_one_term_written_twice_outside_term_identity() -> None:
+    """WiC train had 'LN' / 'L-N' as a label-0 abbreviation pair: one string written two ways."""
+    c1 = pd.Series(["D1", "D1", "D3", "D5"])
+    c2 = pd.Series(["D2", "D2", "D4", "D6"])
+    t1 = pd.Series(["ln", "ln", "renal injury", "cold"])
+    t2 = pd.Series(["l-n", "l-n", "renal failure", "cold"])
+    scope = np.array([True, False, True, False])  # the second and fourth pairs are in the term-identity group
+    got = prune_reasons(c1, c2, None, None, links=("variant",), term1=t1, term2=t2, variant_scope=scope).tolist()
+    assert got == ["variant", None, None, None]
+    # without a scope every pair is tested; without the link none is
+    assert prune_reasons(c1, c2, None, None, links=("variant",), term1=t1, term2=t2).tolist() == [
+        "variant",
+        "variant",
+        None,
+        "variant",
+    ]
+    assert prune_reasons(c1, c2, None, None, term1=t1, term2=t2).tolist() == [None] * 4
+    assert reason_order((), LINKS)[-1] == "variant"
