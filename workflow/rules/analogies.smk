@@ -70,6 +70,7 @@ rule check_analogy_validity:
     input:
         **plan.analogies.validity_inputs(),
         term_counts=paths.intermediate("term_counts", "{terminology}"),
+        concepts=paths.intermediate("concepts", "{terminology}"),
     output:
         validity=outputs.analogy_validity.template,
     log:
@@ -78,6 +79,8 @@ rule check_analogy_validity:
         "../envs/biosem.yaml"
     resources:
         mem_mb=2000,
+    params:
+        construction=plan.analogies.construction,
     script:
         "../scripts/check_analogy_validity.py"
 

@@ -111,24 +111,17 @@ BMASS_MEAN_AMB = 2.04
 """BMASS's mean number of correct answers per analogy (Table 2's Amb averaged over its 25 relations)."""
 
 
-def ambiguous_strings(term_counts: pd.DataFrame) -> set[str]:
-    """The normalised strings (column ``normalised``: lowercased, punctuation as spaces;
-    :func:`biosem.analogies.frequency.normalise`) that name two or more concepts in ``term_counts``."""
-    if term_counts.empty:
-        return set()
-    concepts = term_counts[["normalised", "concept_id"]].astype(str).drop_duplicates()
-    per_string = concepts.groupby("normalised", sort=True)["concept_id"].nunique()
-    return set(per_string.index[per_string >= 2])
-
-
-def analogy_validity(datasets: Mapping[str, pd.DataFrame], term_counts: pd.DataFrame) -> list[Check]:
+def analogy_validity(
+    datasets: Mapping[str, pd.DataFrame], term_counts: pd.DataFrame, ambiguous: set[str]
+) -> list[Check]:
     """The validity rows of one terminology's analogy datasets (docs/design.md § Validity; issue 37).
 
     Per dataset (``single_answer``, ``multi_answer``, ... ; :data:`biosem.analogies.construct.DATASETS`):
 
     * ``abbreviation_counted_share`` (pass ``<= 0``): :func:`abbreviation_counts`;
     * ``ambiguous_answers`` (pass ``== 0``): distinct answer terms (every ``d``) whose normalised string
-      names two or more concepts of the terminology (:func:`ambiguous_strings`);
+      names two or more concepts (``ambiguous``: :func:`biosem.analogies.construct.ambiguous_forms`,
+      the construction's own definition: names and synonyms of the configured scopes);
     * ``duplicate_analogies`` (pass ``== 0``): rows repeating (relation, a, c);
     * ``answer_in_question_share`` (info): analogies one of whose answers is the string of a, b or c
       (surface keys, :mod:`biosem.surface`), which AccR excludes from the candidates;
@@ -138,11 +131,11 @@ def analogy_validity(datasets: Mapping[str, pd.DataFrame], term_counts: pd.DataF
     Args:
         datasets: dataset name -> its Parquet table (:data:`~biosem.analogies.schemas.ANALOGIES` columns).
         term_counts: the ``term_counts`` intermediate the datasets were built from.
+        ambiguous: the normalised strings that name two or more concepts.
 
     Raises:
         ValueError: an analogy term is not in ``term_counts`` (:func:`abbreviation_counts`).
     """
-    ambiguous = ambiguous_strings(term_counts)
     normaliser = default_normaliser()
     out: list[Check] = []
     for name, table in datasets.items():
