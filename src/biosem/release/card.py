@@ -192,10 +192,25 @@ BASELINE_CHECKS = {
 """The string baselines (AUC) the card tabulates, as :mod:`biosem.validity` names them."""
 
 
+CARD_MEASURES = {
+    "association_recorded_synonym": "any",
+    "trivial_share": "",
+    "group_left_out": None,
+    "mean_answers": "",
+    "weak_pos_evidence_pairs": "",
+    "published_wrong_pos_pairs": "",
+}
+"""Reported (``info``) checks the card lists under the flags, with the stratum shown (``None``: every
+stratum): the measures a reader of the card needs besides the flags (association pairs the source also
+records as synonyms, the share of WiC items whose terms are equal, the groups left out of a split, Amb,
+the corpus POS evidence and the published set's POS share)."""
+
+
 def validity_limitations(table: pd.DataFrame) -> str:
     """The part of "Known limitations" read from the family's ``validity.tsv`` rows of this dataset
     (:mod:`biosem.validity`; docs/design.md § Validity): how many checks ran and which were flagged
-    (check, dataset and stratum, value, the pass condition and the detail), then the model-free string
+    (check, dataset and stratum, value, the pass condition and the detail), the measures of
+    :data:`CARD_MEASURES`, then the model-free string
     baselines as a table of AUCs (a dataset at ``>= 0.95`` is solvable by string matching; the
     Levenshtein-negative datasets are built to fall below 0.5). Empty text for an empty table.
 
@@ -231,6 +246,20 @@ def validity_limitations(table: pd.DataFrame) -> str:
             f"* Solvable by string matching (a string baseline's AUC or accuracy >= 0.95, {len(solvable):,} "
             f"values): {', '.join(names)}"
         )
+    wanted = table["check"].map(CARD_MEASURES)
+    measured = table[
+        (table["status"] != FLAG)
+        & table["check"].isin(list(CARD_MEASURES))
+        & (wanted.isna() | (wanted == table["stratum"]))
+    ]
+    if not measured.empty:
+        lines += ["", "Measured (reported without a threshold):", ""]
+        for row in measured.itertuples(index=False):
+            where = f"`{row.dataset}`" + (f" / `{row.stratum}`" if row.stratum and row.stratum != "any" else "")
+            detail = str(row.detail)
+            if len(detail) > VALIDITY_DETAIL_CHARS:
+                detail = detail[: VALIDITY_DETAIL_CHARS - 1] + "…"
+            lines.append(f"* {where}: `{row.check}` = {_validity_value(row.value)}" + (f"; {detail}" if detail else ""))
     baselines = table[table["check"].isin(list(BASELINE_CHECKS))]
     if not baselines.empty:
         wide = baselines.pivot_table(

@@ -386,8 +386,9 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 ),
                 (
                     "With `negative_links` (the open default) a label-0 pair is dropped when its concepts "
-                    "are one MeSH record, an ancestor and its descendant, or one mention's string is a term "
-                    "of the other concept; counts per reason in candidate_counts.tsv. The paper's presets "
+                    "are one MeSH record, an ancestor and its descendant, one mention's string is a term "
+                    "of the other concept, or (outside term identity) the two strings are one term written "
+                    "differently; counts per reason in candidate_counts.tsv. The paper's presets "
                     "keep only its own pruning (MRREL SY/RB/PAR, shared codes)."
                 ),
                 "Labels come from the corpora's normalisations, not from a new expert annotation.",

@@ -100,6 +100,8 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
             *label_checks([1] * 40 + [0] * 10, "test", "term_identity"),
             *string_baseline_checks(["cold", "fever"], ["COLD", "tussis"], [1, 0], "test"),
             check("train/dev", "shared_sentences", 3, "== 0", detail="A | pipe in one sentence."),
+            check("test", "trivial_share", 0.25, detail="n=4"),
+            check("test", "trivial_share", 0.5, stratum="abbreviations"),  # a stratum the card leaves out
         ],
         validity,
     )
@@ -290,7 +292,8 @@ def test_datasets_loads_validation_and_class_labels_offline(
 def test_validity_checks_join_the_known_limitations(release: Path) -> None:
     text = (release / "wic" / "biowic" / "README.md").read_text(encoding="utf-8")
     limits = text.split("### Known limitations", 1)[1].split("### Licence", 1)[0]
-    assert "9 checks, 9 flagged:" in limits
+    assert "11 checks, 9 flagged:" in limits
+    assert "* `test`: `trivial_share` = 0.25; n=4" in limits and "0.5; " not in limits
     assert "* Solvable by string matching (a string baseline's AUC or accuracy >= 0.95, 6 values): `test`" in limits
     assert "`exact_match_auc` =" not in limits  # baselines are tabulated, not listed one by one
     assert "* `test` / `term_identity`: `majority_class_accuracy` = 0.8 (passes when <= 0.55)" in limits
