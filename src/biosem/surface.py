@@ -158,9 +158,11 @@ class SurfaceNormaliser:
 
     def key_array(self, texts: Iterable[str]) -> np.ndarray:
         """The keys of many strings as an object array (each distinct string normalised once)."""
-        values = list(texts)
-        unique = {t: self.key(t) for t in dict.fromkeys(values)}
-        return np.array([unique[t] for t in values], dtype=object)
+        import pandas as pd
+
+        codes, unique = pd.factorize(pd.Series(list(texts), dtype=object))
+        keys = np.array([self.key(t) for t in unique], dtype=object)
+        return keys[codes] if len(codes) else np.array([], dtype=object)
 
     def variant_step(self, a: str, b: str) -> str | None:
         """The first step after which ``a`` and ``b`` have equal keys, :data:`IDENTICAL` if ``a == b``,

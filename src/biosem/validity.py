@@ -155,22 +155,69 @@ def label_checks(labels: Sequence[int] | np.ndarray, dataset: str, stratum: str 
 # --- model-free baselines ----------------------------------------------------------------------
 
 
+class CharNgrams:
+    """The character ``n``-gram sets of strings (lowercased; scikit-learn's ``char`` analyser, which pads
+    words with one space), each distinct string analysed once however many calls ask for it: the 20
+    term-pair datasets of a terminology share most of their terms.
+
+    Args:
+        n: the n-gram length (3: character trigrams).
+    """
+
+    def __init__(self, n: int = 3) -> None:
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        self.n = n
+        self._analyse = CountVectorizer(analyzer="char", ngram_range=(n, n), lowercase=True).build_analyzer()
+        self._row: dict[str, int] = {}
+        self._gram: dict[str, int] = {}
+        self._indices: list[int] = []
+        self._indptr: list[int] = [0]
+        self._matrix = None
+
+    def rows(self, strings: Sequence[str]) -> np.ndarray:
+        """The row of each string in :meth:`matrix` (new strings are analysed and added)."""
+        out = np.empty(len(strings), dtype=np.int64)
+        for i, text in enumerate(strings):
+            row = self._row.get(text)
+            if row is None:
+                grams = sorted({self._gram.setdefault(g, len(self._gram)) for g in self._analyse(text)})
+                self._indices.extend(grams)
+                self._indptr.append(len(self._indices))
+                row = self._row[text] = len(self._row)
+                self._matrix = None
+            out[i] = row
+        return out
+
+    def matrix(self):  # -> scipy.sparse.csr_matrix
+        """Binary strings × n-grams matrix of every string seen so far."""
+        import scipy.sparse as sp
+
+        if self._matrix is None:
+            data = np.ones(len(self._indices), dtype=np.int32)
+            shape = (len(self._row), max(len(self._gram), 1))
+            self._matrix = sp.csr_matrix((data, np.asarray(self._indices, np.int64), np.asarray(self._indptr)), shape)
+        return self._matrix
+
+    def jaccard(self, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+        """Jaccard similarity (0–1) of the n-gram sets of ``a[i]`` and ``b[i]``, aligned pairs (1 for two
+        strings without n-grams)."""
+        if len(a) == 0:
+            return np.zeros(0)
+        codes, strings = pd.factorize(pd.Series(list(a) + list(b), dtype=object))
+        rows = self.rows(list(strings))[codes]
+        grams = self.matrix()
+        left, right = grams[rows[: len(a)]], grams[rows[len(a) :]]
+        inter = np.asarray(left.multiply(right).sum(axis=1)).ravel()
+        union = np.asarray(left.sum(axis=1)).ravel() + np.asarray(right.sum(axis=1)).ravel() - inter
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(union > 0, inter / np.maximum(union, 1), 1.0)
+
+
 def char_ngram_jaccard(a: Sequence[str], b: Sequence[str], n: int = 3) -> np.ndarray:
     """Jaccard similarity (0–1) of the sets of character ``n``-grams of ``a[i]`` and ``b[i]``
-    (lowercased; scikit-learn's ``char`` analyser, which pads words with one space), aligned pairs."""
-    from sklearn.feature_extraction.text import CountVectorizer
-
-    if len(a) == 0:
-        return np.zeros(0)
-    vectoriser = CountVectorizer(analyzer="char", ngram_range=(n, n), binary=True, lowercase=True, dtype=np.int32)
-    # Each distinct string analysed once (a term recurs across pairs: its positives and negatives).
-    codes, strings = pd.factorize(pd.Series(list(a) + list(b), dtype=object))
-    grams = vectoriser.fit_transform(list(strings)).tocsr()
-    left, right = grams[codes[: len(a)]], grams[codes[len(a) :]]
-    inter = np.asarray(left.multiply(right).sum(axis=1)).ravel()
-    union = np.asarray(left.sum(axis=1)).ravel() + np.asarray(right.sum(axis=1)).ravel() - inter
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(union > 0, inter / np.maximum(union, 1), 1.0)
+    (:class:`CharNgrams`), aligned pairs."""
+    return CharNgrams(n).jaccard(a, b)
 
 
 def levenshtein_ratio(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
@@ -220,6 +267,7 @@ def string_baseline_checks(
     dataset: str,
     stratum: str = "",
     normaliser: SurfaceNormaliser | None = None,
+    ngrams: CharNgrams | None = None,
 ) -> list[Check]:
     """Model-free baselines of a binary pair dataset: exact match of surface keys, the Levenshtein
     ratio and the character 3-gram Jaccard similarity, each as AUC and best-threshold accuracy; a
@@ -228,12 +276,13 @@ def string_baseline_checks(
 
     Args:
         a, b: the two strings of each pair (aligned); labels: 0/1 (1 = same concept / similar).
+        ngrams: the trigram sets to reuse across datasets that share strings (default: a new one).
     """
     y = np.asarray(labels, dtype=np.int64)
     scores = {
         "exact_match": variant_scores(a, b, normaliser),
         "levenshtein_ratio": levenshtein_ratio(a, b),
-        "char3_jaccard": char_ngram_jaccard(a, b),
+        "char3_jaccard": (ngrams or CharNgrams(3)).jaccard(a, b),
     }
     out = []
     for name, score in scores.items():
@@ -353,6 +402,7 @@ def _round(value: float) -> float:
 __all__ = [
     "CHECKS",
     "COLUMNS",
+    "CharNgrams",
     "FLAG",
     "INFO",
     "MAJORITY_MAX",

@@ -21,6 +21,7 @@ from biosem.terminology.schemas import ASSOCIATION_KINDS
 from biosem.termpairs.params import ExclusionParams
 from biosem.termpairs.positives import DATASETS, POSITIVE_KINDS
 from biosem.validity import (
+    CharNgrams,
     Check,
     check,
     duplicate_check,
@@ -149,6 +150,7 @@ def termpair_validity(
         :class:`biosem.validity.Check` rows, dataset by dataset. Shares are 0–1.
     """
     norm = normaliser or default_normaliser()
+    ngrams = CharNgrams(3)  # the datasets share their terms: each analysed once
     exclusion = exclusion or ExclusionParams()
     recorded = recorded_terms(terms) if terms is not None else None
     membership = _descriptor_terms(terms, descriptors) if terms is not None and descriptors is not None else None
@@ -164,7 +166,7 @@ def termpair_validity(
         b = ds["term2"].astype(str).tolist()
         labels = ds["label"].to_numpy(dtype=np.int64)
         out += label_checks(labels, name)
-        out += string_baseline_checks(a, b, labels, name, normaliser=norm)
+        out += string_baseline_checks(a, b, labels, name, normaliser=norm, ngrams=ngrams)
         neg = ds[labels == 0]
         out.append(
             surface_variant_check(
