@@ -445,7 +445,6 @@ class Mention:
     spans: tuple[tuple[int, int], ...]
     extension_class: bool
 
-
     @property
     def discontinuous(self) -> bool:
         """Several spans once joined."""
