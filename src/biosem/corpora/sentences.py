@@ -5,8 +5,9 @@ The rules the BioWiC reference leaves implicit, made explicit here:
 * pysbd (``language="en"``, ``clean=False``, ``char_span=True``) segments the title and the abstract
   separately (the title always ends a sentence; PubTator titles often lack a final period).
 * Full texts (CRAFT's ``.txt``: the title, section headings, paragraphs and captions each on a line of
-  their own) are segmented line by line (``split_lines``): a line break always ends a sentence, so a
-  heading without a period ("Abstract", "Background") never joins the next paragraph's first sentence.
+  their own) are segmented line by line (``split_lines``): a line break always ends a sentence, and
+  pysbd sees one paragraph at a time; run over a whole article it makes worse choices inside lines
+  (CRAFT: "(c, e)." cut after "(c,", "... in Table 2. Low-stringency ..." left as one sentence).
 * Periods inside annotated mentions ("E. coli", "p.Tyr263Cys", "S. aureus") are masked with a
   placeholder of the same length before segmenting and restored after, so pysbd never splits a
   mention (offsets are unchanged by construction).
