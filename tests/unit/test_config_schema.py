@@ -63,6 +63,32 @@ def test_invalid_config_is_rejected() -> None:
             validated_config(MINIMAL_CONFIG, {"sources": {"go": {**source, "attribution": attribution}}})
 
 
+def test_corpus_specs_take_the_keys_of_their_format() -> None:
+    """One if/then block per corpus format: a spec takes its format's keys, gets its format's defaults,
+    and refuses the keys of another format."""
+    pubtator = {"format": "pubtator", "namespace": "MESH", "files": {"train": "t"}}
+    c = config_with_defaults(
+        corpora={"build": [], "specs": {"craft": {"format": "craft", "archive": "a"}, "p": pubtator}}
+    )
+    assert c["corpora"]["specs"]["craft"] == {
+        "format": "craft",
+        "archive": "a",
+        "annotation_set": "proper",
+        "modules": ["CHEBI", "CL", "GO_BP", "GO_CC", "GO_MF", "MONDO", "MOP", "NCBITaxon", "PR", "SO", "UBERON"],
+    }
+    assert c["corpora"]["specs"]["p"] == pubtator  # no CRAFT defaults on a PubTator corpus
+    for bad in (
+        {"format": "craft"},  # no archive
+        {"format": "craft", "archive": "a", "namespace": "MESH"},  # a PubTator key
+        {"format": "craft", "archive": "a", "modules": ["GO"]},  # not a module
+        {"format": "craft", "archive": "a", "annotation_set": "both"},
+        {**pubtator, "archive": "a"},  # a CRAFT key
+        {"format": "conll", "archive": "a"},  # not a format (yet)
+    ):
+        with pytest.raises(WorkflowError):
+            config_with_defaults(corpora={"build": [], "specs": {"x": bad}})
+
+
 # (b) -----------------------------------------------------------------------------------------------
 def test_minimal_config_gets_every_default() -> None:
     c = config_with_defaults(

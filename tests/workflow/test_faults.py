@@ -32,10 +32,12 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import CONFIG_FILES, REPO, SHARED_DATA, copy_workflow, run_workflow
+from craft_fixture import GO_BP, knowtator_xml, write_craft
+from craft_fixture import MODULES as CRAFT_MODULES
 
 from biosem.corpora.schemas import TABLES as CORPUS_TABLES
 from biosem.layout import paths
-from biosem.layout.outputs import corpus_counts, rated_dataset, rated_dataset_text
+from biosem.layout.outputs import corpus_counts, corpus_module_counts, rated_dataset, rated_dataset_text
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
@@ -651,6 +653,28 @@ def lock_leftover(work: Path) -> Case:
     return Case(terms_target("go_slim"), [str(work), "cannot be locked"], terminology_outputs("go_slim"))
 
 
+def craft_spanned_text_differs(work: Path) -> Case:
+    """A CRAFT tarball (the tests' tiny one) whose Knowtator file gives a spannedText that is not the text
+    at the annotation's offsets: the error names the member inside the tarball, its line and the
+    annotation id; none of the rule's six outputs is left."""
+    bad = knowtator_xml("1001", GO_BP["1001"], spanned={"GO_BP_1": "Gene regulation"})
+    member = "concept-annotation/GO_BP/GO_BP/knowtator/1001.txt.knowtator.xml"
+    folder = work / "fault-craft"
+    folder.mkdir()
+    overlay = mirror_source(work, "craft", write_craft(folder, {member: bad}).read_bytes())
+    overlay["corpora"] = {"build": ["craft"], "specs": {"craft": {"modules": list(CRAFT_MODULES)}}}
+    line = line_of(bad, "<spannedText>Gene regulation")
+    outputs = [*(paths.intermediate(table, "craft") for table in (*CORPUS_TABLES, "notices"))]
+    outputs += [corpus_counts.path(corpus="craft"), corpus_module_counts.path(corpus="craft")]
+    return Case(
+        [paths.intermediate("mentions", "craft")],
+        [f"{fetched('craft')}/CRAFT-5.0.2/{member}:{line}", "annotation GO_BP_1"],
+        outputs,
+        paths.log("ingest_craft", "craft"),
+        overlay,
+    )
+
+
 FAULTS: list = [
     pytest.param(obo_malformed_stanza, id="obo-malformed-stanza"),
     pytest.param(obo_bad_utf8, id="obo-bad-utf8"),
@@ -674,6 +698,7 @@ FAULTS: list = [
     pytest.param(pubtator_bad_offsets, id="pubtator-bad-offsets"),
     pytest.param(pubtator_non_numeric_pmid, id="pubtator-non-numeric-pmid"),
     pytest.param(pubtator_bad_utf8, id="pubtator-bad-utf8"),
+    pytest.param(craft_spanned_text_differs, id="craft-spanned-text-differs"),
     pytest.param(pmid_list_duplicate, id="pmid-list-duplicate"),
     pytest.param(pmid_list_non_numeric, id="pmid-list-non-numeric"),
     pytest.param(mesh_xml_malformed, id="mesh-xml-malformed"),

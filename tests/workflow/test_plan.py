@@ -13,6 +13,7 @@ import pytest
 import yaml
 from conftest import CONFIG_FILES, REPO, copy_workflow, run_workflow, workflow_config
 
+from biosem.corpora.formats import FORMATS
 from biosem.layout import outputs, paths
 from biosem.termpairs import DATASETS
 from biosem.workflow.plan import Plan
@@ -80,6 +81,25 @@ def test_unknown_termpairs_terminology_stops_with_the_key_to_set() -> None:
     cfg["termpairs"]["terminologies"] = ["hpo", "nope"]
     with pytest.raises(ValueError, match="termpairs.terminologies lists nope"):
         Plan(cfg)
+
+
+def test_corpus_rules_by_format(plan: Plan) -> None:
+    """Each corpus format has its ingest rule, constrained to the corpora of that format; CRAFT's own
+    outputs (module counts, notices) are targets for CRAFT corpora only."""
+    corpora = plan.corpora
+    assert corpora.of_format("craft") == ["craft"]
+    assert set(corpora.of_format("pubtator")) == set(corpora.specs) - {"craft"}
+    rules = (REPO / "workflow" / "rules" / "corpora.smk").read_text(encoding="utf-8")
+    for fmt in FORMATS:
+        assert f"rule ingest_{fmt}:" in rules and f'corpus=name_pattern(plan.corpora.of_format("{fmt}"))' in rules
+        assert (REPO / "workflow" / "scripts" / f"ingest_{fmt}.py").is_file()
+    assert corpora.inputs(SimpleNamespace(corpus="craft")) == {"archive": "resources/craft/CRAFT-5.0.2.tar.gz"}
+    targets = set(plan.targets())
+    assert {paths.intermediate("notices", "craft"), outputs.corpus_module_counts.path(corpus="craft")} <= targets
+    assert not any(t.endswith(("notices/bc5cdr.parquet", "corpus_module_counts/bc5cdr.tsv")) for t in targets)
+    assert corpora.format_tables("notices", ["bc5cdr", "craft"]) == [paths.intermediate("notices", "craft")]
+    with pytest.raises(ValueError, match="expected one of"):
+        corpora.of_format("brat")
 
 
 def test_release_stages_follow_targets(plan: Plan) -> None:
@@ -346,6 +366,7 @@ SOURCE_READERS = {
     "ingest_obo",
     "ingest_mesh",
     "ingest_pubtator",
+    "ingest_craft",
     "parse_usf",
     "aggregate_ratings",
     "evaluate_rated_pairs",
@@ -367,6 +388,7 @@ def test_rules_reading_sources_take_their_checksums(plan: Plan) -> None:
         ([terms.obo_input(hpo)], terms.obo_checksums(hpo)),
         (terms.mesh_inputs(mesh).values(), terms.mesh_checksums(mesh)),
         (plan.corpora.inputs(wc(corpus="bc5cdr")).values(), plan.corpora.checksums(wc(corpus="bc5cdr"))),
+        (plan.corpora.inputs(wc(corpus="craft")).values(), plan.corpora.checksums(wc(corpus="craft"))),
         ([plan.simlex.usf_source], plan.simlex.usf_checksums),
         (
             plan.agreement.ratings_input(wc(ratings="simverb3500")),

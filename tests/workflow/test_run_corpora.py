@@ -111,3 +111,37 @@ def test_bc5cdr_without_ids_and_composites(workflow_runs: dict[int, Path]) -> No
     assert int((n_ids == 0).sum()) == 226  # "-1" mentions
     # 273 composite id columns; "D002544|-1" keeps one id, "D020258|D020258|D020258" one distinct id
     assert int((n_ids > 1).sum()) == 271
+
+
+def test_craft(workflow_runs: dict[int, Path]) -> None:
+    """CRAFT (proper set, all modules): the shared tables and its notices, counts as measured
+    (docs/embedded-default.md § corpora); a discontinuous mention's text is its spans' extent."""
+    root = workflow_runs[2]
+    docs, sents, ments = _tables(root, "craft")
+    split = docs.set_index("document_id")["split"]
+    assert tuple(int(docs["split"].value_counts()[s]) for s in ("train", "dev", "test")) == (60, 7, 30)
+    assert tuple(int(sents["document_id"].map(split).value_counts()[s]) for s in ("train", "dev", "test")) == (
+        19294,
+        2857,
+        9365,
+    )
+    assert len(ments) == 99623 and int(ments["discontinuous"].sum()) == 2014
+    assert ments["type"].value_counts()["MONDO"] == 3080
+    text = ments["document_id"].map(docs.set_index("document_id")["text"])
+    assert all(t[s:e] == x for t, s, e, x in zip(text, ments["start"], ments["end"], ments["text"], strict=True))
+    spans = ments["spans"]
+    assert (ments["discontinuous"] == (spans.map(len) > 1)).all()
+    assert (ments["start"] == spans.map(lambda x: x[0]["start"])).all()
+    assert (ments["end"] == spans.map(lambda x: x[-1]["end"])).all()
+    notices = pq.read_table(root / "results" / "intermediate" / "notices" / "craft.parquet").to_pandas()
+    assert sorted(notices["document_id"]) == sorted(docs["document_id"])
+    assert notices["url"].str.startswith("http://www.ncbi.nlm.nih.gov/pmc/articles/PMC").all()
+    counts = pd.read_csv(root / "results/intermediate/corpus_counts/craft.tsv", sep="\t").set_index("split")
+    assert counts.loc["all", ["documents", "sentences", "mentions", "discontinuous"]].tolist() == [
+        97,
+        31516,
+        99623,
+        2014,
+    ]
+    modules = pd.read_csv(root / "results/intermediate/corpus_module_counts/craft.tsv", sep="\t")
+    assert modules[modules["split"] == "all"].set_index("module")["annotations"].to_dict()["UBERON"] == 18820

@@ -1,5 +1,6 @@
-# Corpus ingestion (PubTator: BC5CDR, NCBI Disease, MedMentions) into documents, sentences and
-# mentions, one job per corpus.
+# Corpus ingestion into documents, sentences and mentions (biosem.corpora.schemas), one job per corpus.
+# One rule per corpus format (biosem.corpora.formats), each constrained to the corpora of its format, so
+# exactly one rule writes a corpus: a new format is one more rule here, its script and its reader.
 
 
 rule ingest_pubtator:
@@ -7,21 +8,47 @@ rule ingest_pubtator:
         unpack(plan.corpora.inputs),
         checksums=plan.corpora.checksums,
     output:
-        documents=paths.intermediate("documents", "{corpus}"),
-        sentences=paths.intermediate("sentences", "{corpus}"),
-        mentions=paths.intermediate("mentions", "{corpus}"),
-        counts=outputs.corpus_counts.template,
+        **plan.corpora.ingest_outputs(),
     log:
         paths.log("ingest_pubtator", "{corpus}"),
     benchmark:
         paths.benchmark("ingest_pubtator", "{corpus}")
+    wildcard_constraints:
+        corpus=name_pattern(plan.corpora.of_format("pubtator")),
     conda:
         "../envs/biosem.yaml"
     threads: 2
     resources:
         mem_mb=2000,
     params:
-        spec=lookup(dpath="corpora/specs/{corpus}", within=config),
+        spec=plan.corpora.spec,
         sentences=config["corpora"]["sentences"],
     script:
         "../scripts/ingest_pubtator.py"
+
+
+# CRAFT (the v5.0.2 release tarball, read without unpacking): its per-article open-access notices as well.
+rule ingest_craft:
+    input:
+        unpack(plan.corpora.inputs),
+        checksums=plan.corpora.checksums,
+    output:
+        **plan.corpora.ingest_outputs(),
+        module_counts=outputs.corpus_module_counts.template,
+        notices=paths.intermediate("notices", "{corpus}"),
+    log:
+        paths.log("ingest_craft", "{corpus}"),
+    benchmark:
+        paths.benchmark("ingest_craft", "{corpus}")
+    wildcard_constraints:
+        corpus=name_pattern(plan.corpora.of_format("craft")),
+    conda:
+        "../envs/biosem.yaml"
+    threads: 2
+    resources:
+        mem_mb=2000,
+    params:
+        spec=plan.corpora.spec,
+        sentences=config["corpora"]["sentences"],
+    script:
+        "../scripts/ingest_craft.py"

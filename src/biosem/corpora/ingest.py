@@ -363,6 +363,8 @@ def ingest_corpus(
             "sentence_id",
             "sentence_start",
             "sentence_end",
+            "spans",
+            "discontinuous",
         )
     }
     for (split, doc, mentions, ids), (spans, seg_stats) in zip(checked, segmented, strict=True):
@@ -399,6 +401,8 @@ def ingest_corpus(
             ment_cols["sentence_id"].append(sid)
             ment_cols["sentence_start"].append(ms - s)
             ment_cols["sentence_end"].append(me - s)
+            ment_cols["spans"].append([{"start": ms, "end": me}])  # PubTator mentions are continuous
+            ment_cols["discontinuous"].append(False)
     documents = pd.DataFrame(doc_rows, columns=["document_id", "split", "title", "abstract", "text"])
     documents.insert(0, "corpus", name)
     sentences = pd.DataFrame(sent_cols)

@@ -4,6 +4,10 @@ The rules the BioWiC reference leaves implicit, made explicit here:
 
 * pysbd (``language="en"``, ``clean=False``, ``char_span=True``) segments the title and the abstract
   separately (the title always ends a sentence; PubTator titles often lack a final period).
+* Full texts (CRAFT's ``.txt``: the title, section headings, paragraphs and captions each on a line of
+  their own) are segmented line by line (``split_lines``): a line break always ends a sentence, and
+  pysbd sees one paragraph at a time; run over a whole article it makes worse choices inside lines
+  (CRAFT: "(c, e)." cut after "(c,", "... in Table 2. Low-stringency ..." left as one sentence).
 * Periods inside annotated mentions ("E. coli", "p.Tyr263Cys", "S. aureus") are masked with a
   placeholder of the same length before segmenting and restored after, so pysbd never splits a
   mention (offsets are unchanged by construction).
@@ -19,6 +23,7 @@ Sentences never start or end with whitespace, never overlap, and are in text ord
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +31,7 @@ import numpy as np
 import pysbd
 
 MASK_CHARACTER = "_"
+_LINE = re.compile(r"[^\n]+")
 
 
 @dataclass
@@ -52,6 +58,7 @@ class Segmenter:
     language: str = "en"
     mask_mention_periods: bool = True
     split_title: bool = True
+    split_lines: bool = False
     _pysbd: pysbd.Segmenter = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -72,6 +79,8 @@ class Segmenter:
                 returned sentence boundary falls inside one.
             title_length: length of the title; with ``split_title`` the title ``text[:title_length]``
                 and the rest are segmented separately.
+            With ``split_lines`` every line (text between ``\n`` characters) is segmented on its own
+            (``title_length`` is then not needed: a title is a line).
             stats: counters to update.
 
         Returns:
@@ -81,7 +90,9 @@ class Segmenter:
         """
         stats = stats if stats is not None else SegmentationStats()
         masked = self._mask(text, mentions, stats)
-        if self.split_title and title_length is not None and 0 < title_length < len(text):
+        if self.split_lines:
+            regions = line_regions(text)
+        elif self.split_title and title_length is not None and 0 < title_length < len(text):
             regions = [(0, title_length), (title_length, len(text))]
         else:
             regions = [(0, len(text))]
@@ -125,6 +136,11 @@ class Segmenter:
             cursor = pos + len(core)
         spans += _gap_sentences(region, cursor, len(region), stats)
         return [(lo + s, lo + e) for s, e in spans]
+
+
+def line_regions(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every non-empty line of ``text`` (between ``\n`` characters, end exclusive)."""
+    return [match.span() for match in _LINE.finditer(text)]
 
 
 def _gap_sentences(region: str, lo: int, hi: int, stats: SegmentationStats) -> list[tuple[int, int]]:
@@ -187,9 +203,9 @@ def merge_crossing(
 _WORKER: Segmenter | None = None
 
 
-def _init_worker(language: str, mask_mention_periods: bool, split_title: bool) -> None:
+def _init_worker(language: str, mask_mention_periods: bool, split_title: bool, split_lines: bool) -> None:
     global _WORKER
-    _WORKER = Segmenter(language, mask_mention_periods, split_title)
+    _WORKER = Segmenter(language, mask_mention_periods, split_title, split_lines)
 
 
 def _segment_one(
@@ -222,6 +238,6 @@ def segment_documents(
 
     # fork: workers inherit the imported modules (no re-import of the calling script's __main__).
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    args = (segmenter.language, segmenter.mask_mention_periods, segmenter.split_title)
+    args = (segmenter.language, segmenter.mask_mention_periods, segmenter.split_title, segmenter.split_lines)
     with multiprocessing.get_context(method).Pool(processes, initializer=_init_worker, initargs=args) as pool:
         return pool.map(_segment_one, items, chunksize=chunksize)

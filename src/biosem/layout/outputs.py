@@ -227,6 +227,14 @@ corpus_counts = Output(
     caption="corpora_counts",
     labels={"corpus": "{corpus}", "table": "counts per split"},
 )
+corpus_module_counts = Output(
+    "corpora",
+    paths.intermediate("corpus_module_counts", "{corpus}", "tsv"),
+    TABLE,
+    caption="corpora_module_counts",
+    labels={"corpus": "{corpus}", "table": "counts per split and module"},
+    part="craft",  # the corpora in format craft (biosem.workflow.corpora.Corpora.built)
+)
 
 # === termpairs (Schulz & Juric 2020) ===============================================================
 

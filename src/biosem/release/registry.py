@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from biosem.corpora import formats
 from biosem.release.licence import Attribution, Credit, LicenceStatus, classify, credits
 
 DEFAULT_CONFIG = "default"
@@ -376,18 +377,13 @@ def terminology_parameters(config: Mapping[str, Any], name: str) -> dict[str, An
 
 
 def corpus_sources(config: Mapping[str, Any], corpus: str) -> list[Source]:
-    """The pinned files of PubTator corpus ``corpus`` (``corpora.specs.<corpus>``): text, split lists."""
+    """The pinned files of corpus ``corpus`` (``corpora.specs.<corpus>``), as its format names them
+    (:mod:`biosem.corpora.formats`): PubTator text files and split lists, the CRAFT tarball."""
     spec = config["corpora"]["specs"][corpus]
-    keys: list[tuple[str, str]] = []
-    if spec.get("file"):
-        keys.append((spec["file"], f"corpus {corpus}"))
-    for split, key in sorted((spec.get("files") or {}).items()):
-        keys.append((key, f"corpus {corpus} ({split})"))
-    for split, key in sorted((spec.get("split_lists") or {}).items()):
-        keys.append((key, f"corpus {corpus} ({split} PMID list)"))
     out = []
-    for key, role in keys:
-        out.append(public_source(config, key, role).with_licence(spec.get("licence")))
+    for source in formats.corpus_sources(spec):
+        role = f"corpus {corpus} ({source.role})" if source.role else f"corpus {corpus}"
+        out.append(public_source(config, source.source, role).with_licence(spec.get("licence")))
     return out
 
 

@@ -30,7 +30,8 @@ composite mentions ``D001|D002`` / ``D001+D002``, BC5CDR ``|`` lists, BioRED ``,
 ``composite``) names no single concept and is dropped, as the reference does (it skips ``|`` lists and
 its ``+`` strings never map). Mentions of types a corpus is not used for (``wic.mention_types``: BioRED's
 genes, species, cell lines and variants, whose ids no MeSH-based terminology covers) are dropped first
-(``mention_type``).
+(``mention_type``). A discontinuous mention (several spans, CRAFT's "agenesis of ... corpus callosum":
+its text is the extent of its spans, words between them included) is never a target (``discontinuous``).
 
 A PMID found in several corpora (BioRED re-annotates ~200 BC5CDR and NCBI Disease abstracts) is kept
 in the first corpus of ``wic.corpora`` that has it (:func:`deduplicate_documents`), so one abstract
@@ -58,6 +59,7 @@ MAPPED_TO = "mapped_to"
 """RELA of a MeSH supplementary concept record's link to the heading it is mapped to (MeSH and UMLS)."""
 SUPPLEMENTARY_POLICIES = ("record", "heading")
 DROP_REASONS = (
+    "discontinuous",
     "mention_type",
     "no_concept",
     "composite",
@@ -156,6 +158,8 @@ def unify_concepts(
         index=out.index,
         dtype=object,
     )
+    if "discontinuous" in out:
+        reason[out["discontinuous"].fillna(False).astype(bool).to_numpy()] = "discontinuous"
     if mention_types:
         allowed = pd.Series(True, index=out.index)
         for corpus, types in mention_types.items():

@@ -1,6 +1,9 @@
-"""Wiring of the corpora stage: which sources a PubTator corpus reads, and the stage's targets.
+"""Wiring of the corpora stage: which sources a corpus reads, its rule's outputs, the stage's targets.
 
-Rule: ``workflow/rules/corpora.smk`` (``ingest_pubtator``, one job per corpus).
+Rules: ``workflow/rules/corpora.smk``, one per format (``ingest_pubtator``, ``ingest_craft``), one job
+per corpus; each rule's ``{corpus}`` wildcard is constrained to the corpora of its format
+(:meth:`Corpora.of_format`), so exactly one rule writes a corpus's tables. The formats and their
+sources: :mod:`biosem.corpora.formats`.
 """
 
 from __future__ import annotations
@@ -8,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from biosem.corpora.formats import FORMATS, corpus_format, corpus_sources
 from biosem.layout import outputs, paths
 
 TABLES = ("documents", "sentences", "mentions")
+"""The tables every corpus writes (besides ``corpus_counts``); a format may add its own (``notices``)."""
 
 
 class Corpora:
@@ -31,17 +36,36 @@ class Corpora:
             self.check(name)
 
     def corpus_sources(self, name: str) -> dict[str, str]:
-        """Public sources corpus ``name`` reads, by rule input name.
+        """Public sources corpus ``name`` reads, by rule input name (:mod:`biosem.corpora.formats`).
 
-        ``{"train": src, "dev": src, "test": src}`` for a corpus given per split (``files``), or
-        ``{"corpus": src, "train_pmids": src, ...}`` for one file plus split PMID lists.
+        PubTator: ``{"train": src, "dev": src, "test": src}`` for a corpus given per split (``files``),
+        or ``{"corpus": src, "train_pmids": src, ...}`` for one file plus split PMID lists; CRAFT:
+        ``{"archive": src}``.
         """
-        spec = self.specs[name]
-        if "files" in spec:
-            return dict(spec["files"])
-        sources = {"corpus": spec["file"]}
-        sources.update({f"{split}_pmids": src for split, src in spec["split_lists"].items()})
-        return sources
+        return {s.key: s.source for s in corpus_sources(self.specs[name])}
+
+    def of_format(self, fmt: str) -> list[str]:
+        """Names of the configured corpora in format ``fmt`` (a key of ``FORMATS``), sorted: the
+        ``{corpus}`` wildcard constraint of that format's ingest rule."""
+        if fmt not in FORMATS:
+            raise ValueError(f"corpus format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        return sorted(name for name, spec in self.specs.items() if spec["format"] == fmt)
+
+    def spec(self, wildcards: Any) -> Mapping[str, Any]:
+        """Params of an ingest rule: the corpus's own config entry."""
+        return self.specs[wildcards.corpus]
+
+    @staticmethod
+    def ingest_outputs() -> dict[str, str]:
+        """The outputs every ingest rule writes (named): the three shared tables and ``corpus_counts``."""
+        out = {table: paths.intermediate(table, "{corpus}") for table in TABLES}
+        out["counts"] = outputs.corpus_counts.template
+        return out
+
+    def format_tables(self, table: str, names: list[str]) -> list[str]:
+        """The ``table`` intermediates (a format's own, e.g. ``notices``) of those of ``names`` whose
+        format writes it, in order: ``plan.corpora.format_tables("notices", wic_corpora)``."""
+        return [paths.intermediate(table, name) for name in names if table in corpus_format(self.specs[name]).tables]
 
     def check(self, name: str) -> None:
         """Stop, naming the config key to set, when corpus ``name`` or one of its sources is not
@@ -67,7 +91,7 @@ class Corpora:
         }
 
     def checksums(self, wildcards: Any) -> list[str]:
-        """The sidecars of the corpus's source files (re-checked by ``ingest_pubtator``)."""
+        """The sidecars of the corpus's source files (re-checked by its ingest rule)."""
         return paths.checksums(self.inputs(wildcards).values())
 
     @staticmethod
@@ -76,10 +100,17 @@ class Corpora:
         return [paths.intermediate(kind, name) for name in names]
 
     def built(self) -> list[outputs.Built]:
-        """The declared outputs of the stage (:mod:`biosem.layout.outputs`) for every built corpus."""
-        return outputs.expand("corpora", corpus=self.build)
+        """The declared outputs of the stage (:mod:`biosem.layout.outputs`) for every built corpus: those
+        of every format, and those of a format's own part (``part="craft"``) for its corpora."""
+        built = outputs.expand("corpora", corpus=self.build)
+        for fmt in FORMATS:
+            names = [name for name in self.build if self.specs[name]["format"] == fmt]
+            built += outputs.expand("corpora", part=fmt, corpus=names)
+        return built
 
     def targets(self) -> list[str]:
-        """The intermediates and declared outputs (counts) of every built corpus."""
+        """The intermediates (shared and of each format) and declared outputs (counts) of every built corpus."""
         tables = [paths.intermediate(table, name) for name in self.build for table in TABLES]
+        extra = sorted({t for name in self.build for t in corpus_format(self.specs[name]).tables})
+        tables += [path for table in extra for path in self.format_tables(table, self.build)]
         return tables + [b.path for b in self.built()]

@@ -76,6 +76,20 @@ def test_unify_without_terminology_keeps_namespaced_ids_and_drops_composites() -
     assert unify_concepts(_mentions([["MESH:D1", "MESH:D1"]]))["concept_id"].tolist() == ["MESH:D1"]
 
 
+def test_a_discontinuous_mention_is_never_a_target() -> None:
+    # CRAFT: "agenesis of ... corpus callosum" (two spans; its text is their extent) is kept in the
+    # corpus tables and counted, but unification drops it, with or without a terminology.
+    mentions = _mentions([["MONDO:0009022"], ["UBERON:0002336"], ["GO:0007420"]]).assign(
+        discontinuous=[True, False, False], type=["MONDO", "UBERON", "GO_BP"]
+    )
+    out = unify_concepts(mentions)
+    assert out["drop_reason"].tolist() == ["discontinuous", None, None]
+    assert out["concept_id"].tolist() == [None, "UBERON:0002336", "GO:0007420"]
+    typed = unify_concepts(mentions, mention_types={"c": ["MONDO", "UBERON"]})
+    assert typed["drop_reason"].tolist() == ["discontinuous", None, "mention_type"]
+    assert unify_concepts(_mentions([["GO:1"]]))["drop_reason"].tolist() == [None]  # no column: PubTator-era tables
+
+
 def test_unify_with_umls_maps_codes_with_exactly_one_cui() -> None:
     mappings = pd.DataFrame(
         {
