@@ -12,7 +12,10 @@ def main(snakemake) -> None:
     verify_fetched(snakemake.input.checksums)
     spec = snakemake.params.spec
     tables = read_obo(
-        snakemake.input.obo, snakemake.wildcards.terminology, spec["id_prefixes"], spec["underscores_as_spaces"]
+        snakemake.input.obo,
+        snakemake.wildcards.terminology,
+        id_prefixes=spec["id_prefixes"],
+        underscores_as_spaces=spec["underscores_as_spaces"],
     )
     write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
 

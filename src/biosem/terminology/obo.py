@@ -78,7 +78,7 @@ _DEFINITION = re.compile(r"^def:[^\n]*$", re.MULTILINE)
 
 
 def read_obo(
-    path: str | Path, source: str, id_prefixes: Sequence[str] | None = None, underscores_as_spaces: bool = False
+    path: str | Path, source: str, *, id_prefixes: Sequence[str] | None = None, underscores_as_spaces: bool = False
 ) -> dict[str, pa.Table]:
     """Read an OBO 1.4 file (``.obo`` or gzipped ``.obo.gz``) into the terminology tables.
 

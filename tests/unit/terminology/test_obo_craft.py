@@ -121,7 +121,7 @@ def test_fetch_writes_the_member_checked_against_its_sha256(craft_mirror: Path, 
         f"(sha256 {SHA} verified)"
     )
     assert sorted(p.name for p in dest.parent.iterdir()) == ["MOP.obo"]
-    tables = read_obo(dest, "mop", ["MOP"])
+    tables = read_obo(dest, "mop", id_prefixes=["MOP"])
     assert tables["concepts"].column("concept_id").to_pylist() == ["MOP:0000000", "MOP:0000001"]
 
 
@@ -168,7 +168,7 @@ def test_craft_slips_and_id_prefixes(tmp_path: Path, caplog):
     path.write_text(CRAFT_LIKE, encoding="utf-8")
 
     with caplog.at_level(logging.INFO, logger="biosem.terminology.obo"):
-        tables = {name: table.to_pylist() for name, table in read_obo(path, "mop", ["MOP"]).items()}
+        tables = {name: table.to_pylist() for name, table in read_obo(path, "mop", id_prefixes=["MOP"]).items()}
         everything = read_obo(path, "mop")
 
     assert [row["concept_id"] for row in tables["concepts"]] == ["MOP:0000000", "MOP:0000001"]
@@ -316,7 +316,7 @@ def test_craft_ontologies_as_configured(name: str, tmp_path: Path):
     path.write_bytes(data)
 
     spec = CONFIG["terminologies"][name]
-    read = read_obo(path, name, spec["id_prefixes"], spec["underscores_as_spaces"])
+    read = read_obo(path, name, id_prefixes=spec["id_prefixes"], underscores_as_spaces=spec["underscores_as_spaces"])
     tables = {k: t.to_pandas() for k, t in read.items()}
 
     want = EXPECTED[name]
