@@ -6,6 +6,14 @@ optional ``url`` and a pinned ``sha256``. The checksum is over the file's *conte
 download of the same release verify alike. Mirrors are tried first, in order; then the URL.
 Licensed sources (UMLS, SNOMED CT) are given by path and never downloaded.
 
+A source can be one file inside an archive (the ontology files CRAFT ships as ``<NAME>.obo.zip``):
+``member`` names it inside the file at ``url`` (and inside the mirror copy), ``mirror_member`` the
+file inside the mirror copy when the mirror packs several sources into one archive (the mirror's
+``craft/CRAFT-5.0.2.tar.gz`` holds ``.../UBERON/UBERON/UBERON.obo.zip``, which holds ``UBERON.obo``).
+Archives are read in memory (:func:`read_member`: zip, or tar plain or compressed, told apart by their
+content), and only the member is written to ``resources/``; the pinned ``sha256`` is then that of the
+member's content, so a mirror copy and a download verify alike whatever archive carried them.
+
 Integrity after the fetch: the fetch writes a sidecar ``<file>.sha256`` holding the pinned content
 digest it verified (``<sha256>  <filename>``); every rule that reads a fetched source takes the
 sidecar as input and calls :func:`verify_fetched` first, which re-hashes the file and fails on a file
@@ -16,8 +24,11 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import shutil
+import tarfile
 import urllib.request
+import zipfile
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -29,7 +40,7 @@ from biosem.layout.paths import CHECKSUM_SUFFIX
 
 _GZIP_MAGIC = b"\x1f\x8b"
 
-FETCH_KEYS = ("filename", "mirror_path", "url", "sha256")
+FETCH_KEYS = ("filename", "mirror_path", "mirror_member", "url", "member", "sha256")
 """The keys of a ``sources`` entry that decide which file is fetched; ``version``, ``licence`` and
 ``attribution`` describe it for the release and do not."""
 
@@ -73,10 +84,106 @@ def content_sha256(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+def bytes_sha256(data: bytes, where: str | Path) -> str:
+    """SHA-256 (hex) of ``data``'s content: of the decompressed bytes when ``data`` is gzip (as
+    :func:`content_sha256` for a file).
+
+    Raises:
+        SourceFormatError: gzip bytes that are truncated or corrupt (names ``where``).
+    """
+    if data.startswith(_GZIP_MAGIC):
+        try:
+            data = gzip.decompress(data)
+        except (EOFError, zlib.error, gzip.BadGzipFile) as err:
+            raise SourceFormatError(where, None, "a complete gzip stream", f"{type(err).__name__}: {err}") from err
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_member(archive: str | Path | bytes, member: str, where: str | Path | None = None) -> bytes:
+    """The bytes of ``member`` inside ``archive``: a zip, or a tar (plain, gzip, bzip2 or xz), told
+    apart by content (zip: :func:`zipfile.is_zipfile`; tar: :func:`tarfile.open` mode ``r:*``).
+    Nothing is unpacked to disk.
+
+    Args:
+        archive: the archive file, or its bytes (a member read from an enclosing archive).
+        member: the member's full name in the archive (``CRAFT-5.0.2/concept-annotation/UBERON/UBERON/UBERON.obo.zip``,
+            ``UBERON.obo``); a folder is not a member.
+        where: how errors name the archive (default: ``archive`` when it is a path).
+
+    Raises:
+        SourceFormatError: ``archive`` is missing, neither a zip nor a tar archive, damaged, or
+            has no regular file ``member`` (the message lists up to five members whose name ends
+            like ``member``'s).
+    """
+    label = where if where is not None else (archive if not isinstance(archive, bytes) else "<archive bytes>")
+    handle: IO[bytes]
+    try:
+        handle = io.BytesIO(archive) if isinstance(archive, bytes) else open(archive, "rb")
+    except OSError as err:
+        raise SourceFormatError(label, None, f"an archive holding {member}", f"{type(err).__name__}: {err}") from err
+    with handle:
+        try:
+            if zipfile.is_zipfile(handle):
+                handle.seek(0)
+                with zipfile.ZipFile(handle) as zf:
+                    names = zf.namelist()
+                    if member not in names or member.endswith("/"):
+                        raise SourceFormatError(label, None, f"zip member {member!r}", _near(member, names))
+                    return zf.read(member)
+            handle.seek(0)
+            with tarfile.open(fileobj=handle, mode="r:*") as tf:
+                try:
+                    info = tf.getmember(member)
+                except KeyError:
+                    found = _near(member, tf.getnames())
+                    raise SourceFormatError(label, None, f"tar member {member!r}", found) from None
+                extracted = tf.extractfile(info) if info.isfile() else None
+                if extracted is None:
+                    found = f"a {info.type!r} entry"
+                    raise SourceFormatError(label, None, f"tar member {member!r} (a regular file)", found)
+                return extracted.read()
+        except (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error, OSError) as err:
+            raise SourceFormatError(
+                label, None, f"a zip or tar archive holding {member}", f"{type(err).__name__}: {err}"
+            ) from err
+
+
+def _near(member: str, names: list[str]) -> str:
+    """Up to five archive members whose base name is ``member``'s (what a mistyped path meant), else
+    the number of members."""
+    base = member.rsplit("/", 1)[-1]
+    near = sorted(n for n in names if n.rsplit("/", 1)[-1] == base)[:5]
+    return f"no such member; same name at: {', '.join(near)}" if near else f"no such member among {len(names)}"
+
+
+def extract_source(path: str | Path, spec: Mapping[str, Any], *, mirror: bool) -> bytes | None:
+    """The bytes a source entry names inside the file ``path``: ``mirror_member`` (for a mirror copy,
+    ``mirror``) then ``member``, each read from the bytes before it; ``None`` when the entry names
+    no member (the file itself is the source).
+
+    Raises:
+        SourceFormatError: see :func:`read_member` (the message names ``path`` and the member path).
+    """
+    members = [spec.get("mirror_member") if mirror else None, spec.get("member")]
+    members = [m for m in members if m]
+    if not members:
+        return None
+    data: str | Path | bytes = Path(path)
+    where = str(path)
+    for member in members:
+        data = read_member(data, member, where)
+        where = f"{where}!{member}"
+    assert isinstance(data, bytes)
+    return data
+
+
 def find_in_mirrors(
     name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str | Path]
 ) -> tuple[Path | None, list[str]]:
-    """Return (first mirror copy whose checksum matches, list of what was looked at and why it failed)."""
+    """Return (first mirror copy whose checksum matches, list of what was looked at and why it failed).
+
+    With ``member`` / ``mirror_member`` the checksum is that of the member read from the copy
+    (:func:`extract_source`)."""
     tried: list[str] = []
     rel = spec.get("mirror_path")
     if not rel:
@@ -87,7 +194,8 @@ def find_in_mirrors(
             tried.append(f"{candidate} (absent)")
             continue
         try:
-            got = content_sha256(candidate)
+            member = extract_source(candidate, spec, mirror=True)
+            got = content_sha256(candidate) if member is None else bytes_sha256(member, candidate)
         except SourceFormatError as err:
             tried.append(f"{candidate} ({err})")
             continue
@@ -99,7 +207,9 @@ def find_in_mirrors(
 
 
 def fetch_source(name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str | Path], dest: str | Path) -> str:
-    """Copy source ``name`` from a mirror, or download it, to ``dest``; verify its checksum.
+    """Copy source ``name`` from a mirror, or download it, to ``dest``; verify its checksum. A source
+    with ``member`` (or, from a mirror, ``mirror_member``) writes only that member to ``dest``
+    (:func:`extract_source`).
 
     Returns a one-line description of where the file came from (for the log).
 
@@ -111,14 +221,23 @@ def fetch_source(name: str, spec: Mapping[str, Any], mirror_dirs: Iterable[str |
     found, tried = find_in_mirrors(name, spec, mirror_dirs)
     if found is not None:
         with atomic_path(dest) as tmp:
-            shutil.copyfile(found, tmp)
-        return f"{name}: copied from mirror {found} (sha256 {spec['sha256']} verified)"
+            member = extract_source(found, spec, mirror=True)
+            if member is None:
+                shutil.copyfile(found, tmp)
+            else:
+                tmp.write_bytes(member)
+        inside = "!".join(m for m in (spec.get("mirror_member"), spec.get("member")) if m)
+        origin = f"{found}!{inside}" if inside else str(found)
+        return f"{name}: copied from mirror {origin} (sha256 {spec['sha256']} verified)"
     url = spec.get("url")
     if url:
         try:
             with atomic_path(dest) as tmp:
                 with urllib.request.urlopen(url, timeout=60) as response, open(tmp, "wb") as out:
                     shutil.copyfileobj(response, out)
+                member = extract_source(tmp, spec, mirror=False)
+                if member is not None:
+                    tmp.write_bytes(member)
                 got = content_sha256(tmp)
                 if got != spec["sha256"]:
                     raise SourceNotFoundError(f"{url} served content with sha256 {got} != pinned {spec['sha256']}")

@@ -128,7 +128,12 @@ def test_minimal_config_gets_every_default() -> None:
         "sabs": None,
         "trailing_nullcols": False,
     }
-    assert c["terminologies"]["o"] == {"format": "obo", "source": "z"}
+    assert c["terminologies"]["o"] == {
+        "format": "obo",
+        "source": "z",
+        "id_prefixes": None,
+        "underscores_as_spaces": False,
+    }
     assert c["corpora"]["sentences"] == {"language": "en", "mask_mention_periods": True, "split_title": True}
     assert c["wic"]["quota_policy"] == "error" and c["wic"]["quotas"]["test"]["synonyms"] == 800
     assert c["analogies"]["min_frequency"] == 25 and c["analogies"]["overrides"] == {}

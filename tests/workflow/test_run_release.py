@@ -35,6 +35,8 @@ OPEN = {
     "analogies/go_slim",
     "analogies/hpo",
     "analogies/mesh",
+    "analogies/so",
+    "analogies/uberon",
     "simlex/pairs",
     "termpairs/cl",
     "termpairs/hpo",
@@ -214,8 +216,8 @@ print(checked)
     assert done.returncode == 0, done.stderr[-5000:]
     # Every non-empty file is declared in its card and loads (empty ones cannot be loaded by `datasets`).
     files = sorted(root.glob("*/*/data/**/*.parquet"))
-    # term pairs of the test overlay's 4 terminologies (snomed_sample, hpo, umls_sample, cl), analogies of 8
-    assert len(files) == 20 * 4 + 6 * 8 + 3 + 2 + 1
+    # term pairs of the test overlay's 4 terminologies (snomed_sample, hpo, umls_sample, cl), analogies of 10
+    assert len(files) == 20 * 4 + 6 * 10 + 3 + 2 + 1
     with_rows = [f for f in files if pq.read_metadata(f).num_rows > 0]
     assert int(done.stdout.strip().splitlines()[-1]) == len(with_rows) > len(files) // 2
 

@@ -74,7 +74,7 @@ def test_wic_test_and_dev_balanced_in_every_group_kept(workflow_runs: dict[int, 
     assert flagged.empty, flagged.to_string()
 
 
-@pytest.mark.parametrize("terminology", ["hpo", "doid", "go", "cl", "mesh"])
+@pytest.mark.parametrize("terminology", ["hpo", "doid", "go", "cl", "mesh", "uberon", "so"])
 def test_analogies_no_lowercased_abbreviation_and_no_ambiguous_answer(
     workflow_runs: dict[int, Path], terminology: str
 ) -> None:

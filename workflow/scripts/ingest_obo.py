@@ -1,4 +1,5 @@
-"""Ingest an OBO ontology (HPO, GO, ...) into the terminology intermediates."""
+"""Ingest an OBO ontology (HPO, GO, UBERON, ...) into the terminology intermediates (only the terms of
+``terminologies.<name>.id_prefixes`` when it is set; "_" as spaces with ``underscores_as_spaces``)."""
 
 from biosem.logs import configure_logging
 from biosem.sources import verify_fetched
@@ -9,7 +10,13 @@ from biosem.terminology.write import write_terminology
 def main(snakemake) -> None:
     configure_logging(snakemake)
     verify_fetched(snakemake.input.checksums)
-    tables = read_obo(snakemake.input.obo, snakemake.wildcards.terminology)
+    spec = snakemake.params.spec
+    tables = read_obo(
+        snakemake.input.obo,
+        snakemake.wildcards.terminology,
+        id_prefixes=spec["id_prefixes"],
+        underscores_as_spaces=spec["underscores_as_spaces"],
+    )
     write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
 
 

@@ -119,6 +119,27 @@ TERMPAIR_CHANGES = (
 """What a term-pair dataset changes in its terminology (the credit's "Modified by biosem: ...")."""
 
 
+def reading_changes(config: Mapping[str, Any], terminology: str) -> str:
+    """What biosem's reading changed in an OBO terminology's terms, for its credit ("" when nothing):
+    ``underscores_as_spaces`` (the Sequence Ontology's names) and ``id_prefixes`` (MOP without the
+    CHEBI and BFO classes it imports)."""
+    spec = config["terminologies"][terminology]
+    parts = []
+    if spec.get("id_prefixes"):
+        parts.append(
+            f"only the classes with id prefix {', '.join(spec['id_prefixes'])} read (classes the file imports "
+            "from other ontologies left out)"
+        )
+    if spec.get("underscores_as_spaces"):
+        parts.append("underscores in names and synonyms written as spaces (five_prime_UTR as five prime UTR)")
+    return "; ".join(parts)
+
+
+def _with_reading(changes: str, config: Mapping[str, Any], terminology: str) -> str:
+    extra = reading_changes(config, terminology)
+    return f"{extra}; then {changes}" if extra else changes
+
+
 ASSOCIATION_MEANINGS = {
     "obo": (
         "Association configs: REPLACED BY pairs an obsolete term with its replacement (`replaced_by`), "
@@ -221,7 +242,7 @@ def termpairs(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     ASSOCIATION_LIMITATION,
                     _SMALL_DEFAULT,
                 ),
-                changes=TERMPAIR_CHANGES,
+                changes=_with_reading(TERMPAIR_CHANGES, config, terminology),
                 task_categories=("sentence-similarity",),
             )
         )
@@ -304,7 +325,7 @@ def analogies(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                     "Term frequencies come from the configured corpus, not the 2016 PubMed baseline.",
                     _SMALL_DEFAULT,
                 ),
-                changes=ANALOGY_CHANGES,
+                changes=_with_reading(ANALOGY_CHANGES, config, terminology),
                 task_categories=("question-answering",),
             )
         )

@@ -134,6 +134,17 @@ LICENCES: tuple[Licence, ...] = (
         credit=_CC_BY_CREDIT,
     ),
     Licence(
+        "cc-by-3.0",
+        "CC BY 3.0",
+        "https://creativecommons.org/licenses/by/3.0/",
+        "cc-by-3.0",
+        "CC-BY-3.0",
+        ("cc-by-3.0", "cc-by-3.0-unported"),
+        conditions=True,
+        attribution_required=True,
+        credit=_CC_BY_CREDIT,
+    ),
+    Licence(
         "cc0-1.0",
         "CC0 1.0",
         "https://creativecommons.org/publicdomain/zero/1.0/",

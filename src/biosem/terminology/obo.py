@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pronto
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from biosem.errors import SourceFormatError
 from biosem.io import TableSpec, to_arrow
@@ -40,27 +41,55 @@ ASSOCIATION_KIND_OF_TAG: dict[str, str] = {
 
 ``replaced_by`` names the term to use instead (SNOMED REPLACED BY); ``consider`` names candidates
 that need a curator's look (SNOMED POSSIBLY EQUIVALENT TO). OBO has no SAME AS: an ``alt_id`` is a
-merged id without a name of its own, so it yields no association.
+merged id without a name of its own, so it yields no association; it is kept in ``mappings`` under
+:data:`ALT_ID_CODE_SYSTEM` (:mod:`biosem.terminology.resolve` follows it).
 """
+
+ALT_ID_CODE_SYSTEM = "alt_id"
+"""The ``code_system`` of the ``mappings`` rows that hold a term's ``alt_id`` s (code = the alternative
+id as written, ``"GO:0019952"``; concept_id = the term that carries it). The OBO 1.2 guide: ``alt_id``
+"defines an alternate id for this term. A term may have any number of alternate ids" (in practice the
+ids of terms merged into it)."""
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _URL_XREF = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _LINE_COLUMN = re.compile(r"(\d+):(\d+)")
-_MALFORMED_XREF = re.compile(r"^xref:[ \t]+\S+[ \t]+[^\s\"{!][^\n]*$", re.MULTILINE)
+_MALFORMED_XREF = re.compile(
+    r"^xref:[ \t]+(?:\S+[ \t]+[^\s\"{!][^\n]*|[A-Za-z][A-Za-z0-9+.-]*://[^\s\\]*\\[^\n]*)$", re.MULTILINE
+)
 """An ``xref:`` line whose id runs on past a space into text that is no quoted description, ``{``
 qualifier list or ``!`` comment (GO 2021-12-15 line 195244: ``xref: EC 2.7.1.190``; DOID 2019-03-01
-line 116523: ``xref: JA:Epilepsy Genetics Kiel``)."""
+line 116523: ``xref: JA:Epilepsy Genetics Kiel``), or whose id is a URL with an OBO escape in it,
+which no IRI may hold (UBERON 2015-04-23 line 78225: ``xref: http://en.wikipedia.org/wiki/File\\:Gray793.png``;
+SO 2015-11-24 line 8534). URL xrefs give no mapping anyway (:func:`split_xref`)."""
+_XREF_ITEM = r'[^\s,"\]]+(?:[ \t]+"(?:[^"\\]|\\.)*")?'
+_WELL_FORMED_XREF_LIST = re.compile(rf"\[[ \t]*(?:{_XREF_ITEM}(?:[ \t]*,[ \t]*{_XREF_ITEM})*)?[ \t]*\]")
+_SYNONYM_XREF_LIST = re.compile(
+    r'^(synonym:[ \t]+"(?:[^"\\]|\\.)*"[^\[\n"]*)(\[[^\n]*?\])([ \t]*(?:\{[^\n]*\})?[ \t]*(?:![^\n]*)?)$', re.MULTILINE
+)
+"""A ``synonym:`` line: (text, scope and type), the xref list, (qualifiers and comment). Its list is
+emptied when it is not a comma-separated list of ``<id> ["description"]`` (UBERON 2015-04-23 line
+197476: ``[TAO:Bird and Mabee 2003]``; line 217222 ``[:ISBN 3-89937-052-X [Goujet and Young 2004\\]]``):
+biosem reads no synonym xrefs."""
+_TYPEDEF_STANZA = re.compile(r"^\[Typedef\][ \t]*\n(.*?)(?=^\[|\Z)", re.MULTILINE | re.DOTALL)
+_RELATIONSHIP_TYPE = re.compile(r"^(relationship:[ \t]+)([^\s!{]+)", re.MULTILINE)
 _DEFINITION = re.compile(r"^def:[^\n]*$", re.MULTILINE)
 """A ``def:`` clause: never read (no intermediate holds definitions)."""
 
 
-def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
+def read_obo(
+    path: str | Path, source: str, *, id_prefixes: Sequence[str] | None = None, underscores_as_spaces: bool = False
+) -> dict[str, pa.Table]:
     """Read an OBO 1.4 file (``.obo`` or gzipped ``.obo.gz``) into the terminology tables.
 
     Only ``[Term]`` stanzas become concepts; ``[Typedef]`` stanzas only name relationship types and
     ``[Instance]`` stanzas are ignored (pronto warns; the warnings are counted in the log). Imports
-    (``import:`` header tags) are not resolved. Columns are those of :mod:`biosem.terminology.schemas`; every
-    table has ``source`` = ``source`` and is sorted by its key (:func:`biosem.io.to_arrow`).
+    (``import:`` header tags) are not resolved. With ``id_prefixes``, only the terms whose id prefix
+    (before the first ":") is listed are read: MOP 2014-09-03 carries 49 CHEBI and 4 BFO classes it
+    imports, which CRAFT's README says to ignore; relationships and ``is_a`` edges of the kept terms
+    to the others stay (their targets counted as outside). Columns are those of
+    :mod:`biosem.terminology.schemas`; every table has ``source`` = ``source`` and is sorted by its
+    key (:func:`biosem.io.to_arrow`).
 
     * ``concepts``: one row per term; ``concept_id`` = the term id (``"HP:0000118"``), ``active`` =
       not ``is_obsolete``, ``module`` = the term's ``namespace``, else the header's
@@ -69,18 +98,24 @@ def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
       for a term without a name; names of obsolete terms are kept as they are, "obsolete " prefix
       included); each ``synonym`` as term_type ``"synonym"`` with ``scope``
       EXACT|RELATED|BROAD|NARROW and term_id ``"<id>#syn<k>"``, k the 0-based index after
-      sorting the term's distinct (scope, text) pairs. ``language`` "en", ``active`` as the
-      concept; acceptability/sab/tty null.
+      sorting the term's distinct (scope, text) pairs. ``tty`` = the synonym's type (the id of its
+      ``synonymtypedef``: UBERON's ``ABBREVIATION``, ``LATIN``, ``PLURAL``; the first in sort order
+      if one (scope, text) has several) or null. ``language`` "en", ``active`` as the concept;
+      acceptability/sab null.
     * ``relations``: direct ``is_a`` (subject = child, object = parent, rel = rela = ``"is_a"``;
       not the transitive closure) and each ``relationship: <rel> <target>`` with rel = the
       relationship id and rela = its Typedef ``name`` (the id if the Typedef has no name); sab null.
-      Targets of ``relationship`` need not be terms of the file.
+      Targets of ``relationship`` need not be terms of the file. A relationship written with the
+      ``name`` of a Typedef instead of its id (MOP 2014-09-03 line 328: ``relationship:
+      has_participant`` for ``[Typedef] id: BFO:0000057 name: has_participant``) is read as that
+      Typedef when exactly one has the name (logged; see :func:`resolve_relationship_names`).
     * ``associations``: for obsolete terms, ``replaced_by`` -> kind ``"replaced_by"`` and
       ``consider`` -> kind ``"possibly_equivalent_to"`` (see :data:`ASSOCIATION_KIND_OF_TAG`);
       only targets that are terms of the file. These tags on non-obsolete terms are ignored.
     * ``mappings``: each ``xref`` split on its first ":" into (code_system, code), e.g.
       ``"UMLS:C0000737"`` -> ("UMLS", "C0000737"); xrefs without ":" (or with an empty side) and
-      URL xrefs are skipped and counted in the log.
+      URL xrefs are skipped and counted in the log. Each ``alt_id`` as (:data:`ALT_ID_CODE_SYSTEM`,
+      the alternative id), e.g. GO:0006412's ``alt_id: GO:0006416`` -> ("alt_id", "GO:0006416").
 
     Two kinds of line are blanked before pronto parses the file, because fastobo rejects the slips
     that released files carry in them and they would give biosem nothing (see
@@ -88,9 +123,15 @@ def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
     malformed xref list), and malformed ``xref:`` lines, no mapping either way (GO 2021-12-15 line
     195244 ``xref: EC 2.7.1.190``; each is logged with its line). Line numbers are kept.
 
+    The ontology files of the CRAFT corpus (UBERON 2015-04-23, SO 2015-11-24, MOP 2014-09-03, CL)
+    read with these rules; ``tests/unit/terminology/test_obo_craft.py`` asserts their counts.
+
     Args:
         path: the OBO file; gzip is detected from the magic bytes, not the name.
         source: the source label written into every row (e.g. ``"hpo"``).
+        id_prefixes: keep only terms with these id prefixes (``["MOP"]``); ``None`` keeps all.
+        underscores_as_spaces: write every "_" of names and synonyms as a space (:func:`spaces_for_underscores`:
+            the Sequence Ontology's names).
 
     Returns:
         ``{"concepts", "terms", "relations", "associations", "mappings"}`` -> Arrow tables with the
@@ -111,7 +152,19 @@ def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
         log.warning(
             "%s:%d: malformed xref skipped (OBO 1.4: '<prefix>:<id>' [\"description\"]): %r", path, line, match.group(0)
         )
-    parsed = blank_unread_lines(text)
+    for match in _SYNONYM_XREF_LIST.finditer(text):
+        if not _WELL_FORMED_XREF_LIST.fullmatch(match.group(2)):
+            line = text.count("\n", 0, match.start()) + 1
+            log.warning("%s:%d: malformed synonym xref list emptied (never read): %r", path, line, match.group(0))
+    parsed, renamed = resolve_relationship_names(blank_unread_lines(text))
+    for name, (typedef_id, n) in sorted(renamed.items()):
+        log.warning(
+            "%s: %d relationship(s) of type %r (not a Typedef id) read as [Typedef] %s, the one Typedef so named",
+            path,
+            n,
+            name,
+            typedef_id,
+        )
     if parsed == text:
         ontology = _load_ontology(path, text)
     else:
@@ -121,11 +174,72 @@ def read_obo(path: str | Path, source: str) -> dict[str, pa.Table]:
             copy.write_text(parsed, encoding="utf-8")
             ontology = _load_ontology(path, parsed, parse_path=copy)
     log.info("%s: parsed by pronto in %.1f s", path, time.perf_counter() - started)
-    return _ontology_tables(ontology, source, path, text)
+    tables = _ontology_tables(ontology, source, path, text, id_prefixes)
+    if underscores_as_spaces:
+        tables["terms"], changed = spaces_for_underscores(tables["terms"])
+        log.info("%s (%s): underscores written as spaces in %d terms", path, source, changed)
+    return tables
+
+
+def spaces_for_underscores(terms: pa.Table) -> tuple[pa.Table, int]:
+    """``terms`` with every "_" of column ``term`` replaced by a space, and how many terms changed.
+
+    The Sequence Ontology writes its names as identifiers, words joined by underscores
+    (``five_prime_UTR``, ``gene_with_stop_codon_redefined_as_selenocysteine``; 2,111 of the 2,383
+    names of SO 2015-11-24 and 342 synonyms), and the readable form again as an EXACT synonym
+    (``five prime UTR``). Read as they are, name and synonym make a term pair that differs only
+    in its separators, "hard" when the name has more than five of them. Written with spaces, the
+    synonym equals the name and the pair is dropped as every case variant is (docs/design.md §
+    termpairs); the spaced names are also what text contains (analogies, WiC).
+    """
+    column = terms.column("term")
+    replaced = pc.replace_substring(column, "_", " ")
+    changed = int(pc.sum(pc.not_equal(column, replaced)).as_py() or 0)
+    return terms.set_column(terms.schema.get_field_index("term"), terms.schema.field("term"), replaced), changed
+
+
+def resolve_relationship_names(text: str) -> tuple[str, dict[str, tuple[str, int]]]:
+    """``text`` with each ``relationship:`` type that is no ``[Typedef]`` id but the ``name`` of
+    exactly one Typedef replaced by that Typedef's id, and what was replaced.
+
+    OBO 1.2 files converted from OWL name some relation types by label: MOP 2014-09-03 writes
+    ``relationship: has_participant CHEBI:51870`` four times beside sixteen ``relationship:
+    BFO:0000057 ...``, and declares only ``[Typedef] id: BFO:0000057 name: has_participant``. A
+    type that names no Typedef, or several, is left as it is (:func:`read_obo` then stops at it).
+    The line count is unchanged.
+
+    Returns:
+        ``(text, {name: (typedef id, lines rewritten)})``.
+    """
+    ids: set[str] = set()
+    by_name: dict[str, set[str]] = collections.defaultdict(set)
+    for stanza in _TYPEDEF_STANZA.finditer(text):
+        body = stanza.group(1)
+        found_id = re.search(r"^id:[ \t]*(\S+)", body, re.MULTILINE)
+        found_name = re.search(r"^name:[ \t]*(.*?)[ \t]*$", body, re.MULTILINE)
+        if found_id:
+            ids.add(found_id.group(1))
+            if found_name:
+                by_name[found_name.group(1)].add(found_id.group(1))
+    renamed: dict[str, tuple[str, int]] = {}
+
+    def replace(match: re.Match[str]) -> str:
+        rel = match.group(2)
+        targets = by_name.get(rel, set())
+        if rel in ids or len(targets) != 1:
+            return match.group(0)
+        (typedef_id,) = targets
+        renamed[rel] = (typedef_id, renamed.get(rel, (typedef_id, 0))[1] + 1)
+        return match.group(1) + typedef_id
+
+    if not by_name:
+        return text, renamed
+    return _RELATIONSHIP_TYPE.sub(replace, text), renamed
 
 
 def blank_unread_lines(text: str) -> str:
-    """``text`` with its ``def:`` lines and its malformed ``xref:`` lines replaced by empty lines.
+    """``text`` with its ``def:`` lines and its malformed ``xref:`` lines replaced by empty lines, and
+    the malformed xref lists of its ``synonym:`` lines emptied (``[]``).
 
     biosem reads no definitions, and a malformed xref would give no mapping that means anything;
     fastobo, though, stops at a malformed definition xref list, at ``xref: EC 2.7.1.190`` and at
@@ -133,7 +247,14 @@ def blank_unread_lines(text: str) -> str:
     description). The line count is unchanged, so the line numbers of errors in the
     remaining clauses are those of the original file.
     """
-    return _MALFORMED_XREF.sub("", _DEFINITION.sub("", text))
+    text = _MALFORMED_XREF.sub("", _DEFINITION.sub("", text))
+    return _SYNONYM_XREF_LIST.sub(_empty_malformed_xref_list, text)
+
+
+def _empty_malformed_xref_list(match: re.Match[str]) -> str:
+    if _WELL_FORMED_XREF_LIST.fullmatch(match.group(2)):
+        return match.group(0)
+    return f"{match.group(1)}[]{match.group(3)}"
 
 
 def split_xref(xref: str) -> tuple[str, str] | None:
@@ -248,11 +369,18 @@ def _find_line(text: str, pattern: str, accept: Callable[[re.Match[str]], bool])
 # --- ontology -> tables ---------------------------------------------------------------------------
 
 
-def _ontology_tables(ontology: pronto.Ontology, source: str, path: Path, text: str) -> dict[str, pa.Table]:
+def _ontology_tables(
+    ontology: pronto.Ontology, source: str, path: Path, text: str, id_prefixes: Sequence[str] | None = None
+) -> dict[str, pa.Table]:
     """Build the five tables from a parsed ontology (see :func:`read_obo`)."""
     default_namespace = ontology.metadata.default_namespace
     typedefs = sorted(ontology.relationships(), key=lambda rel: rel.id)
     terms = sorted(ontology.terms(), key=lambda term: term.id)
+    dropped: collections.Counter[str] = collections.Counter()
+    if id_prefixes is not None:
+        wanted = set(id_prefixes)
+        dropped.update(term.id.partition(":")[0] for term in terms if term.id.partition(":")[0] not in wanted)
+        terms = [term for term in terms if term.id.partition(":")[0] in wanted]
     term_ids = {term.id for term in terms}
 
     concept_rows: list[dict[str, object]] = []
@@ -283,6 +411,10 @@ def _ontology_tables(ontology: pronto.Ontology, source: str, path: Path, text: s
                 counts["xrefs skipped (no 'prefix:code')"] += 1
             else:
                 mappings.add((term.id, *split))
+        for alt_id in sorted(term.alternate_ids):
+            counts["alt_ids"] += 1
+            counts["alt_ids that are term ids too"] += alt_id in term_ids
+            mappings.add((term.id, ALT_ID_CODE_SYSTEM, alt_id))
 
     mapping_rows = [
         {"source": source, "concept_id": concept_id, "code_system": system, "code": code}
@@ -297,6 +429,8 @@ def _ontology_tables(ontology: pronto.Ontology, source: str, path: Path, text: s
     }
     counts["terms"] = len(terms)
     counts["mappings"] = len(mapping_rows)
+    for prefix, n in dropped.items():
+        counts[f"terms outside id_prefixes (dropped): {prefix}"] = n
     log.info(
         "%s (%s): %s",
         path,
@@ -329,15 +463,23 @@ def _term_rows(
     else:
         counts["terms without a name"] += 1
     # pronto keeps one synonym per (text, scope); sorting makes the #syn<k> ids reproducible.
-    synonyms = sorted({(syn.scope or "", syn.description) for syn in term.synonyms})
-    for k, (scope, description) in enumerate(synonyms):
+    types: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
+    for syn in term.synonyms:
+        kinds = types[(syn.scope or "", syn.description)]
+        if syn.type is not None:
+            kinds.add(syn.type.id)
+    for k, (scope, description) in enumerate(sorted(types)):
         counts[f"synonyms {scope or 'without scope'}"] += 1
+        synonym_type = min(types[(scope, description)], default=None)
+        if synonym_type is not None:
+            counts[f"synonym type {synonym_type}"] += 1
         yield {
             **common,
             "term_id": f"{term.id}#syn{k}",
             "term": description,
             "term_type": "synonym",
             "scope": scope or None,
+            "tty": synonym_type,
         }
 
 

@@ -47,7 +47,7 @@ TERMS = TableSpec(
             string_field("scope", nullable=True),  # OBO synonym scope: EXACT|RELATED|BROAD|NARROW
             string_field("acceptability", nullable=True),  # SNOMED language refset: preferred|acceptable
             string_field("sab", nullable=True),  # UMLS source abbreviation
-            string_field("tty", nullable=True),  # UMLS term type
+            string_field("tty", nullable=True),  # UMLS term type; OBO synonym type (UBERON ABBREVIATION)
         ]
     ),
     ("source", "concept_id", "term_id"),
@@ -90,7 +90,8 @@ MAPPINGS = TableSpec(
         [
             string_field("source"),
             string_field("concept_id"),
-            string_field("code_system"),  # UMLS SAB (e.g. MSH), OBO xref prefix (e.g. UMLS, MSH)
+            # UMLS SAB (e.g. MSH), OBO xref prefix (e.g. UMLS, MSH), or "alt_id" (OBO alt_id, code = the full id)
+            string_field("code_system"),
             string_field("code"),  # the code in that system (UMLS CODE, xref local id); never "NOCODE"
         ]
     ),

@@ -211,3 +211,90 @@ def test_siblings_sharing_a_parent_are_counted() -> None:
     single = datasets["single_answer"]
     same = single[[b == d for b, d in zip(single["b_ids"], single["d_ids"])]]
     assert sorted(zip(same["a_id"], same["c_id"])) == [("s1", "s2"), ("s2", "s1")]
+
+
+# --------------------------------------------------------------------------------------------------
+# UBERON: a non-hierarchical relation (develops_from) read by the OBO reader, kept with its inverse
+# --------------------------------------------------------------------------------------------------
+UBERON_LIKE = """\
+format-version: 1.2
+default-namespace: uberon
+
+[Term]
+id: UBERON:0000001
+name: anatomical entity
+
+[Term]
+id: UBERON:0000010
+name: mesoderm
+is_a: UBERON:0000001
+
+[Term]
+id: UBERON:0000011
+name: ectoderm
+is_a: UBERON:0000001
+
+[Term]
+id: UBERON:0000012
+name: neural crest
+is_a: UBERON:0000001
+
+[Term]
+id: UBERON:0000020
+name: heart
+is_a: UBERON:0000001
+relationship: develops_from UBERON:0000010
+
+[Term]
+id: UBERON:0000021
+name: epidermis
+is_a: UBERON:0000001
+relationship: develops_from UBERON:0000011
+
+[Term]
+id: UBERON:0000022
+name: adrenal medulla
+is_a: UBERON:0000001
+relationship: develops_from UBERON:0000012
+relationship: part_of UBERON:0000023
+
+[Term]
+id: UBERON:0000023
+name: adrenal gland
+is_a: UBERON:0000001
+
+[Typedef]
+id: develops_from
+name: develops_from
+
+[Typedef]
+id: part_of
+name: part_of
+"""
+
+
+def test_uberon_develops_from_is_read_and_kept_with_its_inverse(tmp_path) -> None:
+    from biosem.terminology.obo import read_obo
+
+    path = tmp_path / "uberon.obo"
+    path.write_text(UBERON_LIKE, encoding="utf-8")
+    tables = read_obo(path, "uberon")
+    names = tables["terms"].to_pandas()
+    counts = term_counts([(c, t, 9) for c, t in zip(names["concept_id"], names["term"])])
+    p = AnalogyParams(min_frequency=1, min_one_to_one=3, pairs_per_relation=3, inverse=True)
+
+    datasets, stats = build_analogies(tables["relations"], counts, p, "uberon", tables["concepts"].to_pandas())
+
+    by = stats.set_index("relation")
+    assert by.loc["develops_from", "status"] == by.loc["inverse(develops_from)", "status"] == STATUS_KEPT
+    assert by.loc["develops_from", "one_to_one"] == 3
+    assert by.loc["part_of", "status"] == STATUS_FEW_ONE_TO_ONE
+    single = datasets["single_answer"]
+    assert set(single["relation"]) == {"develops_from", "inverse(develops_from)"}
+    assert len(single) == 2 * 3 * 2  # two relations, 3 subjects, every ordered pair
+    develops = single[single["relation"] == "develops_from"]
+    assert {(a, tuple(b)) for a, b in zip(develops["a_term"], develops["b_terms"])} == {
+        ("adrenal medulla", ("neural crest",)),
+        ("epidermis", ("ectoderm",)),
+        ("heart", ("mesoderm",)),
+    }

@@ -29,7 +29,7 @@ from biosem.release.registry import ReleaseDataset, Source
 from biosem.validity import check, label_checks, string_baseline_checks, write_validity
 
 CONFIG = validated_config(yaml.safe_load((REPO / "config" / "config.yaml").read_text()))
-HUB_IDS = {"cc-by-4.0", "cc0-1.0", "apache-2.0", "mit", "unknown", "other"}
+HUB_IDS = {"cc-by-4.0", "cc-by-3.0", "cc0-1.0", "apache-2.0", "mit", "unknown", "other"}
 """The Hub licence ids biosem may write (https://huggingface.co/docs/hub/repositories-licenses)."""
 TASKS = {"sentence-similarity", "text-classification", "question-answering"}
 SPLITS = {"train", "validation", "test"}

@@ -312,3 +312,28 @@ def test_default_config_credits_its_open_sources() -> None:
     # every open dataset of the default can be credited (no attribution missing)
     for dataset in registry.registered_datasets(config, ["termpairs", "analogies", "wic", "simlex", "agreement"]):
         assert dataset.credits(), dataset.id
+
+
+def test_default_config_credits_the_craft_ontologies() -> None:
+    """UBERON (CC BY 3.0), SO and MOP (CC BY 4.0) as CRAFT ships them: public, credited under their
+    licences with citation, and what biosem's reading changed (SO's underscores, MOP's imports) named."""
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    offered = {d.id: d for d in registry.registered_datasets(config, ["termpairs"])}
+    expected = {"uberon": "cc-by-3.0", "so": "cc-by-4.0", "mop": "cc-by-4.0"}
+    for name, hub_id in expected.items():
+        dataset = offered[f"termpairs/{name}"]
+        status = dataset.licence_status(config["release"])
+        assert not status.restricted, status.reasons
+        assert hub_licence(status) == {"license": hub_id}
+        (credit,) = dataset.credits()
+        assert credit.licence is not None and credit.licence.key == hub_id
+        assert "The licensor provides it as is" in credit.text
+    uberon, so, mop = (offered[f"termpairs/{n}"].credits()[0].text for n in ("uberon", "so", "mop"))
+    assert uberon.startswith("[Uberon multi-species anatomy ontology (basic edition)](http://uberon.org)")
+    assert "Please cite: Mungall, Torniai, Gkoutos, Lewis and Haendel." in uberon
+    assert (
+        "Changes: underscores in names and synonyms written as spaces (five_prime_UTR as five prime UTR); then terms"
+        in so
+    )
+    assert "Changes: only the classes with id prefix MOP read" in mop
+    assert "underscores" not in uberon and "id prefix" not in uberon

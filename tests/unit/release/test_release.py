@@ -669,13 +669,13 @@ def test_release_plan_membership_guard_and_provenance(tmp_path: Path) -> None:
     assert stages == ["termpairs", "wic"]
     plan = ReleasePlan(config, stages, str(tmp_path), ["config/config.yaml"])
     public, private = SimpleNamespace(visibility="public"), SimpleNamespace(visibility="private")
-    open_terms = ["cl", "doid", "go", "hpo", "mesh"]
+    open_terms = ["cl", "doid", "go", "hpo", "mesh", "mop", "so", "uberon"]
     assert [d.id for d in plan.members("public")] == [*(f"termpairs/{t}" for t in open_terms), "wic/biowic"]
     assert [d.id for d in plan.withheld("public")] == [
         "termpairs/snomed_sample",
         "termpairs/umls_sample",
     ]
-    assert len(plan.members("private")) == 8 and plan.withheld("private") == []
+    assert len(plan.members("private")) == 11 and plan.withheld("private") == []
     assert plan.manifest_inputs(public) == [
         *(f"results/release/0.1.0/public/termpairs/{t}/SHA256SUMS" for t in open_terms),
         "results/release/0.1.0/public/wic/biowic/SHA256SUMS",
@@ -696,7 +696,7 @@ def test_release_plan_membership_guard_and_provenance(tmp_path: Path) -> None:
     # An explicit selection naming restricted datasets makes the public release fail, not the private.
     explicit = {**config, "release": {**config["release"], "datasets": ["termpairs"]}}
     plan = ReleasePlan(explicit, stages, str(tmp_path), ["config/config.yaml"])
-    assert len(plan.manifest_inputs(private)) == 7
+    assert len(plan.manifest_inputs(private)) == 10
     with pytest.raises(RestrictedLicenceError, match="refuses 2 dataset"):
         plan.manifest_inputs(public)
     with pytest.raises(RestrictedLicenceError):

@@ -69,7 +69,7 @@ id: develops_from
 """
 
 
-def _term(concept: str, term_id: str, term: str, term_type: str, scope: str | None, active=True):
+def _term(concept: str, term_id: str, term: str, term_type: str, scope: str | None, active=True, tty=None):
     return {
         "source": "test",
         "concept_id": concept,
@@ -81,7 +81,7 @@ def _term(concept: str, term_id: str, term: str, term_type: str, scope: str | No
         "scope": scope,
         "acceptability": None,
         "sab": None,
-        "tty": None,
+        "tty": tty,  # the synonym type
     }
 
 
@@ -107,7 +107,7 @@ EXPECTED_SMALL = {
         _term("T:0000001", "T:0000001#name", "root", "preferred", None),
         _term("T:0000002", "T:0000002#name", "Abnormal heart", "preferred", None),
         # Synonyms sorted by (scope, text): the order in the file does not matter.
-        _term("T:0000002", "T:0000002#syn0", "Cardiac abnormality", "synonym", "EXACT"),
+        _term("T:0000002", "T:0000002#syn0", "Cardiac abnormality", "synonym", "EXACT", tty="layperson"),
         _term("T:0000002", "T:0000002#syn1", "Heart anomaly", "synonym", "EXACT"),
         _term("T:0000002", "T:0000002#syn2", "Heart issue", "synonym", "RELATED"),
         _term("T:0000003", "T:0000003#name", "obsolete Heart trouble", "preferred", None, False),
@@ -435,7 +435,8 @@ def test_hpo_associations(hpo_rows):
 
 def test_hpo_mappings(hpo_rows):
     mappings = hpo_rows["mappings"]
-    assert len(mappings) == 18_170
+    assert len(mappings) == 18_170 + 3_832  # xrefs, then the alt_ids (code_system "alt_id")
+    assert Counter(row["code_system"] for row in mappings)["alt_id"] == 3_832
     assert Counter(row["code_system"] for row in mappings)["UMLS"] == 12_925
     root = {"source": "hpo", "concept_id": "HP:0000118", "code_system": "UMLS", "code": "C4021819"}
     assert root in mappings
@@ -461,4 +462,4 @@ def test_go_slim():
         ("regulates", "regulates"): 1,
     }
     assert tables["associations"] == []
-    assert len(tables["mappings"]) == 1_612
+    assert len(tables["mappings"]) == 1_612 + 59  # xrefs, then the alt_ids
