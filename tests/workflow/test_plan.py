@@ -118,8 +118,18 @@ def test_params_hold_only_the_keys_a_rule_reads(plan: Plan) -> None:
     # per-terminology keys reach the rules resolved for wic.terminology (MeSH by default)
     assert plan.wic.select_params["code_systems"] == {"MESH": "MESH"}
     assert plan.wic.select_params["own_namespace"] is None
-    assert plan.wic.candidate_params["prune_relations"] == ["SY", "RB", "PAR"]
+    assert plan.wic.candidate_params["main_prune_relations"] == ["SY", "RB", "PAR"]
     assert plan.wic.candidate_params["abbreviation_ttys"] == ["ABB", "ACR"]
+    # CRAFT's namespaces, each with its OBO terminology: the union of the RELs pruned, per-terminology entries
+    assert plan.wic.candidate_params["prune_relations"] == ["SY", "RB", "PAR", "is_a", "part_of"]
+    uberon = next(e for e in plan.wic.candidate_params["namespace_terminologies"] if e["namespace"] == "UBERON")
+    assert uberon == {
+        "namespace": "UBERON",
+        "terminology": "uberon",
+        "prune_relations": ["is_a", "part_of"],
+        "abbreviation_ttys": ["ABBREVIATION"],
+    }
+    assert plan.wic.select_params["namespace_terminologies"]["GO"] == "go"
     assert "quotas" not in plan.wic.select_params and "code_systems" not in plan.wic.candidate_params
 
 

@@ -13,6 +13,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
@@ -104,6 +105,18 @@ def test_public_release_holds_only_open_datasets(release_runs: dict[int, Path]) 
     assert f"snakemake --cores N --configfile {' '.join(CONFIG_FILES)} release_public" in manifest
     config = yaml.safe_load((root / "config.yaml").read_text())
     assert config["release"]["version"] == VERSION and config["termpairs"]["terminologies"]
+    # WiC over CRAFT: every article a row takes a sentence from, with its notice and URL (issue 38)
+    wic = root / "wic" / "biowic"
+    rows = pd.concat([pq.read_table(p).to_pandas() for p in wic.glob("data/*.parquet")], ignore_index=True)
+    articles = set(rows.loc[rows["corpus1"] == "craft", "document_id1"]) | set(
+        rows.loc[rows["corpus2"] == "craft", "document_id2"]
+    )
+    assert len(articles) > 50 and not articles & {"15784609", "15917436", "16027110", "16221973", "16517939"}
+    card = (wic / "README.md").read_text()
+    notices = card.split("### Article notices", 1)[1].split("\n## ", 1)[0]
+    assert all(f"`craft` PMID {pmid} (PMC" in notices for pmid in articles)
+    recorded = json.loads((wic / "croissant.json").read_text())["prov:wasDerivedFrom"]
+    assert {e["identifier"] for e in recorded if e["@type"] == "sc:ScholarlyArticle"} == {f"PMID:{p}" for p in articles}
 
 
 def test_private_release_carries_restricted_notices(release_runs: dict[int, Path]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -15,7 +16,10 @@ from biosem.wic.validate import load_splits, validate_splits
 
 pytestmark = pytest.mark.workflow
 
-CORPORA = ("bc5cdr", "ncbi_disease", "biored", "medmentions_sample")
+PUBTATOR = ("bc5cdr", "ncbi_disease", "biored", "medmentions_sample")
+CORPORA = (*PUBTATOR, "craft")
+OUP = {"15784609", "15917436", "16027110", "16221973", "16517939"}
+"""CRAFT's five Oxford University Press articles: "All rights reserved"."""
 
 
 def _wic(runs: dict[int, Path]) -> Path:
@@ -98,6 +102,7 @@ def test_concept_ids_from_mesh(workflow_runs: dict[int, Path]) -> None:
     root = _wic(workflow_runs)
     inter = workflow_runs[2] / "results" / "intermediate"
     selected = pq.read_table(inter / "wic" / "selected.parquet").to_pandas()
+    selected = selected[selected["corpus"].isin(PUBTATOR)]
     mesh = selected["concept_id"].str.fullmatch(r"M[0-9]+")
     assert mesh.mean() > 0.85
     assert selected.loc[~mesh, "concept_id"].str.partition(":")[0].isin(["MESH", "OMIM", "UMLS"]).all()
@@ -117,9 +122,10 @@ def test_selection_and_candidate_counts(workflow_runs: dict[int, Path]) -> None:
     inter = workflow_runs[2] / "results" / "intermediate"
     sel = pd.read_csv(root / "selection_counts.tsv", sep="\t").set_index(["corpus", "step"])["n"]
     for corpus in CORPORA:
-        # counted after the PMID deduplication: BioRED loses the abstracts kept in BC5CDR / NCBI Disease
+        # counted after the PMID deduplication: BioRED loses the abstracts kept in BC5CDR / NCBI Disease; and
+        # after the notices: CRAFT loses the articles whose notice does not permit redistribution
         rows = {t: pq.read_metadata(inter / t / f"{corpus}.parquet").num_rows for t in ("sentences", "mentions")}
-        deduplicated = corpus == "biored"
+        deduplicated = corpus in ("biored", "craft")
         assert (
             (sel[(corpus, "sentences")] < rows["sentences"])
             if deduplicated
@@ -142,3 +148,68 @@ def test_selection_and_candidate_counts(workflow_runs: dict[int, Path]) -> None:
     log = (workflow_runs[2] / "logs" / "build_wic_candidates" / "wic.log").read_text()
     for group in GROUPS:
         assert f"{group} label 1: unit_pairs" in log and f"{group} label 0: unit_pairs" in log
+
+
+def test_craft_joins_through_the_obo_terminologies(workflow_runs: dict[int, Path]) -> None:
+    """CRAFT's GO, CL, UBERON, SO and MOP ids are concepts of those ontologies (old GO ids followed to
+    current ones, obsolete ones dropped and counted); CHEBI, PR, NCBITaxon and MONDO keep their
+    namespaces; discontinuous mentions are never targets; a CRAFT and a PubTator mention never pair."""
+    root = _wic(workflow_runs)
+    inter = workflow_runs[2] / "results" / "intermediate"
+    sel = pd.read_csv(root / "selection_counts.tsv", sep="\t").set_index(["corpus", "step"])["n"]
+    assert sel[("craft", "documents")] == 97 - 5 - 8  # the OUP articles and the 8 that grant nothing
+    assert sel[("craft", "documents_excluded_notice_all_rights_reserved")] == 5
+    assert sel[("craft", "documents_excluded_notice_no_permission_stated")] == 8
+    assert sel[("craft", "mentions_dropped_discontinuous")] > 1500
+    assert sel[("craft", "mentions_resolved_GO_alt_id")] > 0 and sel[("craft", "mentions_dropped_obsolete_id")] > 0
+    for ns in ("CL", "SO", "UBERON", "MOP"):
+        assert sel[("craft", f"mentions_resolved_{ns}_primary")] > 0
+    for ns in ("CHEBI", "PR", "NCBITaxon", "MONDO"):
+        assert sel[("craft", f"mentions_kept_unmapped_{ns}")] > 0
+    selected = pq.read_table(inter / "wic" / "selected.parquet").to_pandas()
+    craft = selected[selected["corpus"] == "craft"]
+    assert not set(craft["document_id"]) & OUP
+    spaces = set(craft["concept_id"].str.partition(":")[0])
+    assert spaces <= {"GO", "CL", "UBERON", "SO", "MOP", "CHEBI", "PR", "NCBITaxon", "MONDO", "HP"}
+    obsolete = {"GO:0000187", "GO:0016265"}  # obsolete in the mirror's GO, without replacement
+    assert not set(craft["concept_id"]) & obsolete
+    mentions = pq.read_table(inter / "mentions" / "craft.parquet").to_pandas()
+    gapped = mentions[mentions["discontinuous"]]
+    chosen = craft.merge(gapped, on=["document_id", "mention_id"])
+    assert chosen.empty
+    cand = pd.read_csv(root / "candidate_counts.tsv", sep="\t").set_index(["group", "label"])
+    assert cand.loc[(slice(None), 0), "pruned_cross_namespace"].sum() > 0
+    assert cand.loc[(slice(None), 0), ["pruned_relation_is_a", "pruned_ancestor"]].sum().sum() > 0
+    for split in ("train", "dev", "test"):
+        table = pq.read_table(root / f"{split}.parquet").to_pandas()
+        mixed = (table["corpus1"] == "craft") != (table["corpus2"] == "craft")
+        assert not mixed.any(), split
+        assert not (set(table["document_id1"]) | set(table["document_id2"])) & OUP
+
+
+def test_craft_in_every_split_and_group(workflow_runs: dict[int, Path]) -> None:
+    """With CRAFT the test and dev groups stay balanced (majority class 0.5) and CRAFT fills every train
+    group; the abbreviations it adds come from UBERON's synonym type and the articles' definitions."""
+    root = _wic(workflow_runs)
+    counts = pd.read_csv(root / "counts.tsv", sep="\t", keep_default_na=False)
+    for split in ("dev", "test"):
+        n = counts[counts["split"] == split].set_index(["cat", "label"])["n"]
+        assert n[:, 1].sum() == n[:, 0].sum() > 0
+    train = pq.read_table(root / "train.parquet").to_pandas()
+    craft = train[train["corpus1"] == "craft"]
+    quotas = json.loads((root / "quotas.json").read_text())
+    kept = set(GROUPS) - set(quotas["left_out"].get("train", {}))
+    assert {"term_identity", "abbreviations", "label_similarity"} <= kept
+    assert set(craft["cat"]) == kept and craft.groupby("cat")["label"].nunique().eq(2).all()
+    test = pq.read_table(root / "test.parquet").to_pandas()
+    assert (test["corpus1"] == "craft").sum() > 50
+    log = (workflow_runs[2] / "logs" / "build_wic_candidates" / "wic.log").read_text()
+    stats = dict(re.findall(r"(abbreviation_term_pairs_\w+) = (\d+)", log))
+    assert int(stats["abbreviation_term_pairs_definitions"]) > 0
+    assert int(stats["abbreviation_term_pairs_term_types"]) > 0
+    validity = pd.read_csv(root / "validity.tsv", sep="\t", keep_default_na=False)
+    flagged = validity[validity["status"] == "flag"]
+    # BioWiC draws dev from train's pool: shared sentences and term pairs are the only flags
+    assert set(flagged["check"]) <= {"shared_sentences", "shared_term_pairs"} and set(flagged["dataset"]) == {
+        "train/dev"
+    }

@@ -34,6 +34,7 @@ for _release_dataset in plan.release.datasets:
             licensed=plan.release.licensed_checksums(_release_dataset),
             local=_release_dataset.local_files(),
             validity=list(_release_dataset.validity),
+            notices=list(_release_dataset.notices),
             guard=plan.release.guard(_release_dataset.id),
         output:
             **plan.release.dataset_outputs(_release_dataset),

@@ -8,6 +8,7 @@ rule select_wic_mentions:
     output:
         selected=outputs.wic_selected.template,
         corpus_terms=outputs.wic_corpus_terms.template,
+        definitions=outputs.wic_abbreviation_definitions.template,
         counts=outputs.wic_selection_counts.template,
     log:
         paths.log("select_wic_mentions", "wic"),

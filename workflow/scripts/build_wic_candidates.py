@@ -1,22 +1,55 @@
 """Candidate sentence pairs of the selected mentions, by blocking, in four groups (BioWiC step 2).
 
-Reads the selected mentions and the synonym term sets (the terminology's terms, with its abbreviation
-term types, or the corpus term sets), plus the terminology's relations, mappings, concepts (records) and
-the terms of the corpus concepts for pruning and the link test of label-0 pairs; writes the candidates
-and their counts per group and label before and after pruning. Parameters: docs/design.md § wic.
+Reads the selected mentions, the abbreviations the texts define and the synonym term sets (the
+terminology's terms, with its abbreviation term types and, for OBO terminologies, the synonym scopes of
+``wic.synonym_scopes``; each namespace terminology's terms for the concepts of its namespace; or the
+corpus term sets), plus each terminology's relations, mappings, concepts (records) and the terms of
+the corpus concepts for pruning and the link test of label-0 pairs; writes the candidates and their
+counts per group and label before and after pruning. Parameters: docs/design.md § wic.
 """
 
 import logging
+
+import pandas as pd
 
 from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator
 from biosem.wic.candidates import build_candidates, params_from_config
 from biosem.wic.io import read_term_sets, read_where
-from biosem.wic.prune import ANCESTOR, RECORD, SYNONYM
+from biosem.wic.prune import ANCESTOR, RECORD, SYNONYM, namespace
 from biosem.wic.schemas import CANDIDATES
 
 log = logging.getLogger(__name__)
+
+
+def _terminology_inputs(snakemake, wic: dict) -> list[dict]:
+    """The terminologies whose tables the candidates read: ``wic.terminology`` first, then each
+    namespace terminology, as ``{name, terms, relations, mappings, prune_relations, abbreviation_ttys}``."""
+    out = []
+    if hasattr(snakemake.input, "terms"):
+        out.append(
+            {
+                "name": wic["terminology"],
+                "terms": snakemake.input.terms,
+                "relations": snakemake.input.relations,
+                "mappings": snakemake.input.mappings,
+                "prune_relations": wic["main_prune_relations"],
+                "abbreviation_ttys": wic["abbreviation_ttys"],
+            }
+        )
+    for i, entry in enumerate(wic["namespace_terminologies"]):
+        out.append(
+            {
+                "name": entry["terminology"],
+                "terms": snakemake.input.namespace_terms[i],
+                "relations": snakemake.input.namespace_relations[i],
+                "mappings": snakemake.input.namespace_mappings[i],
+                "prune_relations": entry["prune_relations"],
+                "abbreviation_ttys": entry["abbreviation_ttys"],
+            }
+        )
+    return out
 
 
 def main(snakemake) -> None:
@@ -24,54 +57,81 @@ def main(snakemake) -> None:
     wic = snakemake.params.wic
     params = params_from_config(wic, workers=snakemake.threads)
     selected = read_table(snakemake.input.selected)
+    definitions = read_table(snakemake.input.definitions)
+    log.info("abbreviations defined in the texts: %d distinct (short form, long form)", len(definitions))
     concepts = sorted(selected["concept_id"].unique())
-    relations = mappings = records = link_terms = None
+    wanted = selected["term_lower"].unique().tolist()
     links = params.negative_links
-    if hasattr(snakemake.input, "terms"):
-        term_sets = read_term_sets(
-            snakemake.input.terms, selected["term_lower"].unique().tolist(), wic["abbreviation_ttys"]
-        )
+    scopes = wic["synonym_scopes"]
+    term_parts, relation_parts, mapping_parts, link_parts = [], [], [], []
+    records = None
+    for t in _terminology_inputs(snakemake, wic):
+        term_parts.append(read_term_sets(t["terms"], wanted, t["abbreviation_ttys"], scopes=scopes))
         # the ancestor closure walks the whole hierarchy; the direct rules only need the corpus concepts
-        where = [("rel", "in", list(params.prune_relations))]
+        where = [("rel", "in", list(t["prune_relations"]))]
         if ANCESTOR not in links:
             where.append(("subject_id", "in", concepts))
-        relations = read_where(snakemake.input.relations, where, ["subject_id", "rel", "object_id"])
-        mappings = read_where(snakemake.input.mappings, [("concept_id", "in", concepts)])
-        log.info(
-            "terminology %s: %d term-set entries for corpus terms (%d abbreviations: tty %s), %d %s relations, "
-            "%d mappings of the %d concepts",
-            wic["terminology"],
-            len(term_sets),
-            int(term_sets["abbreviation"].sum()),
-            wic["abbreviation_ttys"],
-            len(relations),
-            list(params.prune_relations),
-            len(mappings),
-            len(concepts),
-        )
-        if RECORD in links and wic["record_column"]:
-            column = wic["record_column"]
-            records = read_where(snakemake.input.concepts, [("concept_id", "in", concepts)], ["concept_id", column])
-            records = records.rename(columns={column: "record"})
-            log.info("record link: %d concepts in %d records", len(records), records["record"].nunique())
-        elif RECORD in links:
-            log.info("record link: terminology format has no records; skipped")
+        relation_parts.append(read_where(t["relations"], where, ["subject_id", "rel", "object_id"]))
+        mapping_parts.append(read_where(t["mappings"], [("concept_id", "in", concepts)]))
         if SYNONYM in links:
-            link_terms = read_term_sets(snakemake.input.terms, None, concepts=concepts)
-            log.info("synonym link: %d terms of the %d concepts", len(link_terms), len(concepts))
-    else:
-        corpus_terms = read_table(snakemake.input.corpus_terms)
-        term_sets = corpus_terms[corpus_terms["documents"] >= wic["corpus_synonym_min_documents"]]
+            link_parts.append(read_term_sets(t["terms"], None, concepts=concepts))
         log.info(
-            "no terminology: corpus term sets, %d of %d (concept, term) in >= %d documents; no pruning by relations",
-            len(term_sets),
+            "terminology %s: %d term-set entries for corpus terms (%d abbreviations: tty %s; synonym scopes %s), "
+            "%d %s relations, %d mappings of the corpus concepts",
+            t["name"],
+            len(term_parts[-1]),
+            int(term_parts[-1]["abbreviation"].sum()),
+            t["abbreviation_ttys"],
+            scopes if scopes is not None else "all",
+            len(relation_parts[-1]),
+            list(t["prune_relations"]),
+            len(mapping_parts[-1]),
+        )
+    relations = mappings = link_terms = None
+    if term_parts:
+        term_sets = pd.concat(term_parts, ignore_index=True).drop_duplicates(
+            ["concept_id", "term_lower", "abbreviation"]
+        )
+        term_sets = term_sets.groupby(["concept_id", "term_lower"], sort=True, as_index=False)["abbreviation"].any()
+        relations = pd.concat(relation_parts, ignore_index=True)
+        mappings = pd.concat(mapping_parts, ignore_index=True)
+        if link_parts:
+            link_terms = pd.concat(link_parts, ignore_index=True)
+            log.info("synonym link: %d terms of the %d concepts", len(link_terms), len(concepts))
+    if wic["terminology"] is None:
+        # the corpora's own term sets for the concepts no namespace terminology covers
+        corpus_terms = read_table(snakemake.input.corpus_terms)
+        own = corpus_terms[corpus_terms["documents"] >= wic["corpus_synonym_min_documents"]]
+        covered = {e["namespace"] for e in wic["namespace_terminologies"]}
+        own = own[~namespace(own["concept_id"]).str.upper().isin(covered)]
+        log.info(
+            "no terminology: corpus term sets, %d of %d (concept, term) in >= %d documents; no pruning by relations "
+            "but the namespace terminologies'",
+            len(own),
             len(corpus_terms),
             wic["corpus_synonym_min_documents"],
         )
+        own = own[["concept_id", "term_lower"]].assign(abbreviation=False)
+        term_sets = pd.concat([term_sets, own], ignore_index=True) if term_parts else own
+    if RECORD in links and wic["record_column"] and hasattr(snakemake.input, "concepts"):
+        column = wic["record_column"]
+        records = read_where(snakemake.input.concepts, [("concept_id", "in", concepts)], ["concept_id", column])
+        records = records.rename(columns={column: "record"})
+        log.info("record link: %d concepts in %d records", len(records), records["record"].nunique())
+    elif RECORD in links:
+        log.info("record link: no terminology with records (MeSH); skipped")
     log.info("link tests of label-0 pairs: %s", list(links) or "none")
     rng = generator(snakemake.params.seed, "wic", "candidates")
     candidates, counts, stats = build_candidates(
-        selected, term_sets, params, rng, relations, mappings, records=records, link_terms=link_terms
+        selected,
+        term_sets,
+        params,
+        rng,
+        relations,
+        mappings,
+        records=records,
+        link_terms=link_terms,
+        definitions=definitions,
     )
     for key, value in stats.items():
         log.info("%s = %d", key, value)

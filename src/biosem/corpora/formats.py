@@ -69,8 +69,13 @@ def _craft_sources(spec: Mapping[str, Any]) -> list[CorpusSource]:
     return [CorpusSource("archive", spec["archive"], "release tarball")]
 
 
+NOTICE_TABLE = "notices"
+"""The table of a format that gives each document its own open-access notice (CRAFT's
+``<PMID>.copyright``): a released sentence of such a document carries its notice
+(:mod:`biosem.release.notices`)."""
+
 PUBTATOR = CorpusFormat("pubtator", _pubtator_sources)
-CRAFT = CorpusFormat("craft", _craft_sources, tables=("notices",))
+CRAFT = CorpusFormat("craft", _craft_sources, tables=(NOTICE_TABLE,))
 FORMATS: dict[str, CorpusFormat] = {f.name: f for f in (PUBTATOR, CRAFT)}
 """Every corpus format, by its ``format`` value."""
 
@@ -89,3 +94,10 @@ def corpus_format(spec: Mapping[str, Any]) -> CorpusFormat:
 def corpus_sources(spec: Mapping[str, Any]) -> list[CorpusSource]:
     """The public sources of a ``corpora.specs`` entry (:attr:`CorpusFormat.sources`)."""
     return corpus_format(spec).sources(spec)
+
+
+def has_notices(spec: Mapping[str, Any]) -> bool:
+    """Whether the documents of a ``corpora.specs`` entry carry their own notices (:data:`NOTICE_TABLE`);
+    ``False`` for an unknown format."""
+    fmt = FORMATS.get(spec.get("format")) if isinstance(spec, Mapping) else None
+    return fmt is not None and NOTICE_TABLE in fmt.tables

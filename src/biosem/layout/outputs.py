@@ -272,6 +272,9 @@ termpair_plot = Output(
 
 wic_selected = Output("wic", paths.INTERMEDIATE + "/wic/selected.parquet", FILE, target=False)
 wic_corpus_terms = Output("wic", paths.INTERMEDIATE + "/wic/corpus_terms.parquet", FILE, target=False)
+wic_abbreviation_definitions = Output(
+    "wic", paths.INTERMEDIATE + "/wic/abbreviation_definitions.parquet", FILE, target=False
+)
 wic_candidates = Output("wic", paths.INTERMEDIATE + "/wic/candidates.parquet", FILE, target=False)
 wic_split_json = Output("wic", paths.WIC + "/{split}.json", DATASET)
 wic_split = Output("wic", paths.WIC + "/{split}.parquet", DATASET)

@@ -23,6 +23,7 @@ from biosem.release.card import FileChecksums, example_shard, markdown_table, re
 from biosem.release.checksums import SUMS_NAME, format_sums, sha256_file, walk_release
 from biosem.release.croissant import croissant_json, validate_croissant, write_croissant
 from biosem.release.licence import LicenceStatus, RestrictedLicenceError, hub_licence
+from biosem.release.notices import released_articles
 from biosem.release.provenance import Provenance, config_yaml
 from biosem.release.registry import ReleaseDataset
 from biosem.release.shards import ShardInfo, composition, write_shard
@@ -129,11 +130,13 @@ def checksum_table(files: Sequence[str | os.PathLike[str]], root: str | os.PathL
 
 @dataclass(frozen=True)
 class BuiltDataset:
-    """What :func:`build_dataset` wrote: the shards, the composition counts and the croissant warnings."""
+    """What :func:`build_dataset` wrote: the shards, the composition counts, the croissant warnings and
+    the articles listed with their notices (``None`` for a dataset without per-article notices)."""
 
     shards: tuple[ShardInfo, ...]
     composition: pd.DataFrame
     croissant_warnings: tuple[str, ...]
+    articles: pd.DataFrame | None = None
 
 
 def read_validity_rows(files: Sequence[str]) -> pd.DataFrame:
@@ -151,11 +154,16 @@ def build_dataset(
     status: LicenceStatus,
     provenance: Provenance,
     checksums: FileChecksums,
+    notices: pd.DataFrame | None = None,
 ) -> BuiltDataset:
     """Write the dataset folder: shards, ``README.md``, ``croissant.json`` (validated), ``SHA256SUMS``.
 
     Every other file in the folder (a stale shard, a hidden file or folder) is removed first: the
     folder holds exactly the files its ``SHA256SUMS`` lists.
+
+    ``notices``: the ``notices`` intermediates of :attr:`ReleaseDataset.notices`, concatenated; every
+    article the rows take a sentence from is then listed with its notice in the card and
+    ``croissant.json`` (:func:`biosem.release.notices.released_articles`).
 
     Raises:
         RestrictedLicenceError: the dataset is restricted and ``provenance.visibility`` is public.
@@ -163,8 +171,12 @@ def build_dataset(
             symbolic link: the release copies real bytes and publishes no link.
         AttributionError: a source's licence requires attribution and its config gives none.
         CroissantValidationError: mlcroissant rejects the generated metadata.
-        ValueError: two splits of a config differ in schema.
+        NoticeError: a row's article has no notice, or one of a class the dataset does not permit.
+        ValueError: two splits of a config differ in schema, or the dataset names notices tables and
+            none is given.
     """
+    if dataset.notices and notices is None:
+        raise ValueError(f"{dataset.id}: its rows need their articles' notices ({', '.join(dataset.notices)})")
     if status.restricted and provenance.visibility == "public":
         raise RestrictedLicenceError([(dataset.id, "; ".join(status.reasons))])
     for source in dataset.input_files():
@@ -189,6 +201,15 @@ def build_dataset(
         )
         written.append((info, table))
     shards = tuple(info for info, _ in written)
+    articles = None
+    if dataset.notices:
+        articles = released_articles(
+            dataset.id,
+            [t for _, t in written],
+            notices,
+            dataset.permitted_notices,  # type: ignore[arg-type]
+        )
+        log.info("%s: %d articles with notices", dataset.id, len(articles))
     counts = composition(written, dataset.group_columns, dataset.label_column)
     chosen = example_shard(dataset, shards)
     example = None
@@ -197,9 +218,10 @@ def build_dataset(
         example = (chosen.config, chosen.split, table.slice(0, 1).to_pylist()[0])
     validity = read_validity_rows(dataset.validity)
     write_text(
-        render_card(dataset, shards, counts, status, provenance, checksums, example, validity), root / "README.md"
+        render_card(dataset, shards, counts, status, provenance, checksums, example, validity, articles),
+        root / "README.md",
     )
-    doc = croissant_json(dataset, shards, status, provenance)
+    doc = croissant_json(dataset, shards, status, provenance, articles)
     write_croissant(doc, root / "croissant.json")
     warnings = validate_croissant(root / "croissant.json")
     for warning in warnings:
@@ -213,7 +235,7 @@ def build_dataset(
         len(entries),
         SUMS_NAME,
     )
-    return BuiltDataset(shards, counts, tuple(warnings))
+    return BuiltDataset(shards, counts, tuple(warnings), articles)
 
 
 def dataset_files(dataset: ReleaseDataset) -> list[str]:

@@ -32,6 +32,7 @@ from biosem.release.licence import (
     identify_licence,
     restricted_notice,
 )
+from biosem.release.notices import notices_section
 from biosem.release.provenance import Provenance
 from biosem.release.registry import ReleaseDataset
 from biosem.release.shards import ShardInfo
@@ -392,8 +393,10 @@ def _sources_section(dataset: ReleaseDataset, checksums: FileChecksums) -> str:
     return "\n".join(out)
 
 
-def licence_section(dataset: ReleaseDataset, status: LicenceStatus) -> str:
-    """The card's "Licence and attribution" section: the dataset's licence, then one credit per source group.
+def licence_section(dataset: ReleaseDataset, status: LicenceStatus, articles: pd.DataFrame | None = None) -> str:
+    """The card's "Licence and attribution" section: the dataset's licence, then one credit per source
+    group, then the articles the rows take sentences from with their notices (``articles``:
+    :func:`biosem.release.notices.released_articles`; ``None`` or empty: none).
 
     Raises:
         AttributionError: a source's licence requires attribution and its config gives none.
@@ -421,11 +424,13 @@ def licence_section(dataset: ReleaseDataset, status: LicenceStatus) -> str:
     credits = dataset.credits()
     bullets = "\n".join(f"* {', '.join(f'`{n}`' for n in c.sources)}: {c.text}" for c in credits)
     scope = "" if status.restricted else "Open sources only: no UMLS or SNOMED CT content. "
+    notices = notices_section(articles) if articles is not None else ""
     return (
         f"{head} Hugging Face metadata: {meta}.\n\n"
         "Credits, as the sources' licences ask:\n\n"
         f"{bullets}\n\n"
         f"{scope}biosem's code is Apache-2.0; that licence does not cover the data.\n"
+        + (f"\n{notices}" if notices else "")
     )
 
 
@@ -492,6 +497,7 @@ def render_card(
     checksums: FileChecksums,
     example: Example | None = None,
     validity: pd.DataFrame | None = None,
+    articles: pd.DataFrame | None = None,
 ) -> str:
     """The whole ``README.md``: YAML header, then the card and datasheet sections.
 
@@ -502,6 +508,8 @@ def render_card(
         example: the row shown under "Example" (the first row of :func:`example_shard`).
         validity: the dataset's validity checks (:func:`validity_limitations`), shown under "Known
             limitations".
+        articles: the articles the rows take sentences from, with their notices
+            (:func:`biosem.release.notices.released_articles`), listed under "Licence and attribution".
     """
     notice = restricted_notice(status)
     commit = (
@@ -530,7 +538,7 @@ def render_card(
         "",
         CREDITS_HEADING,
         "",
-        licence_section(dataset, status),
+        licence_section(dataset, status, articles),
         "## Dataset structure",
         "",
         _features_table(dataset, shards),

@@ -12,6 +12,12 @@ classified again (:func:`biosem.release.licence.classify`, with the ``release`` 
 release's ``config.yaml``), and the card's licence metadata must be the one they give. In a public
 release a restricted dataset is a problem, and so is any identifier of a restricted terminology in a
 concept column of a Parquet, TSV/CSV or JSON file (:mod:`biosem.release.content`).
+
+Rows that take sentences from articles with their own open-access notice (CRAFT; the corpora of a
+format with a ``notices`` table in the release's ``config.yaml``, and any corpus whose articles
+``croissant.json`` records) are checked article by article (:func:`biosem.release.notices.check_notices`):
+``croissant.json`` records the article's notice, the notice is of a class ``wic.permitted_notices``
+permits, and the card lists the article's URL under "Article notices".
 Prints one line per problem and exits 1 if there is any.
 """
 
@@ -30,12 +36,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
+from biosem.corpora import formats
 from biosem.layout import paths
 from biosem.release.card import CREDITS_HEADING
 from biosem.release.checksums import SUMS_NAME, verify_sha256sums, walk_release
 from biosem.release.content import scan_table
 from biosem.release.croissant import CroissantValidationError, recorded_sources, validate_croissant
 from biosem.release.licence import LicenceStatus, classify, hub_licence
+from biosem.release.notices import check_notices
 
 TABLE_SUFFIXES = {".parquet": None, ".tsv": "\t", ".csv": ",", ".json": None, ".jsonl": None}
 """Files whose concept columns the content check reads (public releases)."""
@@ -88,13 +96,27 @@ def scan_content(base: Path, files: Sequence[Path]) -> list[str]:
     return problems
 
 
-def _release_rules(base: Path) -> dict[str, Any]:
-    """The ``release`` section of the release's ``config.yaml`` (empty when there is none)."""
+def _release_config(base: Path) -> dict[str, Any]:
+    """The release's ``config.yaml`` (empty when there is none)."""
     path = base / "config.yaml"
     if not path.is_file():
         return {}
     config = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return dict(config.get("release") or {}) if isinstance(config, dict) else {}
+    return config if isinstance(config, dict) else {}
+
+
+def _release_rules(base: Path) -> dict[str, Any]:
+    """The ``release`` section of the release's ``config.yaml`` (empty when there is none)."""
+    return dict(_release_config(base).get("release") or {})
+
+
+def _notice_rules(config: dict[str, Any]) -> tuple[set[str], list[str] | None]:
+    """The corpora whose articles carry notices (a format with a ``notices`` table) and the permitted
+    notice classes (``wic.permitted_notices``; ``None`` when the config does not say), from a release's config."""
+    specs = ((config.get("corpora") or {}).get("specs")) or {}
+    corpora = {name for name, spec in specs.items() if formats.has_notices(spec)}
+    permitted = (config.get("wic") or {}).get("permitted_notices")
+    return corpora, (list(permitted) if permitted is not None else None)
 
 
 def _licence_status(folder: Path, rules: dict[str, Any]) -> LicenceStatus:
@@ -115,6 +137,23 @@ def _licence_status(folder: Path, rules: dict[str, Any]) -> LicenceStatus:
     )
 
 
+def _article_notice_problems(
+    folder: Path, name: str, card: str, notice_corpora: set[str], permitted: list[str] | None
+) -> list[str]:
+    """:func:`biosem.release.notices.check_notices` on a dataset folder's Parquet files."""
+    try:
+        doc = json.loads((folder / "croissant.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return []  # reported by the provenance check
+    tables = []
+    for path in sorted(folder.rglob("*.parquet")):
+        try:
+            tables.append(pq.read_table(path))
+        except (OSError, pa.ArrowException) as exc:
+            return [f"{name}: cannot read {path.relative_to(folder).as_posix()} to check its articles' notices ({exc})"]
+    return check_notices(name, tables, doc, card, notice_corpora, permitted)
+
+
 def check_release(root: str | Path, records: int = 3) -> list[str]:
     """Problems found in release folder ``root`` (``results/release/<version>/<visibility>``)."""
     base = Path(root)
@@ -128,7 +167,9 @@ def check_release(root: str | Path, records: int = 3) -> list[str]:
         else [f"no {SUMS_NAME} in {base}"]
     )
     public = base.name == "public"
-    rules = _release_rules(base)
+    config = _release_config(base)
+    rules = dict(config.get("release") or {})
+    notice_corpora, permitted = _notice_rules(config)
     cards = sorted(base.glob("*/*/README.md"))
     if not cards:
         problems.append(f"no dataset folder (<family>/<name>/README.md) under {base}")
@@ -175,6 +216,7 @@ def check_release(root: str | Path, records: int = 3) -> list[str]:
             validate_croissant(folder / "croissant.json", check_records=records)
         except (CroissantValidationError, OSError) as exc:
             problems.append(f"{name}/croissant.json: {exc}")
+        problems += _article_notice_problems(folder, name, text, notice_corpora, permitted)
     if public:
         problems += scan_content(base, files)
     return problems

@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import mlcroissant as mlc
+import pandas as pd
 import pyarrow as pa
 import rdflib
 
 from biosem.io import write_text
 from biosem.release.licence import LicenceStatus, croissant_licences, is_unstated, plain_text
+from biosem.release.notices import ARTICLE_TYPE, notices_jsonld
 from biosem.release.provenance import Provenance
 from biosem.release.registry import ReleaseDataset, Source
 from biosem.release.shards import ShardInfo
@@ -170,9 +172,13 @@ def build_metadata(
     )
 
 
-def provenance_jsonld(dataset: ReleaseDataset, provenance: Provenance) -> dict[str, Any]:
-    """W3C PROV properties: the sources (with version, licence, checksum, credit) and the generating run,
-    and ``creditText`` (schema.org): every source's credit, as the card's "Licence and attribution" gives it."""
+def provenance_jsonld(
+    dataset: ReleaseDataset, provenance: Provenance, articles: pd.DataFrame | None = None
+) -> dict[str, Any]:
+    """W3C PROV properties: the sources (with version, licence, checksum, credit), then the articles the
+    rows take sentences from with their notices (:func:`biosem.release.notices.notices_jsonld`), and the
+    generating run; and ``creditText`` (schema.org): every source's credit, as the card's "Licence and
+    attribution" gives it."""
     credits = dataset.credits()
     credit_of = {name: plain_text(c.text) for c in credits for name in c.sources}
     derived = []
@@ -197,6 +203,7 @@ def provenance_jsonld(dataset: ReleaseDataset, provenance: Provenance) -> dict[s
         if s.name in credit_of:
             entry["creditText"] = credit_of[s.name]
         derived.append(entry)
+    derived += notices_jsonld(articles) if articles is not None else []
     generated = {
         "@type": "prov:Activity",
         "name": f"biosem {provenance.biosem_version} release {provenance.release_version} ({provenance.visibility})",
@@ -211,6 +218,7 @@ def provenance_jsonld(dataset: ReleaseDataset, provenance: Provenance) -> dict[s
 
 def recorded_sources(doc: dict[str, Any]) -> list[Source]:
     """The sources a ``croissant.json`` document records (``prov:wasDerivedFrom``): name, licences, format.
+    Article entries (:data:`biosem.release.notices.ARTICLE_TYPE`) are not sources and are skipped.
 
     Raises:
         ValueError: the document records no sources, or an entry has no name.
@@ -220,6 +228,8 @@ def recorded_sources(doc: dict[str, Any]) -> list[Source]:
         raise ValueError("no source provenance: expected a list of sources in prov:wasDerivedFrom, found none")
     out = []
     for entry in entries:
+        if isinstance(entry, dict) and entry.get("@type") == ARTICLE_TYPE:
+            continue  # an article with its notice (biosem.release.notices), not a source with a licence
         if not isinstance(entry, dict) or not entry.get("name"):
             raise ValueError(f"prov:wasDerivedFrom: expected a source with a name, found {entry!r}")
         licences = entry.get("license", "none stated")
@@ -242,14 +252,16 @@ def croissant_json(
     shards: Sequence[ShardInfo],
     status: LicenceStatus,
     provenance: Provenance,
+    articles: pd.DataFrame | None = None,
 ) -> dict[str, Any]:
-    """The ``croissant.json`` document (JSON-LD dict): mlcroissant's serialisation plus PROV."""
+    """The ``croissant.json`` document (JSON-LD dict): mlcroissant's serialisation plus PROV (with the
+    articles and their notices, when the rows carry sentences of articles with notices)."""
     metadata = build_metadata(dataset, shards, status, provenance)
     if metadata.issues.errors:
         raise CroissantValidationError(metadata.issues.report())
     doc = metadata.to_json()
     doc["@context"]["prov"] = PROV
-    doc.update(provenance_jsonld(dataset, provenance))
+    doc.update(provenance_jsonld(dataset, provenance, articles))
     return doc
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from biosem.corpora.formats import NOTICE_TABLE, has_notices
 from biosem.corpora.schemas import SPLITS
 from biosem.corpora.shards import expand_corpus_files
-from biosem.layout import outputs
+from biosem.layout import outputs, paths
 from biosem.release import citations
 from biosem.release.licence import Attribution
 from biosem.release.registry import (
@@ -360,14 +361,22 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
     released as ``validation``)."""
     section = config["wic"]
     sources: list[Source] = []
+    notices = []
     for corpus in section["corpora"]:
         sources += corpus_sources(config, corpus)
+        if has_notices(config["corpora"]["specs"][corpus]):
+            notices.append(paths.intermediate(NOTICE_TABLE, corpus))
     terminology = section["terminology"]
     if terminology:
         sources += terminology_sources(config, terminology, role="concept normalisation")
+    namespaced = dict(sorted((section.get("namespace_terminologies") or {}).items()))
+    for namespace, name in namespaced.items():
+        sources += terminology_sources(config, name, role=f"concept normalisation of {namespace} ids")
     parameters = {"seed": config["seed"], **section}
     if terminology:
         parameters["terminology_settings"] = terminology_parameters(config, terminology)
+    for name in namespaced.values():
+        parameters.setdefault("namespace_terminology_settings", {})[name] = terminology_parameters(config, name)
     return [
         ReleaseDataset(
             family="wic",
@@ -375,10 +384,11 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
             validity=(outputs.wic_validity.template,),
             pretty_name="Biomedical word-in-context pairs (after BioWiC, Rouhizadeh et al. 2024)",
             summary=(
-                "Pairs of sentences from PubTator corpora, each with one marked mention; label 1 when "
-                "both mentions denote the same concept. Four groups: term identity, abbreviations, "
-                "synonyms, label similarity. The first ten columns are the released BioWiC schema; the "
-                "rest record each side's concept, corpus and PMID."
+                "Pairs of sentences from annotated biomedical corpora (PubTator abstracts; CRAFT full-text "
+                "articles in the open default), each with one marked mention; label 1 when both mentions "
+                "denote the same concept. Four groups: term identity, abbreviations, synonyms, label "
+                "similarity. The first ten columns are the released BioWiC schema; the rest record each "
+                "side's concept, corpus and PMID."
             ),
             motivation=(
                 "Evaluates whether contextual representations separate the senses of biomedical terms "
@@ -396,7 +406,18 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 (
                     "Concepts are those of `wic.terminology` (MeSH concepts in the open default; ids it "
                     "does not unify keep their corpus namespace and are never negatives of its concepts); "
-                    "without a terminology, the corpora's own ids and no hierarchy pruning."
+                    "without a terminology, the corpora's own ids and no hierarchy pruning. Ids of the "
+                    "namespaces of `wic.namespace_terminologies` (CRAFT's GO, CL, UBERON, SO and MOP ids in "
+                    "the open default) are concepts of those ontologies, their obsolete ids followed through "
+                    "alt_id and replaced_by; namespaces never meet in a pair, so a CRAFT mention and a "
+                    "PubTator mention are never compared."
+                ),
+                (
+                    "Sentences of full-text articles come only from articles whose open-access notice "
+                    "permits redistribution (`wic.permitted_notices`): CRAFT's five Oxford University Press "
+                    "articles ('All rights reserved') and the eight whose notice grants no permission are "
+                    "left out (counts in selection_counts.tsv); every article a row takes a sentence from "
+                    "is listed with its notice and URL under 'Article notices'."
                 ),
                 (
                     "Strata the corpora cannot fill are smaller than the paper's quotas. Under "
@@ -414,8 +435,10 @@ def wic(config: Mapping[str, Any]) -> list[ReleaseDataset]:
                 ),
                 "Labels come from the corpora's normalisations, not from a new expert annotation.",
             ),
+            notices=tuple(notices),
+            permitted_notices=tuple(section.get("permitted_notices") or ()),
             changes=(
-                "sentences split from the corpora's abstracts, each with one annotated mention, paired into "
+                "sentences split from the corpora's texts, each with one annotated mention, paired into "
                 "same-concept / different-concept instances by blocking groups, sampled into train, validation "
                 "and test by biosem; labels come from the corpora's concept normalisations"
             ),

@@ -118,6 +118,11 @@ class ReleaseDataset:
         languages: ISO 639-1 codes of the text.
         references: keys of further papers the construction builds on
             (:data:`biosem.release.citations.PAPERS`), cited after :attr:`paper`.
+        notices: the ``notices`` intermediates (Parquet paths) of the corpora whose articles carry
+            their own open-access notice (CRAFT): the card and ``croissant.json`` list every article
+            the rows take a sentence from, with its notice (:mod:`biosem.release.notices`).
+        permitted_notices: the notice classes (:mod:`biosem.corpora.notices`) the rows may come from;
+            an article of another class stops the build.
     """
 
     family: str
@@ -139,6 +144,8 @@ class ReleaseDataset:
     task_categories: tuple[str, ...] = ()
     languages: tuple[str, ...] = ("en",)
     references: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()
+    permitted_notices: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.label_names and not self.label_column:
@@ -234,8 +241,10 @@ class ReleaseDataset:
             "task_categories",
             "languages",
             "references",
+            "notices",
+            "permitted_notices",
         ):
-            data[key] = tuple(data[key])
+            data[key] = tuple(data.get(key, ()))
         return cls(**data)
 
 

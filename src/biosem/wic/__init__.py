@@ -3,13 +3,16 @@
 Construction, one module per step:
 
 * :mod:`biosem.wic.concepts`: concept unification of corpus mentions (MeSH/OMIM -> CUI through a UMLS
-  terminology, or the corpus' own namespaced ids) and the seeded choice of one mention per sentence.
+  terminology, MeSH ids through MeSH, CRAFT's ontology ids through one OBO terminology per namespace, or
+  the corpus' own namespaced ids), the articles whose notice does not permit redistribution left out,
+  and the seeded choice of one mention per sentence.
 * :mod:`biosem.wic.lexical`: the term normalisations the groups compare (lowercase, WordNet lemma,
-  initials).
+  initials) and the abbreviations the texts define ("long form (SF)", Schwartz & Hearst).
 * :mod:`biosem.wic.candidates`: candidate sentence pairs by blocking, in four groups (term identity,
   abbreviations, synonyms, label similarity; the first matching group wins); label 1 = same concept.
-* :mod:`biosem.wic.prune`: pairs of related concepts removed (UMLS MRREL SY / RB / PAR, shared
-  source codes other than ``NOCODE``).
+* :mod:`biosem.wic.prune`: pairs of related concepts removed (UMLS MRREL SY / RB / PAR, OBO is_a /
+  part_of, shared source codes other than ``NOCODE``, ids of different namespaces) and the link test of
+  label-0 pairs.
 * :mod:`biosem.wic.splits`: test / dev / train with the paper's quotas and constraints, the released
   JSON records and the counts table.
 * :mod:`biosem.wic.validate`: checks any BioWiC-format split set (``python -m biosem.wic.validate DIR``).

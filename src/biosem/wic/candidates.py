@@ -14,9 +14,12 @@ Groups, for two mentions with lowercased terms ``a``, ``b`` (the first that matc
    (case-insensitive: ``CF`` / ``cystic fibrosis``); the long form needs at least
    ``abbreviation_min_tokens`` tokens (default 2: one-letter "abbreviations" of every word are noise
    the reference lets in). Blocking key: the initials. With a terminology, also a concept's
-   abbreviation term (term types ``wic.abbreviation_ttys``, MeSH LexicalTag ABB / ACR) and another of
-   its terms (:func:`terminology_abbreviation_term_pairs`; ``AD`` / ``Alzheimer disease``, whose
-   initials would not match).
+   abbreviation term (term types ``wic.abbreviation_ttys``, MeSH LexicalTag ABB / ACR, UBERON's
+   ``ABBREVIATION`` synonym type) and another of its terms (:func:`terminology_abbreviation_term_pairs`;
+   ``AD`` / ``Alzheimer disease``, whose initials would not match); and, with
+   ``wic.abbreviation_definitions``, a short form and its long form as the corpora's texts define them
+   ("quantitative trait loci (QTLs)"; :func:`biosem.wic.lexical.parenthesised_definitions`,
+   :func:`definition_term_pairs`).
 3. ``synonyms``: both terms are in the term set of one concept: the terminology's terms (lowercased)
    when a terminology is configured, else the terms the corpora annotate with that concept.
    Blocking key: the concept of the term set.
@@ -30,7 +33,8 @@ Groups, for two mentions with lowercased terms ``a``, ``b`` (the first that matc
 Label 1 when both mentions have the same concept, else 0. Pairs of related concepts are then removed
 (:mod:`biosem.wic.prune`; without a terminology also pairs of ids from different namespaces,
 whose label cannot be known), and, with ``negative_links``, label-0 pairs whose concepts are linked
-(one record, ancestor at any depth, a mention string that is a term of the other concept). A unit
+(one record, ancestor at any depth, a mention string that is a term of the other concept, one term
+written twice, a gene family and its member). A unit
 pair with more sentence pairs than ``max_pairs_per_block`` (per label, since a unit pair has one
 label) is expanded to a seeded uniform sample of that many (``None``: all pairs, as the reference).
 Counts before and after pruning and capping are exact.
@@ -67,6 +71,7 @@ class CandidateParams:
     prune_relations: tuple[str, ...] = DEFAULT_PRUNE_RELATIONS
     prune_shared_codes: bool = True
     negative_links: tuple[str, ...] = ()
+    gene_family_namespaces: tuple[str, ...] = ()
     workers: int = 1
     block_rows: int = 1024
 
@@ -81,6 +86,7 @@ def params_from_config(wic: dict, workers: int = 1) -> CandidateParams:
         prune_relations=tuple(wic["prune_relations"]),
         prune_shared_codes=bool(wic["prune_shared_codes"]),
         negative_links=tuple(wic["negative_links"]),
+        gene_family_namespaces=tuple(wic.get("gene_family_namespaces") or ()),
         workers=workers,
     )
 
@@ -172,6 +178,19 @@ def terminology_abbreviation_term_pairs(terms: np.ndarray, term_sets: pd.DataFra
     j = short.merge(long, on="concept_id", suffixes=("_s", "_l"))
     j = j[j["term_lower_s"].str.len() < j["term_lower_l"].str.len()]
     return _canonical_term_pairs(j["t_s"].to_numpy(), j["t_l"].to_numpy())
+
+
+def definition_term_pairs(terms: np.ndarray, definitions: pd.DataFrame | None) -> pd.DataFrame:
+    """Term pairs (t1 < t2) of a short form and its long form defined in the texts, both corpus terms.
+
+    ``definitions``: ``short_lower, long_lower`` (:data:`biosem.wic.schemas.DEFINITIONS`); ``None``: none.
+    """
+    if definitions is None or not len(definitions):
+        return _canonical_term_pairs(np.zeros(0, np.int64), np.zeros(0, np.int64))
+    short = _term_ids(terms, definitions["short_lower"].to_numpy(dtype=object))
+    long = _term_ids(terms, definitions["long_lower"].to_numpy(dtype=object))
+    hit = (short >= 0) & (long >= 0) & (short != long)
+    return _canonical_term_pairs(short[hit], long[hit])
 
 
 def synonym_term_pairs(terms: np.ndarray, term_sets: pd.DataFrame) -> pd.DataFrame:
@@ -276,9 +295,11 @@ def _term_to_unit_pairs(term_pairs: pd.DataFrame, units: Units) -> pd.DataFrame:
 
 
 def group_unit_pairs(
-    units: Units, term_sets: pd.DataFrame, params: CandidateParams
+    units: Units, term_sets: pd.DataFrame, params: CandidateParams, definitions: pd.DataFrame | None = None
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """Every unit pair that falls in a group, with its group (first match wins) and label.
+
+    ``definitions``: the texts' abbreviation definitions (``short_lower, long_lower``), or ``None``.
 
     Returns ``(pairs, stats)``: pairs columns ``u <= v, group`` (index into
     :data:`biosem.wic.GROUPS`), ``label`` (1 same concept), ``concept1``, ``concept2``; stats: term
@@ -288,8 +309,9 @@ def group_unit_pairs(
     parts = [identity_unit_pairs(units).assign(group=IDENTITY)]
     abbr_initials = abbreviation_term_pairs(terms, params.abbreviation_min_tokens)
     abbr_terminology = terminology_abbreviation_term_pairs(terms, term_sets)
+    abbr_definitions = definition_term_pairs(terms, definitions)
     abbr = (
-        pd.concat([abbr_initials, abbr_terminology], ignore_index=True)
+        pd.concat([abbr_initials, abbr_terminology, abbr_definitions], ignore_index=True)
         .drop_duplicates()
         .sort_values(["t1", "t2"], kind="stable")
         .reset_index(drop=True)
@@ -302,6 +324,7 @@ def group_unit_pairs(
         "abbreviation_term_pairs": len(abbr),
         "abbreviation_term_pairs_initials": len(abbr_initials),
         "abbreviation_term_pairs_term_types": len(abbr_terminology),
+        "abbreviation_term_pairs_definitions": len(abbr_definitions),
         "synonym_term_pairs": len(syn),
         "label_similarity_term_pairs": len(sim),
     }
@@ -399,6 +422,7 @@ def build_candidates(
     mappings: pd.DataFrame | None = None,
     records: pd.DataFrame | None = None,
     link_terms: pd.DataFrame | None = None,
+    definitions: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, int]]:
     """Candidate sentence pairs of the selected mentions, grouped, labelled, pruned and capped.
 
@@ -412,6 +436,8 @@ def build_candidates(
         records: ``concept_id, record`` for the ``record`` link (MeSH: ``concepts.module``).
         link_terms: ``concept_id, term_lower``, every term of the pairs' concepts, for the
             ``synonym`` link (default ``term_sets``, which holds only the corpus strings).
+        definitions: abbreviations the texts define (``short_lower, long_lower``), for the
+            abbreviation group; ``None``: none.
 
     Returns:
         ``(candidates, counts, stats)``: candidates (sentence1 < sentence2, group name, label);
@@ -420,7 +446,7 @@ def build_candidates(
         materialised``; stats from the blocking and ``label0_unit_pairs_linked_<reason>``.
     """
     units = build_units(selected)
-    pairs, stats = group_unit_pairs(units, term_sets, params)
+    pairs, stats = group_unit_pairs(units, term_sets, params, definitions)
     pairs["sentence_pairs"] = sentence_pair_counts(pairs, units)
     pairs = pairs[pairs["sentence_pairs"] > 0].reset_index(drop=True)
     term_lower = units.table["term_lower"].to_numpy(dtype=object)
@@ -437,6 +463,7 @@ def build_candidates(
         term2=pd.Series(term_lower[pairs["v"].to_numpy()], index=pairs.index),
         term_sets=term_sets if link_terms is None else link_terms,
         variant_scope=(pairs["group"] != IDENTITY).to_numpy(),
+        family_namespaces=params.gene_family_namespaces,
     )
     reasons = reason_order(params.prune_relations, params.negative_links)
     for reason in reasons:

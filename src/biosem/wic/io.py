@@ -43,6 +43,7 @@ def read_term_sets(
     abbreviation_ttys: Sequence[str] = (),
     *,
     concepts: Sequence[str] | None = None,
+    scopes: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Term sets of a terminology restricted to the ``wanted`` lowercase strings and/or ``concepts``.
 
@@ -52,18 +53,30 @@ def read_term_sets(
     test of label-0 pairs asks for every term of the corpus concepts); ``None`` does not restrict.
     Returns ``concept_id, term_lower, abbreviation`` (true where one of the concept's terms with that
     string has a ``tty`` in ``abbreviation_ttys``, e.g. MeSH LexicalTag ABB / ACR), distinct, sorted.
+
+    ``scopes`` (OBO synonym scopes, e.g. ``["EXACT"]``; ``wic.synonym_scopes``) keeps, besides the
+    terms without a scope (preferred names; every MeSH, UMLS and SNOMED CT term), only synonyms of
+    those scopes and the abbreviation term types whatever their scope (UBERON files some
+    ``ABBREVIATION`` synonyms as BROAD or RELATED): a RELATED or BROAD synonym names another meaning
+    ("gene expression" is a RELATED synonym of GO's "protein expression" ...). ``None``: every term.
     """
     filters = [("active", "==", True)]
     if concepts is not None:
         filters.append(("concept_id", "in", sorted(set(concepts))))
+    columns = ["concept_id", "term", "tty", "scope", "active"]
     if concepts is not None and not len(filters[-1][2]):
-        table = pq.read_table(path, columns=["concept_id", "term", "tty", "active"]).slice(0, 0)
+        table = pq.read_table(path, columns=columns).slice(0, 0)
     else:
-        table = pq.read_table(path, columns=["concept_id", "term", "tty", "active"], filters=filters)
-    lower = pc.utf8_lower(table.column("term"))
+        table = pq.read_table(path, columns=columns, filters=filters)
     abbreviation = pc.fill_null(
         pc.is_in(table.column("tty"), value_set=pa.array(list(abbreviation_ttys), pa.string())), False
     )
+    if scopes is not None:
+        scope = table.column("scope")
+        in_scope = pc.fill_null(pc.is_in(scope, value_set=pa.array(list(scopes), pa.string())), False)
+        keep = pc.or_(pc.or_(pc.is_null(scope), in_scope), abbreviation)
+        table, abbreviation = table.filter(keep), abbreviation.filter(keep)
+    lower = pc.utf8_lower(table.column("term"))
     out = pa.table({"concept_id": table.column("concept_id"), "term_lower": lower, "abbreviation": abbreviation})
     if wanted is not None:
         out = out.filter(pc.is_in(lower, value_set=pa.array(sorted(set(wanted)), type=pa.string())))

@@ -9,6 +9,11 @@
 * **initials** (abbreviation group): the first character of each token of the lowercased term, tokens
   split at whitespace and hyphens (``"blood-brain barrier"`` -> ``"bbb"``). The reference splits at
   whitespace only, which misses hyphenated long forms.
+* **parenthesised definitions** (abbreviation group, biosem's addition): a text's own definition of an
+  abbreviation, "long form (SF)" or "SF (long form)", where both are annotated mentions
+  (:func:`parenthesised_definitions`) and the short form passes Schwartz & Hearst's test
+  (:func:`short_form_of`): "quantitative trait loci (QTLs)", "embryonic stem (ES) cells" is not one
+  (the mention "embryonic stem cells" does not end before the parenthesis).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _INITIAL_SPLIT = re.compile(r"[\s\-]+")
@@ -84,3 +90,117 @@ def initials(terms_lower: Sequence[str], min_tokens: int = 2) -> np.ndarray:
         tokens = [t for t in _INITIAL_SPLIT.split(term) if t]
         out[i] = "".join(t[0] for t in tokens) if len(tokens) >= min_tokens else None
     return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Parenthesised definitions (Schwartz & Hearst, PSB 2003)
+# --------------------------------------------------------------------------------------------------
+SHORT_FORM_MAX_CHARS = 10
+"""Longest short form (Schwartz & Hearst 2003 § 2.1: 2–10 characters, at most two words)."""
+
+
+def _best_long_form(short: str, long: str) -> str | None:
+    """Schwartz & Hearst's ``findBestLongForm``: the shortest suffix of ``long`` (starting at a word)
+    whose characters contain those of ``short`` in order, the first at the start of a word; or ``None``."""
+    s_index, l_index = len(short) - 1, len(long) - 1
+    while s_index >= 0:
+        char = short[s_index].lower()
+        if not char.isalnum():
+            s_index -= 1
+            continue
+        while (l_index >= 0 and long[l_index].lower() != char) or (
+            s_index == 0 and l_index > 0 and long[l_index - 1].isalnum()
+        ):
+            l_index -= 1
+        if l_index < 0:
+            return None
+        l_index -= 1
+        s_index -= 1
+    start = long.rfind(" ", 0, l_index + 1) + 1
+    return long[start:]
+
+
+def short_form_of(short: str, long: str) -> bool:
+    """Whether ``short`` abbreviates the whole of ``long`` (Schwartz & Hearst 2003, "A simple algorithm
+    for identifying abbreviation definitions in biomedical text", PSB, § 2).
+
+    The short form has 2–:data:`SHORT_FORM_MAX_CHARS` characters, at most two words, a letter, an
+    alphanumeric first character, and is shorter than the long form; the long form has at most
+    ``min(|SF| + 5, 2 |SF|)`` words; and the best long form the algorithm finds for it is ``long``
+    itself (its first character at the start of ``long``'s first word). A plural ``s`` after capitals
+    ("QTLs", "ESTs") is not looked for in the long form.
+    """
+    short, long = short.strip(), long.strip()
+    if not (2 <= len(short) <= SHORT_FORM_MAX_CHARS) or len(short.split()) > 2 or len(short) >= len(long):
+        return False
+    if not short[0].isalnum() or not any(c.isalpha() for c in short):
+        return False
+    if len(long.split()) > min(len(short) + 5, 2 * len(short)):
+        return False
+    core = short[:-1] if len(short) > 2 and short.endswith("s") and short[:-1].isupper() else short
+    return _best_long_form(core, long) == long
+
+
+DEFINITION_COLUMNS = ("short_lower", "long_lower", "mentions", "documents")
+
+
+def no_definitions() -> pd.DataFrame:
+    """An empty table of :func:`parenthesised_definitions` (``wic.abbreviation_definitions`` off)."""
+    return pd.DataFrame({c: pd.Series(dtype=object if c.endswith("lower") else np.int64) for c in DEFINITION_COLUMNS})
+
+
+def parenthesised_definitions(mentions: pd.DataFrame) -> pd.DataFrame:
+    """Abbreviations the texts define: a mention followed by ``" ("``, a mention and ``")"``, one of the
+    two a short form of the other (:func:`short_form_of`).
+
+    Args:
+        mentions: mentions with their sentence: ``corpus, document_id, sentence_id, sentence,
+            sentence_start, sentence_end, text`` (:func:`biosem.wic.concepts.check_mention_offsets`
+            output; the caller passes the mentions that may be WiC targets).
+
+    Pairs are found by joining each mention to the mentions that start one or two characters after it
+    ends in the same sentence (never all pairs of a sentence); "LF (SF)" and "SF (LF)" both count.
+
+    Returns:
+        ``short_lower, long_lower, mentions, documents`` (definitions found, distinct documents),
+        sorted, one row per distinct pair.
+    """
+    keys = ["corpus", "document_id", "sentence_id"]
+    cols = [*keys, "sentence", "sentence_start", "sentence_end", "text"]
+    m = mentions[cols].reset_index(drop=True)
+    found = []
+    for gap in (1, 2):
+        left = m.assign(_pos=m["sentence_end"] + gap)
+        right = m[keys + ["sentence_start", "sentence_end", "text"]].rename(
+            columns={"sentence_start": "_pos", "sentence_end": "end2", "text": "text2"}
+        )
+        found.append(left.merge(right, on=[*keys, "_pos"], how="inner"))
+    pairs = pd.concat(found, ignore_index=True)
+    if pairs.empty:
+        return no_definitions()
+    sentence = pairs["sentence"].to_numpy(dtype=object)
+    end1, start2, end2 = (pairs[c].to_numpy() for c in ("sentence_end", "_pos", "end2"))
+    between = np.array([t[a:b] for t, a, b in zip(sentence, end1, start2)], dtype=object)
+    after = np.array([t[b : b + 1] for t, b in zip(sentence, end2)], dtype=object)
+    shape = np.isin(between, ["(", " ("]) & (after == ")")
+    pairs = pairs[shape]
+    text1 = pairs["text"].to_numpy(dtype=object)
+    text2 = pairs["text2"].to_numpy(dtype=object)
+    lf_sf = np.array([short_form_of(b, a) for a, b in zip(text1, text2)], dtype=bool)
+    sf_lf = np.array([short_form_of(a, b) for a, b in zip(text1, text2)], dtype=bool) & ~lf_sf
+    short = np.where(lf_sf, text2, text1)
+    long = np.where(lf_sf, text1, text2)
+    keep = lf_sf | sf_lf
+    table = pd.DataFrame(
+        {
+            "short_lower": pd.Series(short[keep], dtype=object).str.lower(),
+            "long_lower": pd.Series(long[keep], dtype=object).str.lower(),
+            "document_id": pairs["corpus"].to_numpy()[keep] + "\x1f" + pairs["document_id"].to_numpy()[keep],
+        }
+    )
+    out = (
+        table.groupby(["short_lower", "long_lower"], sort=True)
+        .agg(mentions=("document_id", "size"), documents=("document_id", "nunique"))
+        .reset_index()
+    )
+    return out[list(DEFINITION_COLUMNS)].astype({"mentions": np.int64, "documents": np.int64})

@@ -26,7 +26,8 @@ says "different" where the terminology does not separate the two meanings:
   preferred and non-preferred concepts) or one supplementary concept record (``concepts.module`` of
   the MeSH intermediate; :func:`same_record_pairs`). Other formats have no such record and skip it.
 * ``ancestor``: one concept is an ancestor of the other through the hierarchical relations of
-  ``prune_relations``, *transitively* (:func:`ancestor_links`; the direct rule above only sees a parent
+  ``prune_relations`` (MeSH and UMLS: PAR / RB / CHD / RN / SY; OBO terminologies: ``is_a`` and
+  ``part_of``), *transitively* (:func:`ancestor_links`; the direct rule above only sees a parent
   and its child: "renal injury" annotated Kidney Diseases in one abstract and Acute Kidney Injury, two
   tree levels below, in another; "cerebrovascular accident" annotated Cerebral Infarction beside
   "stroke" annotated Stroke, two levels above it).
@@ -43,6 +44,15 @@ says "different" where the terminology does not separate the two meanings:
   concepts is the point of the group (a homonym); elsewhere such a pair is a homonym filed under another
   group, or a labelling error.
 
+* ``gene_family``: for concepts of the namespaces of ``wic.gene_family_namespaces`` (CRAFT's PR ids,
+  which have no ontology here to walk), one mention string is the other plus a short member suffix
+  (:func:`gene_family_links`: "BMP" / "Bmp7", "TGF-β" / "TGF-β2", "ephrin" / "ephrin-B1", "E2f3" /
+  "E2f3a"): the family and its member, or a gene and its isoform; or one string is the other after a
+  one-letter species prefix ("Shh" / "cShh", "Pygo1" / "mPygo1": a protein and its chick or mouse
+  form, PR's organism-specific child); ancestor pairs the missing hierarchy cannot show. Siblings
+  ("Capn2" / "Capn4", "Brn3a" / "Brn3c") stay negatives; a sibling whose symbol extends the other's
+  ("K1" / "K14") is dropped too (conservative).
+
 Overlapping code sets are the ``shared_code`` rule above (with MeSH every code maps to one concept, so
 it never fires there: the descriptor is checked by ``record``). Each dropped pair is counted under the
 first reason in :data:`REASON_ORDER`.
@@ -50,6 +60,7 @@ first reason in :data:`REASON_ORDER`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -66,14 +77,17 @@ RECORD = "record"
 ANCESTOR = "ancestor"
 SYNONYM = "synonym"
 VARIANT = "variant"
-LINKS = (RECORD, ANCESTOR, SYNONYM, VARIANT)
+GENE_FAMILY = "gene_family"
+LINKS = (RECORD, ANCESTOR, SYNONYM, VARIANT, GENE_FAMILY)
 """The link tests of ``wic.negative_links``, in the order a pair's reason is given."""
 
 BROADER_RELS = ("PAR", "RB")
 """RELs whose subject is broader than its object (``subject_id rel object_id``: "subject is the parent /
 broader of object", UMLS MRREL read right to left, as every biosem adapter writes it)."""
-NARROWER_RELS = ("CHD", "RN")
-"""RELs whose subject is narrower than its object."""
+NARROWER_RELS = ("CHD", "RN", "is_a", "part_of")
+"""RELs whose subject is narrower than its object: UMLS CHD / RN, and the OBO relations the OBO reader
+writes child -> parent (``is_a``) and part -> whole (``part_of``; GO, UBERON, SO), so that the ancestor
+closure of an OBO terminology is its ``is_a`` / ``part_of`` closure."""
 EQUIVALENT_RELS = ("SY",)
 """RELs that make two concepts one for the ancestor closure (walked in both directions)."""
 
@@ -262,6 +276,55 @@ def synonym_links(
     return (has(c2, k1) & ~has(c1, k1)) | (has(c1, k2) & ~has(c2, k2))
 
 
+MEMBER_SUFFIX = re.compile(r"(?!s\Z)[-\s]?[0-9a-z\u03b1-\u03c9]{1,3}")
+"""A family member's suffix after the family's name (lowercased): an optional hyphen or space, then one
+to three digits, Latin or Greek letters ("7", "-b1", "β2", "a"); a lone plural "s" is no member suffix
+("Apc" / "Apcs" are two genes, "BMP" / "BMPs" one family)."""
+
+
+SPECIES_PREFIXES = "cdhmrxz"
+"""One-letter species prefixes of gene and protein symbols (chick, Drosophila, human, mouse, rat,
+Xenopus, zebrafish: "cShh", "mPygo1", "hTERT")."""
+
+
+def gene_family_links(
+    term1: Sequence[str],
+    concept1: Sequence[str],
+    term2: Sequence[str],
+    concept2: Sequence[str],
+    namespaces: Sequence[str],
+) -> np.ndarray:
+    """Whether the two mentions name a gene family and its member (module docstring, ``gene_family``).
+
+    Pair ``i`` is linked when both concepts are of one of ``namespaces`` (the text before ``:``,
+    compared case-insensitively) and, lowercased and stripped, the longer string is the shorter plus a
+    :data:`MEMBER_SUFFIX`, or the longer string is one of :data:`SPECIES_PREFIXES` followed by the
+    shorter one, of at least two characters ("cshh" / "shh"; the unit pairs hold lowercase strings).
+    One string test per pair of those namespaces (the label-0 unit pairs the other rules left), never
+    all pairs.
+
+    Returns:
+        Boolean array aligned with the pairs.
+    """
+    wanted = {n.upper() for n in namespaces}
+    c1 = np.asarray(concept1, dtype=object)
+    c2 = np.asarray(concept2, dtype=object)
+    out = np.zeros(len(c1), dtype=bool)
+    if not wanted or not len(c1):
+        return out
+    ns1 = namespace(pd.Series(c1, dtype=object)).str.upper().to_numpy(dtype=object)
+    ns2 = namespace(pd.Series(c2, dtype=object)).str.upper().to_numpy(dtype=object)
+    candidates = np.flatnonzero(np.isin(ns1, list(wanted)) & (ns1 == ns2))
+    for i in candidates:
+        a, b = str(term1[i]).strip().lower(), str(term2[i]).strip().lower()
+        short, long = (a, b) if len(a) <= len(b) else (b, a)
+        member = bool(short) and long != short and long.startswith(short)
+        member = member and MEMBER_SUFFIX.fullmatch(long[len(short) :]) is not None
+        species = len(short) >= 2 and long[1:] == short and long[0] in SPECIES_PREFIXES
+        out[i] = member or species
+    return out
+
+
 def prune_reasons(
     concept1: pd.Series,
     concept2: pd.Series,
@@ -277,10 +340,11 @@ def prune_reasons(
     term_sets: pd.DataFrame | None = None,
     normaliser: SurfaceNormaliser | None = None,
     variant_scope: np.ndarray | None = None,
+    family_namespaces: Sequence[str] = (),
 ) -> pd.Series:
     """Why each concept pair is pruned, or None: the first reason of :func:`reason_order`
     (``cross_namespace``, ``relation_<REL>``, ``shared_code``, then the link tests ``record``,
-    ``ancestor``, ``synonym`` that ``links`` enables).
+    ``ancestor``, ``synonym``, ``variant``, ``gene_family`` that ``links`` enables).
 
     Args:
         concept1, concept2: the pairs' concepts (aligned Series).
@@ -297,6 +361,7 @@ def prune_reasons(
             :func:`biosem.surface.default_normaliser`).
         variant_scope: the pairs ``variant`` may drop (boolean, aligned; ``None``: every pair); the
             caller leaves out the term-identity group.
+        family_namespaces: the namespaces ``gene_family`` tests (``wic.gene_family_namespaces``).
 
     Pairs of equal concepts are never pruned.
 
@@ -343,5 +408,11 @@ def prune_reasons(
         t1, t2 = term1.to_numpy(dtype=object)[still], term2.to_numpy(dtype=object)[still]
         hit = norm.key_array(t1) == norm.key_array(t2)
         reason.iloc[still[hit]] = VARIANT
+    if GENE_FAMILY in links and term1 is not None and term2 is not None and family_namespaces:
+        still = np.flatnonzero(reason.isna().to_numpy() & (a != b))
+        t1, t2 = term1.to_numpy(dtype=object)[still], term2.to_numpy(dtype=object)[still]
+        c1, c2 = concept1.to_numpy(dtype=object)[still], concept2.to_numpy(dtype=object)[still]
+        hit = gene_family_links(t1, c1, t2, c2, family_namespaces)
+        reason.iloc[still[hit]] = GENE_FAMILY
     reason[a == b] = None
     return reason.astype(object).where(reason.notna(), None)

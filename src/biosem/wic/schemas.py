@@ -46,6 +46,15 @@ CORPUS_TERMS = TableSpec(
 """Term set of each concept as annotated in the corpora (every eligible mention, lowercased), with the
 number of mentions and of distinct documents (PMIDs) that annotate the string with the concept."""
 
+DEFINITIONS = TableSpec(
+    "wic_abbreviation_definitions",
+    pa.schema([_s("short_lower"), _s("long_lower"), _i("mentions"), _i("documents")]),
+    ("short_lower", "long_lower"),
+)
+"""Abbreviations the corpora's texts define, "long form (SF)" between two mentions
+(:func:`biosem.wic.lexical.parenthesised_definitions`): lowercase short and long form, the number of
+definitions and of distinct documents."""
+
 CANDIDATES = TableSpec(
     "wic_candidates",
     pa.schema([_i("sentence1"), _i("sentence2"), _s("group"), _i("label")]),

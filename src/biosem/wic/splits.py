@@ -14,7 +14,9 @@ The reference shuffles all candidates and then, in that order:
 biosem does exactly this with a seeded permutation (``generator(seed, "wic", "split")``) of the
 candidates sorted by (group, sentence1, sentence2), so the result does not depend on file listing order
 (the reference concatenates ``os.listdir`` output). Sentences are identified by their text (the
-selected sentences are unique by text) and term pairs by their lemmas, as the reference does.
+selected sentences are unique by text) and term pairs by their lemmas, as the reference does, merged
+with their lowercase strings (:func:`term_classes`: two terms equal either way are one term, so no
+test term pair is in train or dev under the validator's lowercase key either).
 
 Quotas that the data cannot fill: with ``quota_policy: error`` the step fails naming the group, label,
 quota and what was available; with ``scale`` (for corpora much smaller than the paper's), each group's
@@ -43,6 +45,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from biosem.wic import GROUPS, PAPER_QUOTAS, SPLITS, TRAIN_SENTENCE_CAP
 
@@ -218,12 +222,31 @@ def _first_per_stratum(idx: np.ndarray, stratum: np.ndarray, quota: np.ndarray) 
     return rank < quota[st]
 
 
+def term_classes(selected: pd.DataFrame) -> np.ndarray:
+    """Term class (int64) of each selected mention, by sentence key: terms equal by lemma *or* by their
+    lowercase string are one class (connected components of the lemma / lowercase-string graph).
+
+    The reference keys term pairs by lemma; :mod:`biosem.wic.validate` (and a reader of the released
+    files) compares lowercase strings. Neither key alone is enough: WordNet reads the mention "ps" as the
+    plural of "p" (lemma "p") while "PS", an acronym, keeps lemma "ps", so ("ps", "pseudogene") and
+    ("PS", "pseudogene") differ by lemma and are one pair lowercased (CRAFT, issue 38).
+    """
+    ordered = selected.sort_values("sentence_key")
+    lemma_codes, lemma_values = pd.factorize(ordered["lemma"], sort=True)
+    lower_codes, _ = pd.factorize(ordered["term_lower"], sort=True)
+    n_lemma = len(lemma_values)
+    n = n_lemma + (int(lower_codes.max()) + 1 if lower_codes.size else 0)
+    graph = sp.csr_matrix((np.ones(lemma_codes.size, dtype=bool), (lemma_codes, lower_codes + n_lemma)), shape=(n, n))
+    _, component = connected_components(graph, directed=False)
+    return component[lemma_codes].astype(np.int64)
+
+
 def term_pair_keys(selected: pd.DataFrame, s1: np.ndarray, s2: np.ndarray) -> np.ndarray:
-    """Unordered lemma-pair key (int64) of each candidate; equal keys = the same term pair."""
-    lemma_codes, _ = pd.factorize(selected.sort_values("sentence_key")["lemma"], sort=True)
-    lemma_codes = np.asarray(lemma_codes, dtype=np.int64)
-    a, b = lemma_codes[s1], lemma_codes[s2]
-    n = int(lemma_codes.max()) + 1 if lemma_codes.size else 1
+    """Unordered term-pair key (int64) of each candidate; equal keys = the same term pair, by lemma or by
+    lowercase string (:func:`term_classes`)."""
+    codes = term_classes(selected)
+    a, b = codes[s1], codes[s2]
+    n = int(codes.max()) + 1 if codes.size else 1
     return np.minimum(a, b) * n + np.maximum(a, b)
 
 

@@ -14,6 +14,7 @@ import json
 import re
 from pathlib import Path
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -132,8 +133,12 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("config/config.yaml",),
         date=CONFIG["release"]["date_published"],
     )
+    # the default's WiC reads CRAFT, whose articles carry notices; these rows name no article
+    assert wic.notices == ("results/intermediate/notices/craft.parquet",)
+    notices = pd.DataFrame(columns=["corpus", "document_id", "pmcid", "url", "citation", "statement", "notice"])
     for dataset in (wic, hpo, rated):
-        build_dataset(dataset, root / dataset.id, dataset.licence_status(CONFIG["release"]), provenance, {})
+        status = dataset.licence_status(CONFIG["release"])
+        build_dataset(dataset, root / dataset.id, status, provenance, {}, notices if dataset.notices else None)
     return root
 
 
@@ -190,10 +195,12 @@ def test_licences(release: Path) -> None:
     assert rated["license"] == "other"
     assert rated["license_name"] == "example-norms-terms-of-use-free-for-research"
     assert rated["license_link"] == "https://example.org/terms"
-    # WiC: public-domain corpora and CC0 add no condition, MeSH's terms bind it.
+    # WiC: public-domain corpora and CC0 add no condition, but MeSH's terms, CRAFT's and UBERON's CC BY 3.0
+    # and GO's, CL's, SO's and MOP's CC BY 4.0 all bind it: a mix, each source's terms in the card.
     wic = front_matter(release / "wic/biowic/README.md")
-    assert (wic["license"], wic["license_name"]) == ("other", "nlm-mesh-terms")
-    assert wic["license_link"].startswith("https://www.nlm.nih.gov/")
+    assert (wic["license"], wic["license_name"], wic["license_link"]) == ("other", "biosem-derived-mixed", "README.md")
+    text = (release / "wic/biowic/README.md").read_text()
+    assert "NLM Terms and Conditions" in text and "CC-BY-3.0" in text and "CC-BY-4.0" in text
 
 
 def test_splits_class_labels_and_source_urls(release: Path) -> None:

@@ -554,7 +554,7 @@ def test_balanced_policy_needs_a_balanced_train() -> None:
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     wic = Wic(config)
     assert config["wic"]["quota_policy"] == "balanced" and wic.split_params["min_stratum"] == 30
-    assert wic.candidate_params["negative_links"] == ["record", "ancestor", "synonym", "variant"]
+    assert wic.candidate_params["negative_links"] == ["record", "ancestor", "synonym", "variant", "gene_family"]
     assert wic.candidate_params["record_column"] == "module"  # MeSH: the descriptor or SCR of a concept
     config["wic"]["balance_train"] = False
     with pytest.raises(ValueError, match="wic.balance_train"):
