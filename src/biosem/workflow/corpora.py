@@ -1,6 +1,8 @@
-"""Wiring of the corpora stage: which sources a PubTator corpus reads, and the stage's targets.
+"""Wiring of the corpora stage: which sources a corpus reads, and the stage's targets.
 
-Rule: ``workflow/rules/corpora.smk`` (``ingest_pubtator``, one job per corpus).
+Rules: ``workflow/rules/corpora.smk``, one rule per corpus format (``ingest_pubtator``,
+``ingest_conll``), each constrained to the corpora of its format (:meth:`Corpora.of_format`), one job
+per corpus; every format writes the same documents / sentences / mentions intermediates.
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ class Corpora:
         self.build: list[str] = list(self.section["build"])
         for name in self.build:
             self.check(name)
+
+    def of_format(self, fmt: str) -> list[str]:
+        """Names of the configured corpora (``corpora.specs``) in format ``fmt`` (``pubtator``,
+        ``conll``), sorted: the wildcard constraint of that format's ingest rule."""
+        return sorted(name for name, spec in self.specs.items() if spec["format"] == fmt)
 
     def corpus_sources(self, name: str) -> dict[str, str]:
         """Public sources corpus ``name`` reads, by rule input name.
@@ -67,7 +74,7 @@ class Corpora:
         }
 
     def checksums(self, wildcards: Any) -> list[str]:
-        """The sidecars of the corpus's source files (re-checked by ``ingest_pubtator``)."""
+        """The sidecars of the corpus's source files (re-checked by its ingest rule)."""
         return paths.checksums(self.inputs(wildcards).values())
 
     @staticmethod
