@@ -83,10 +83,35 @@ def test_corpus_specs_take_the_keys_of_their_format() -> None:
         {"format": "craft", "archive": "a", "modules": ["GO"]},  # not a module
         {"format": "craft", "archive": "a", "annotation_set": "both"},
         {**pubtator, "archive": "a"},  # a CRAFT key
-        {"format": "conll", "archive": "a"},  # not a format (yet)
+        {"format": "conll", "archive": "a", "files": {"train": "t"}, "document_unit": "medline"},  # a CRAFT key
     ):
         with pytest.raises(WorkflowError):
             config_with_defaults(corpora={"build": [], "specs": {"x": bad}})
+
+
+def test_corpus_specs_by_format() -> None:
+    """A conll corpus takes files per split and a document unit (with its size for sentence blocks),
+    never a namespace; a PubTator corpus takes a namespace, never a document unit."""
+
+    def specs(**spec: object) -> dict:
+        return {"corpora": {"build": [], "specs": {"c": spec}}}
+
+    files = {"train": "a", "test": "b"}
+    validated_config(MINIMAL_CONFIG, specs(format="conll", files=files, document_unit="medline"))
+    validated_config(
+        MINIMAL_CONFIG, specs(format="conll", files=files, document_unit="sentences", sentences_per_document=10)
+    )
+    validated_config(MINIMAL_CONFIG, specs(format="pubtator", namespace="MESH", files=files))
+    for bad in (
+        specs(format="conll", files=files),  # no document unit
+        specs(format="conll", files=files, document_unit="sentences"),  # no block size
+        specs(format="conll", files=files, document_unit="medline", namespace="MESH"),
+        specs(format="conll", file="a", split_lists=files, document_unit="medline"),  # one file + PMID lists
+        specs(format="pubtator", namespace="MESH", files=files, document_unit="medline"),
+        specs(format="pubtator", files=files),  # no namespace
+    ):
+        with pytest.raises(WorkflowError):
+            validated_config(MINIMAL_CONFIG, bad)
 
 
 # (b) -----------------------------------------------------------------------------------------------

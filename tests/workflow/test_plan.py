@@ -377,11 +377,39 @@ SOURCE_READERS = {
     "ingest_mesh",
     "ingest_pubtator",
     "ingest_craft",
+    "ingest_conll",
     "parse_usf",
     "aggregate_ratings",
     "evaluate_rated_pairs",
     "encode_strings",
 }
+
+
+def test_one_ingest_rule_per_corpus_format(plan: Plan) -> None:
+    """Every configured corpus is ingested by exactly one rule: the rule of its format, whose wildcard
+    constraint lists the corpora of that format (``ingest_pubtator``, ``ingest_conll``)."""
+    specs = config()["corpora"]["specs"]
+    formats = {spec["format"] for spec in specs.values()}
+    by_format = {fmt: plan.corpora.of_format(fmt) for fmt in formats}
+    assert sorted(itertools.chain(*by_format.values())) == sorted(specs)
+    assert by_format["conll"] == sorted(
+        ["anatem", "bc2gm", "bionlp11epi", "bionlp11id", "bionlp13cg", "bionlp13pc", "ex_ptm", "genia_pos", "linnaeus"]
+    )
+    rules = (REPO / "workflow" / "rules" / "corpora.smk").read_text(encoding="utf-8")
+    for fmt in formats:
+        assert f'corpus=name_pattern(plan.corpora.of_format("{fmt}"))' in rules
+        assert f"rule ingest_{fmt}:" in rules
+    conll = plan.corpora.inputs(SimpleNamespace(corpus="genia_pos"))
+    assert conll == {
+        split: f"resources/mtl_genia_pos_{split}/{name}.tsv.gz"
+        for split, name in (("train", "train"), ("dev", "devel"), ("test", "test"))
+    }
+    # the frequency corpora of the default: BC5CDR, NCBI Disease and the token-per-line corpora but
+    # BioNLP13CG (its sentences are all in AnatEM)
+    frequency = ["bc5cdr", "ncbi_disease", *(c for c in by_format["conll"] if c != "bionlp13cg")]
+    for section in (config()["analogies"], config()["simlex"], config()["evaluate"]["training"]):
+        assert section["corpora"] == frequency
+    assert set(frequency) <= set(config()["corpora"]["build"])
 
 
 def test_rules_reading_sources_take_their_checksums(plan: Plan) -> None:
@@ -399,6 +427,7 @@ def test_rules_reading_sources_take_their_checksums(plan: Plan) -> None:
         (terms.mesh_inputs(mesh).values(), terms.mesh_checksums(mesh)),
         (plan.corpora.inputs(wc(corpus="bc5cdr")).values(), plan.corpora.checksums(wc(corpus="bc5cdr"))),
         (plan.corpora.inputs(wc(corpus="craft")).values(), plan.corpora.checksums(wc(corpus="craft"))),
+        (plan.corpora.inputs(wc(corpus="genia_pos")).values(), plan.corpora.checksums(wc(corpus="genia_pos"))),
         ([plan.simlex.usf_source], plan.simlex.usf_checksums),
         (
             plan.agreement.ratings_input(wc(ratings="simverb3500")),

@@ -145,3 +145,49 @@ def test_craft(workflow_runs: dict[int, Path]) -> None:
     ]
     modules = pd.read_csv(root / "results/intermediate/corpus_module_counts/craft.tsv", sep="\t")
     assert modules[modules["split"] == "all"].set_index("module")["annotations"].to_dict()["UBERON"] == 18820
+
+
+# Token-per-line corpora of the default (documents / sentences / text tokens per split: train, dev, test);
+# text tokens equal the mirror README's token counts except GENIA-pos (MEDLINE field lines, one repeat).
+EXPECTED_CONLL = {
+    "genia_pos": {
+        "documents": (1579, 210, 210),
+        "sentences": (14743, 1964, 1826),
+        "tokens": (386380, 51227, 49086),
+    },
+    "ex_ptm": {
+        "documents": (138, 44, 184),
+        "sentences": (1377, 437, 1839),
+        "tokens": (39888, 12664, 53020),
+    },
+}
+
+
+@pytest.mark.parametrize("corpus", sorted(EXPECTED_CONLL))
+def test_token_per_line_corpora(workflow_runs: dict[int, Path], corpus: str) -> None:
+    docs, sents, ments = _tables(workflow_runs[2], corpus)
+    assert ments.empty  # no concept annotations
+    split = docs.set_index("document_id")["split"]
+    counts = pd.read_csv(workflow_runs[2] / "results/intermediate/corpus_counts" / f"{corpus}.tsv", sep="\t")
+    counts = counts.set_index("split")
+    got = {
+        "documents": docs["split"].value_counts(),
+        "sentences": sents["document_id"].map(split).value_counts(),
+        "tokens": counts["tokens"],
+    }
+    for kind, expected in EXPECTED_CONLL[corpus].items():
+        assert tuple(int(got[kind].get(s, 0)) for s in ("train", "dev", "test")) == expected, kind
+    assert counts.loc["all", "documents"] == len(docs) and counts.loc["all", "sentences"] == len(sents)
+    assert counts.loc["all", "mentions"] == 0
+    # text: the sentences joined by single spaces; title and abstract joined likewise when both exist
+    joined = sents.sort_values(["document_id", "sentence_id"]).groupby("document_id")["text"].agg(" ".join)
+    assert (docs.set_index("document_id")["text"] == joined.reindex(docs["document_id"]).to_numpy()).all()
+    with_title = docs["title"] != ""
+    assert (
+        docs.loc[with_title, "text"] == docs.loc[with_title, "title"] + " " + docs.loc[with_title, "abstract"]
+    ).all()
+    assert (docs.loc[~with_title, "text"] == docs.loc[~with_title, "abstract"]).all()
+    assert with_title.all() if corpus == "genia_pos" else not with_title.any()
+    text = sents["document_id"].map(docs.set_index("document_id")["text"])
+    assert all(t[s:e] == x for t, s, e, x in zip(text, sents["start"], sents["end"], sents["text"], strict=True))
+    assert (sents["text"].str.split(" ").map(len).sum()) == counts.loc["all", "tokens"]

@@ -1,7 +1,8 @@
 """Integration: corpus counts through the workflow with 1 and 3 shards give byte-identical outputs.
 
-A small corpus keeps it short: the MedMentions sample's sentences, a plain text file of 100 NCBI
-Disease abstracts and a gzipped PubMed XML file (given by a glob); HPO's terms for the term counts.
+A small corpus keeps it short: the MedMentions sample's sentences, a token-per-line corpus (Ex-PTM,
+366 blocks of 10 sentences), a plain text file of 100 NCBI Disease abstracts and a gzipped PubMed XML
+file (given by a glob); HPO's terms for the term counts.
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ def test_counts_identical_with_shards(tmp_path: Path) -> None:
     files = [str(corpus / "*.txt"), str(corpus / "*.xml.gz")]
     overlay = {
         "simlex": {
-            "corpora": ["medmentions_sample"],
+            "corpora": ["medmentions_sample", "ex_ptm"],
             "text_files": files,
             "vocabulary": {"fragment_terminologies": ["hpo"]},  # in_term counts across shards too
         },
-        "analogies": {"corpora": ["medmentions_sample"], "text_files": files},
+        "analogies": {"corpora": ["medmentions_sample", "ex_ptm"], "text_files": files},
     }
     digests = {}
     for n in (1, 3):
@@ -56,7 +57,8 @@ def test_counts_identical_with_shards(tmp_path: Path) -> None:
         )  # partial counts are temporary
         digests[n] = {t: hashlib.sha256((workdir / t).read_bytes()).hexdigest() for t in TARGETS}
         filters = pd.read_csv(workdir / TARGETS[1], sep="\t").set_index(["pos", "step"])
-        assert filters.loc[("all", "documents"), "tokens"] == 3 + 100 + 3  # MedMentions sample, text lines, XML
+        # MedMentions sample, Ex-PTM blocks, text lines, XML
+        assert filters.loc[("all", "documents"), "tokens"] == 3 + 366 + 100 + 3
         hpo = pd.read_parquet(workdir / TARGETS[2])
         assert hpo["count"].sum() > 50
     assert digests[1] == digests[3]

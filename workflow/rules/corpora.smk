@@ -1,6 +1,7 @@
 # Corpus ingestion into documents, sentences and mentions (biosem.corpora.schemas), one job per corpus.
 # One rule per corpus format (biosem.corpora.formats), each constrained to the corpora of its format, so
 # exactly one rule writes a corpus: a new format is one more rule here, its script and its reader.
+# PubTator (BC5CDR, NCBI Disease, BioRED, MedMentions), CRAFT, token-per-line files (conll: MTL-2016).
 
 
 rule ingest_pubtator:
@@ -52,3 +53,27 @@ rule ingest_craft:
         sentences=config["corpora"]["sentences"],
     script:
         "../scripts/ingest_craft.py"
+
+
+# Token-per-line text without offsets (the MTL-Bioinformatics-2016 corpora): documents and sentences for
+# word and term counting and word2vec; an empty mentions table.
+rule ingest_conll:
+    input:
+        unpack(plan.corpora.inputs),
+        checksums=plan.corpora.checksums,
+    output:
+        **plan.corpora.ingest_outputs(),
+    log:
+        paths.log("ingest_conll", "{corpus}"),
+    benchmark:
+        paths.benchmark("ingest_conll", "{corpus}")
+    wildcard_constraints:
+        corpus=name_pattern(plan.corpora.of_format("conll")),
+    conda:
+        "../envs/biosem.yaml"
+    resources:
+        mem_mb=2000,
+    params:
+        spec=plan.corpora.spec,
+    script:
+        "../scripts/ingest_conll.py"

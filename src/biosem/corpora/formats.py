@@ -74,9 +74,15 @@ NOTICE_TABLE = "notices"
 ``<PMID>.copyright``): a released sentence of such a document carries its notice
 (:mod:`biosem.release.notices`)."""
 
+def _conll_sources(spec: Mapping[str, Any]) -> list[CorpusSource]:
+    """Token-per-line (CoNLL-style) text: one file per split (``files``)."""
+    return [CorpusSource(split, src, split) for split, src in sorted(spec["files"].items())]
+
+
 PUBTATOR = CorpusFormat("pubtator", _pubtator_sources)
 CRAFT = CorpusFormat("craft", _craft_sources, tables=(NOTICE_TABLE,))
-FORMATS: dict[str, CorpusFormat] = {f.name: f for f in (PUBTATOR, CRAFT)}
+CONLL = CorpusFormat("conll", _conll_sources)
+FORMATS: dict[str, CorpusFormat] = {f.name: f for f in (PUBTATOR, CRAFT, CONLL)}
 """Every corpus format, by its ``format`` value."""
 
 

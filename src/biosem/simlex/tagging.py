@@ -21,9 +21,11 @@ averaged perceptron: features ``bias``, ``i suffix``, ``i pref1``, ``i-1 tag``, 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
+import pandas as pd
 from nltk import redos
 from nltk.tag.perceptron import PerceptronTagger as NltkPerceptronTagger
 from nltk.tokenize import NLTKWordTokenizer
@@ -164,3 +166,48 @@ class PerceptronTagger:
             prev2 = prev
             prev = tag
         return out
+
+
+def tag_agreement(
+    sentences: Iterable[tuple[Sequence[str], Sequence[str]]],
+    tag: Callable[[Sequence[str]], Sequence[str]],
+    tag_class: Callable[[str], str],
+) -> pd.DataFrame:
+    """How often a tagger gives the gold Penn Treebank tags of pre-tokenised sentences (GENIA-pos).
+
+    Args:
+        sentences: ``(tokens, gold tags)`` per sentence.
+        tag: the tagger (tokens -> tags), e.g. :meth:`biosem.simlex.vocabulary.Analyser.tag`.
+        tag_class: tag -> class (:func:`biosem.simlex.vocabulary.tag_class`: noun, verb, ...).
+
+    Returns:
+        One row per gold class (sorted) and ``all``: ``class``, ``tokens`` (gold tokens of the
+        class), ``same_tag`` (tagged with the gold tag), ``accuracy`` (same_tag / tokens),
+        ``tagged`` (tokens the tagger put in the class), ``same_class`` (tokens of the class the
+        tagger put in it), ``recall`` (same_class / tokens) and ``precision`` (same_class / tagged);
+        for ``all``, tagged = same_class = tokens.
+
+    Raises:
+        ValueError: a sentence whose tokens and gold tags differ in number.
+    """
+    gold_n: Counter[str] = Counter()
+    same_tag: Counter[str] = Counter()
+    tagged_n: Counter[str] = Counter()
+    same_class: Counter[str] = Counter()
+    for tokens, gold in sentences:
+        if len(tokens) != len(gold):
+            raise ValueError(f"{len(tokens)} tokens but {len(gold)} gold tags: {' '.join(tokens)[:80]!r}")
+        for want, got in zip(gold, tag(tokens), strict=True):
+            cls, got_cls = tag_class(want), tag_class(got)
+            gold_n[cls] += 1
+            tagged_n[got_cls] += 1
+            same_tag[cls] += want == got
+            same_class[cls] += cls == got_cls
+    rows = [(c, gold_n[c], same_tag[c], tagged_n[c], same_class[c]) for c in sorted(gold_n | tagged_n)]
+    total = sum(gold_n.values())
+    rows.append(("all", total, sum(same_tag.values()), total, total))
+    frame = pd.DataFrame(rows, columns=["class", "tokens", "same_tag", "tagged", "same_class"])
+    frame.insert(3, "accuracy", frame["same_tag"] / frame["tokens"].where(frame["tokens"] > 0))
+    frame["recall"] = frame["same_class"] / frame["tokens"].where(frame["tokens"] > 0)
+    frame["precision"] = frame["same_class"] / frame["tagged"].where(frame["tagged"] > 0)
+    return frame

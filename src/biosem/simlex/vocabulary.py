@@ -505,6 +505,11 @@ class Analyser:
                 i += 1
         return mask
 
+    def tag(self, tokens: Sequence[str]) -> list[str]:
+        """Penn Treebank tags of one tokenised sentence, as the vocabulary tags it (the perceptron
+        tagger on :meth:`tagging_forms`)."""
+        return self._tagger.tag(self.tagging_forms(tokens))
+
     def tagging_forms(self, tokens: Sequence[str]) -> list[str]:
         """Tokens as the tagger sees them: American spelling; a sentence-initial capital lowered.
 
@@ -566,7 +571,7 @@ class Analyser:
             out.documents += 1
             seen: set[tuple[str, str]] = set()
             for tokens in self.sentences(document):
-                tags = self._tagger.tag(self.tagging_forms(tokens))
+                tags = self.tag(tokens)
                 word_tokens += sum(self._has_letter(t) for t in tokens)
                 lemmas = [self._lemma_or_lower(token, tag) for token, tag in zip(tokens, tags, strict=True)]
                 in_mw = self.multiword_mask(tokens, lemmas)

@@ -1,6 +1,7 @@
 """Wiring of the corpora stage: which sources a corpus reads, its rule's outputs, the stage's targets.
 
-Rules: ``workflow/rules/corpora.smk``, one per format (``ingest_pubtator``, ``ingest_craft``), one job
+Rules: ``workflow/rules/corpora.smk``, one per format (``ingest_pubtator``, ``ingest_craft``,
+``ingest_conll``), one job
 per corpus; each rule's ``{corpus}`` wildcard is constrained to the corpora of its format
 (:meth:`Corpora.of_format`), so exactly one rule writes a corpus's tables. The formats and their
 sources: :mod:`biosem.corpora.formats`.

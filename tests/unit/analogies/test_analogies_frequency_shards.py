@@ -1,5 +1,6 @@
-"""Term counting in shards: counts merged over N = 1, 3, 7 shards equal the unsharded count (real corpora),
-in every match mode and for abbreviations counted in context, with either backend."""
+"""Term counting in shards: counts merged over N = 1, 3, 7 shards equal the unsharded count (real corpora,
+PubTator and token-per-line), in every match mode and for abbreviations counted in context, with either
+backend."""
 
 from __future__ import annotations
 
@@ -24,8 +25,11 @@ from biosem.analogies.frequency import (
     text_file_chunks,
 )
 from biosem.analogies.matching import CaseRules, Patterns, attach_counts, prepare_terms, term_patterns
+from biosem.corpora.conll import ingest_conll_corpus
 from biosem.corpora.pubtator import read_pubtator
+from biosem.corpora.schemas import DOCUMENTS
 from biosem.corpora.shards import file_parts
+from biosem.io import write_table
 from biosem.wic.lexical import configure_nltk_data
 
 BACKENDS = ["pyahocorasick"] + (["ahocorasick_rs"] if resolve_backend("auto") == "ahocorasick_rs" else [])
@@ -34,12 +38,15 @@ CORPORA = {
     "bc5cdr": SHARED_DATA / "bc5cdr" / "CDR_TrainingSet.PubTator.txt",
     "ncbi_disease": SHARED_DATA / "ncbi-disease" / "NCBItrainset_corpus.txt",
 }
+CONLL = {"GENIA-pos": "medline", "Ex-PTM-IOB": "sentences"}  # test files: 210 abstracts, 184 blocks
+MTL = SHARED_DATA / "mtl-bioinformatics-2016"
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[str], list[str]]:
     """Documents Parquet of two real corpora (the second repeats 40 PMIDs of the first with other
-    text, which must not count), text files (plain, gzipped, PubMed XML) and the mention texts as patterns."""
+    text, which must not count) and of two token-per-line corpora as ingested, text files (plain,
+    gzipped, PubMed XML) and the mention texts as patterns."""
     root = tmp_path_factory.mktemp("corpus")
     tables, mentions = [], []
     for name, path in CORPORA.items():
@@ -52,13 +59,21 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[st
     for name, table in zip(CORPORA, tables, strict=True):
         documents.append(str(root / f"{name}.parquet"))
         table.to_parquet(documents[-1])
+    for folder, unit in CONLL.items():
+        documents.append(str(root / f"{folder}.parquet"))
+        write_table(
+            ingest_conll_corpus(folder, {"test": MTL / folder / "test.tsv.gz"}, unit).documents,
+            documents[-1],
+            DOCUMENTS,
+        )
     lines = tables[1]["text"].head(300).tolist()
     (root / "a.txt").write_text("\n".join(lines[:200]) + "\n\n", encoding="utf-8")
     with gzip.open(root / "b.txt.gz", "wt", encoding="utf-8") as fh:
         fh.write("\n".join(lines[200:]))
     write_pubmed(root / "c.xml.gz")
     texts = [str(root / "a.txt"), str(root / "b.txt.gz"), str(root / "c.xml.gz")]
-    patterns = sorted(set(normalise_many(mentions + ["tumor", "coli on tumour growth", "measured CO2 in mice"])) - {""})
+    extra = ["tumor", "coli on tumour growth", "measured CO2 in mice", "protein phosphorylation"]  # the last: Ex-PTM
+    patterns = sorted(set(normalise_many(mentions + extra)) - {""})
     return documents, texts, patterns
 
 
@@ -161,12 +176,14 @@ def test_counts_identical_for_any_shard_number(corpus: tuple[list[str], list[str
     )
     expected, _ = count_occurrences(patterns, plain)
     assert stats["duplicate documents"] == 40
-    assert stats["documents"] == 1000 + 593 + 300 + 3  # BC5CDR train, NCBI train, text lines, XML articles
+    # BC5CDR train, NCBI train, GENIA-pos and Ex-PTM test, text lines, XML articles
+    assert stats["documents"] == 1000 + 593 + 210 + 184 + 300 + 3
     assert expected.sum() > 10_000
     tumor = patterns.index("tumor")
     assert expected[tumor] > 0
     assert expected[patterns.index("coli on tumour growth")] == 1  # the PubMed XML title (inline markup)
     assert expected[patterns.index("measured co2 in mice")] == 1  # a section of its structured abstract
+    assert expected[patterns.index("protein phosphorylation")] > 0
     for n in (1, 3, 7):
         merged, shard_stats = sharded_counts(documents, texts, patterns, n)
         assert shard_stats == stats, n

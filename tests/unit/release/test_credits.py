@@ -304,8 +304,16 @@ def test_default_config_credits_its_open_sources() -> None:
     assert not status.restricted and dataset_licence(status).key == "nlm-mesh-terms"
     (credit,) = mesh.credits()
     assert credit.text.startswith("Courtesy of the U.S. National Library of Medicine (NLM), MeSH 2024 (")
-    # analogies also derive from the corpora (public domain): the terminology's licence decides
-    assert hub_licence(offered["analogies/mesh"].licence_status())["license_name"] == "nlm-mesh-terms"
+    # analogies also derive from the corpora: beside public-domain ones (BC5CDR, NCBI Disease) the
+    # terminology's licence decides; the MTL corpora (CC BY 4.0) bind too, so the default's card names both
+    assert hub_licence(offered["analogies/mesh"].licence_status())["license_name"] == "biosem-derived-mixed"
+    assert {"CC-BY-4.0", "NLM Terms and Conditions (MeSH)"} <= set(
+        offered["analogies/mesh"].licence_status().source_licences
+    )
+    public_domain = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    public_domain["analogies"] |= {"terminologies": ["mesh"], "corpora": ["bc5cdr", "ncbi_disease"]}
+    (pd_mesh,) = registry.registered_datasets(public_domain, ["analogies"])
+    assert hub_licence(pd_mesh.licence_status())["license_name"] == "nlm-mesh-terms"
     assert hub_licence(offered["analogies/go_slim"].licence_status()) == {"license": "cc-by-4.0"}
     assert hub_licence(offered["termpairs/hpo"].licence_status())["license_name"] == "hpo-licence"
     assert NLM_TERMS in croissant_licences(status)

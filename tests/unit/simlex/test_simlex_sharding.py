@@ -1,4 +1,5 @@
-"""Word counting in shards: merged counts for N = 1, 3, 7 equal one count over the corpus (real abstracts)."""
+"""Word counting in shards: merged counts for N = 1, 3, 7 equal one count over the corpus (real abstracts,
+and token-per-line corpora: GENIA-pos MEDLINE documents and Ex-PTM sentence blocks)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from conftest import SHARED_DATA
 from pubmed_fixture import write_pubmed
 
+from biosem.corpora.conll import ingest_conll_corpus
 from biosem.corpora.pubtator import read_pubtator
 from biosem.corpora.shards import file_parts
 from biosem.simlex.sharding import counts_table, documents_from_part, merge_counts, shard_documents
@@ -38,19 +40,32 @@ def sentence_frame(docs: list[tuple[str, str]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["document_id", "sentence_id", "text"])
 
 
+MTL = SHARED_DATA / "mtl-bioinformatics-2016"
+
+
+def conll_frame(folder: str, unit: str, documents: int) -> pd.DataFrame:
+    """The sentences of the first ``documents`` documents of a token-per-line corpus' test file."""
+    tables = ingest_conll_corpus(folder, {"test": MTL / folder / "test.tsv.gz"}, unit, 10)
+    keep = tables.documents["document_id"].head(documents)
+    return tables.sentences[tables.sentences["document_id"].isin(keep)]
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[pd.DataFrame], list[str]]:
     """Two sentence tables of real NCBI Disease abstracts (the second repeats 12 PMIDs of the first
-    with other text, which must not count) and text files: plain, and PubMed XML."""
+    with other text, which must not count), the sentence tables of two token-per-line corpora as
+    ingested (12 GENIA-pos abstracts, 8 Ex-PTM blocks of 10 sentences) and text files: plain, and
+    PubMed XML."""
     docs = [(d.pmid, d.text) for d in read_pubtator(SHARED_DATA / "ncbi-disease" / "NCBIdevelopset_corpus.txt")]
     first = sentence_frame(docs[:40])
     second = sentence_frame(
         [(pmid, "The surgeons juggled oranges. Oranges were juggled.") for pmid, _ in docs[:12]] + docs[40:55]
     )
+    conll = [conll_frame("GENIA-pos", "medline", 12), conll_frame("Ex-PTM-IOB", "sentences", 8)]
     root = tmp_path_factory.mktemp("text")
     (root / "a.txt").write_text("\n".join(text for _, text in docs[55:70]) + "\n\n", encoding="utf-8")
     write_pubmed(root / "b.xml.gz")
-    return [first, second], [str(root / "a.txt"), str(root / "b.xml.gz")]
+    return [first, second, *conll], [str(root / "a.txt"), str(root / "b.xml.gz")]
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +79,10 @@ def test_merged_counts_identical_for_any_shard_number(
     frames, texts = corpus
     whole = documents_from_sentences(frames) + documents_from_text(texts[0])
     whole += documents_from_part(file_parts(texts[1:], 0, 1)[0])
-    assert len(whole) == 40 + 15 + 15 + 3
+    assert len(whole) == 40 + 15 + 12 + 8 + 15 + 3
     expected = analyser.count_documents(whole)
     assert expected.counts[("tumor", "noun")] > 0 and expected.counts[("grow", "verb")] >= 1  # the XML abstract
+    assert expected.counts[("phosphorylation", "noun")] > 0  # Ex-PTM
     assert (
         expected.counts[("juggle", "verb")] == expected.counts[("orange", "noun")] == 0
     )  # the repeated PMIDs' other text is not counted

@@ -25,7 +25,8 @@ def stage(cfg: dict, corpora=(), termpairs=None, analogies=None, rated=None, wic
     return Evaluate(cfg, list(corpora), termpairs, analogies or {}, rated or {}, wic)
 
 
-CORPORA = ["bc5cdr", "ncbi_disease"]
+CORPORA = config()["evaluate"]["training"]["corpora"]
+"""The default's training corpora: BC5CDR, NCBI Disease and eight token-per-line corpora (issue 38)."""
 
 
 def test_trained_models_wait_for_their_corpora() -> None:
@@ -155,7 +156,8 @@ def test_frequency_bands_count_the_configured_corpus() -> None:
     cfg = config()
     p = stage(cfg, corpora=CORPORA)
     assert cfg["evaluate"]["rated"]["frequency_corpus"] == "training"
-    assert p.frequency_documents == p.training_documents and p.band_corpus == "bc5cdr+ncbi_disease"
+    assert p.frequency_documents == p.training_documents and p.band_corpus == "+".join(CORPORA)
+    assert p.band_corpus.startswith("bc5cdr+ncbi_disease+anatem+")
     w = SimpleNamespace(model="sg_w2")
     assert p.rated_inputs(w)["token_counts"] == ["results/evaluation/models/token_counts.parquet"]
     cfg["evaluate"]["rated"]["frequency_corpus"] = "biored"
