@@ -88,7 +88,7 @@ def test_corpus_rules_by_format(plan: Plan) -> None:
     outputs (module counts, notices) are targets for CRAFT corpora only."""
     corpora = plan.corpora
     assert corpora.of_format("craft") == ["craft"]
-    assert set(corpora.of_format("pubtator")) == set(corpora.specs) - {"craft"}
+    assert set(corpora.of_format("pubtator")) == set(corpora.specs) - {"craft"} - set(corpora.of_format("conll"))
     rules = (REPO / "workflow" / "rules" / "corpora.smk").read_text(encoding="utf-8")
     for fmt in FORMATS:
         assert f"rule ingest_{fmt}:" in rules and f'corpus=name_pattern(plan.corpora.of_format("{fmt}"))' in rules
@@ -404,9 +404,9 @@ def test_one_ingest_rule_per_corpus_format(plan: Plan) -> None:
         split: f"resources/mtl_genia_pos_{split}/{name}.tsv.gz"
         for split, name in (("train", "train"), ("dev", "devel"), ("test", "test"))
     }
-    # the frequency corpora of the default: BC5CDR, NCBI Disease and the token-per-line corpora but
+    # the frequency corpora of the default: BC5CDR, NCBI Disease, CRAFT and the token-per-line corpora but
     # BioNLP13CG (its sentences are all in AnatEM)
-    frequency = ["bc5cdr", "ncbi_disease", *(c for c in by_format["conll"] if c != "bionlp13cg")]
+    frequency = ["bc5cdr", "ncbi_disease", "craft", *(c for c in by_format["conll"] if c != "bionlp13cg")]
     for section in (config()["analogies"], config()["simlex"], config()["evaluate"]["training"]):
         assert section["corpora"] == frequency
     assert set(frequency) <= set(config()["corpora"]["build"])

@@ -74,6 +74,7 @@ NOTICE_TABLE = "notices"
 ``<PMID>.copyright``): a released sentence of such a document carries its notice
 (:mod:`biosem.release.notices`)."""
 
+
 def _conll_sources(spec: Mapping[str, Any]) -> list[CorpusSource]:
     """Token-per-line (CoNLL-style) text: one file per split (``files``)."""
     return [CorpusSource(split, src, split) for split, src in sorted(spec["files"].items())]

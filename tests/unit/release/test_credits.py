@@ -297,6 +297,8 @@ def test_default_config_credits_its_open_sources() -> None:
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     config["termpairs"]["terminologies"] = ["hpo", "mesh"]
     config["analogies"]["terminologies"] = ["go_slim", "mesh"]
+    # CC BY 4.0 corpora only (the default's CRAFT adds CC BY 3.0: test_default_analogies_credit_every_corpus)
+    config["analogies"]["corpora"] = ["bc5cdr", "ncbi_disease", "anatem", "genia_pos"]
     offered = {d.id: d for d in registry.registered_datasets(config, ["termpairs", "analogies"])}
     mesh = offered["termpairs/mesh"]
     assert [s.attribution.version for s in mesh.sources] == ["MeSH 2024"] * 3
@@ -320,6 +322,19 @@ def test_default_config_credits_its_open_sources() -> None:
     # every open dataset of the default can be credited (no attribution missing)
     for dataset in registry.registered_datasets(config, ["termpairs", "analogies", "wic", "simlex", "agreement"]):
         assert dataset.credits(), dataset.id
+
+
+def test_default_analogies_credit_every_corpus() -> None:
+    """The default counts term frequencies in CRAFT (annotations CC BY 3.0) and the MTL corpora (CC BY 4.0)
+    besides public-domain abstracts: an analogy dataset credits each of them and its licence says both
+    apply (no corpus text is released, but the counts derive from it)."""
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    (go_slim,) = [d for d in registry.registered_datasets(config, ["analogies"]) if d.name == "go_slim"]
+    roles = {s.role.split(" (")[0] for s in go_slim.sources}
+    assert {"corpus craft", "corpus anatem", "corpus genia_pos", "corpus bc5cdr"} <= roles
+    meta = hub_licence(go_slim.licence_status(config["release"]))
+    assert meta["license"] == "other" and meta["license_name"] == "biosem-derived-mixed"
+    assert go_slim.credits()
 
 
 def test_default_config_credits_the_craft_ontologies() -> None:

@@ -157,7 +157,7 @@ def test_frequency_bands_count_the_configured_corpus() -> None:
     p = stage(cfg, corpora=CORPORA)
     assert cfg["evaluate"]["rated"]["frequency_corpus"] == "training"
     assert p.frequency_documents == p.training_documents and p.band_corpus == "+".join(CORPORA)
-    assert p.band_corpus.startswith("bc5cdr+ncbi_disease+anatem+")
+    assert p.band_corpus.startswith("bc5cdr+ncbi_disease+craft+anatem+")
     w = SimpleNamespace(model="sg_w2")
     assert p.rated_inputs(w)["token_counts"] == ["results/evaluation/models/token_counts.parquet"]
     cfg["evaluate"]["rated"]["frequency_corpus"] = "biored"
