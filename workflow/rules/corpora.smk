@@ -2,6 +2,8 @@
 # One rule per corpus format (biosem.corpora.formats), each constrained to the corpora of its format, so
 # exactly one rule writes a corpus: a new format is one more rule here, its script and its reader.
 # PubTator (BC5CDR, NCBI Disease, BioRED, MedMentions), CRAFT, token-per-line files (conll: MTL-2016).
+# Priority 20 (with train_word2vec): the corpora gate word2vec training, whose single-threaded jobs are the
+# longest of the default; started first, they run beside each other instead of beside an idle core.
 
 
 rule ingest_pubtator:
@@ -16,6 +18,7 @@ rule ingest_pubtator:
         paths.benchmark("ingest_pubtator", "{corpus}")
     wildcard_constraints:
         corpus=name_pattern(plan.corpora.of_format("pubtator")),
+    priority: 20
     conda:
         "../envs/biosem.yaml"
     threads: 2
@@ -43,6 +46,7 @@ rule ingest_craft:
         paths.benchmark("ingest_craft", "{corpus}")
     wildcard_constraints:
         corpus=name_pattern(plan.corpora.of_format("craft")),
+    priority: 20
     conda:
         "../envs/biosem.yaml"
     threads: 2
@@ -69,6 +73,7 @@ rule ingest_conll:
         paths.benchmark("ingest_conll", "{corpus}")
     wildcard_constraints:
         corpus=name_pattern(plan.corpora.of_format("conll")),
+    priority: 20
     conda:
         "../envs/biosem.yaml"
     resources:

@@ -3,6 +3,8 @@
 # tidy results table, report plots.
 
 
+# Priority 20: the single-threaded trainings are the longest jobs of the default; started as soon as the
+# corpora are in (the corpus rules share the priority), they run beside each other.
 rule train_word2vec:
     input:
         documents=plan.evaluate.training_documents,
@@ -14,6 +16,7 @@ rule train_word2vec:
         paths.benchmark("train_word2vec", "{model}")
     wildcard_constraints:
         model=name_pattern(plan.evaluate.trained),
+    priority: 20
     conda:
         "../envs/biosem.yaml"
     threads: 1
@@ -152,7 +155,10 @@ rule evaluate_analogies:
         paths.benchmark("evaluate_analogies", "{model}")
     conda:
         "../envs/biosem.yaml"
-    threads: 2
+    # One thread: a dataset is ranked in one group unless its candidates x queries pass `block_mb`, which the
+    # default never does; for UMLS-scale candidate sets, `--set-threads evaluate_analogies=N` ranks groups
+    # in N threads (same results).
+    threads: 1
     resources:
         mem_mb=6000,
     params:
