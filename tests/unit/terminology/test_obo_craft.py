@@ -216,6 +216,55 @@ def test_underscores_as_spaces(tmp_path: Path, caplog):
     assert "underscores written as spaces in 2 terms" in caplog.text
 
 
+# SO 2015-11-24's synonym types as it writes them: VAR, the labels of variant-annotation tools (one
+# RELATED), BS (biosapiens), and a synonym without a type.
+SO_SYNONYM_TYPES = """\
+format-version: 1.2
+synonymtypedef: BS "biosapiens"
+synonymtypedef: VAR "variant annotation term"
+
+[Term]
+id: SO:0001587
+name: stop_gained
+synonym: "ANNOVAR:stopgain" EXACT VAR []
+synonym: "nonsense" BROAD []
+synonym: "snpEff:STOP_GAINED" EXACT VAR []
+synonym: "stop gained" EXACT []
+
+[Term]
+id: SO:0000316
+name: CDS
+synonym: "coding sequence" EXACT BS []
+synonym: "Jannovar:coding_sequence_variant" RELATED VAR []
+"""
+
+
+def test_exclude_synonym_types(tmp_path: Path, caplog):
+    path = tmp_path / "so.obo"
+    path.write_text(SO_SYNONYM_TYPES, encoding="utf-8")
+    columns = ["term_id", "term", "scope", "tty"]
+
+    every = read_obo(path, "so")["terms"].select(columns)
+    with caplog.at_level(logging.INFO, logger="biosem.terminology.obo"):
+        kept = read_obo(path, "so", exclude_synonym_types=["VAR", "dbsnp"])["terms"].select(columns)
+
+    assert every.to_pylist() == [
+        {"term_id": "SO:0000316#name", "term": "CDS", "scope": None, "tty": None},
+        {"term_id": "SO:0000316#syn0", "term": "coding sequence", "scope": "EXACT", "tty": "BS"},
+        {"term_id": "SO:0000316#syn1", "term": "Jannovar:coding_sequence_variant", "scope": "RELATED", "tty": "VAR"},
+        {"term_id": "SO:0001587#name", "term": "stop_gained", "scope": None, "tty": None},
+        {"term_id": "SO:0001587#syn0", "term": "nonsense", "scope": "BROAD", "tty": None},
+        {"term_id": "SO:0001587#syn1", "term": "ANNOVAR:stopgain", "scope": "EXACT", "tty": "VAR"},
+        {"term_id": "SO:0001587#syn2", "term": "snpEff:STOP_GAINED", "scope": "EXACT", "tty": "VAR"},
+        {"term_id": "SO:0001587#syn3", "term": "stop gained", "scope": "EXACT", "tty": None},
+    ]
+    # Exactly the VAR rows are gone; the BS synonym, the untyped ones and the names stay, ids unchanged.
+    assert kept.to_pylist() == [row for row in every.to_pylist() if row["tty"] != "VAR"]
+    assert "so.obo (so): synonyms of excluded types left out: VAR: 3, dbsnp: 0" in caplog.text
+    assert "no synonym has the excluded synonym type 'dbsnp'" in caplog.text
+    assert read_obo(path, "so", exclude_synonym_types=None)["terms"].select(columns).equals(every)
+
+
 def test_relationship_names_are_resolved_only_when_unique():
     text = (
         "[Term]\nid: A:1\nrelationship: has_participant B:1\nrelationship: part_of B:1\nrelationship: twin B:1\n\n"
