@@ -302,12 +302,13 @@ EXPECTED = {
         "alt_ids": 338,
         "abbreviations": 613,
         "underscores": 4,  # synonyms such as "hind_digit" (no underscores_as_spaces)
+        "tool_labels": 0,
     },
     "so": {
         "concepts": 2_383,
         "active": 2_179,
-        "terms": 6_224,
-        "exact": 3_347,
+        "terms": 6_005,  # 6,224 with the 219 VAR synonyms (183 EXACT): exclude_synonym_types
+        "exact": 3_164,
         "relations": {
             "is_a": 2_270,
             "part_of": 174,
@@ -329,6 +330,9 @@ EXPECTED = {
         "alt_ids": 130,
         "abbreviations": 0,
         "underscores": 0,  # 2,111 names and 342 synonyms had them: underscores_as_spaces
+        # 218 of the VAR synonyms; two tool labels carry no type: "ANNOVAR:frameshift substitution" RELATED
+        # (SO:0001589) and "ANNOVAR:ncRNA_splicing" NARROW (SO:0002088)
+        "tool_labels": 2,
     },
     "mop": {
         "concepts": 3_577,
@@ -351,8 +355,12 @@ EXPECTED = {
         "alt_ids": 45,
         "abbreviations": 0,
         "underscores": 0,
+        "tool_labels": 0,
     },
 }
+
+TOOL_LABEL = r"^(?:ANNOVAR|Jannovar|Seattleseq|VAAST|VAT|VEP|snpEff):"
+"""A synonym of SO's type VAR as the variant-annotation tools print it ("ANNOVAR:stopgain")."""
 
 
 @pytest.mark.skipif(not CRAFT_TARBALL.is_file(), reason="the mirror's CRAFT tarball is absent")
@@ -365,7 +373,13 @@ def test_craft_ontologies_as_configured(name: str, tmp_path: Path):
     path.write_bytes(data)
 
     spec = CONFIG["terminologies"][name]
-    read = read_obo(path, name, id_prefixes=spec["id_prefixes"], underscores_as_spaces=spec["underscores_as_spaces"])
+    read = read_obo(
+        path,
+        name,
+        id_prefixes=spec["id_prefixes"],
+        underscores_as_spaces=spec["underscores_as_spaces"],
+        exclude_synonym_types=spec["exclude_synonym_types"],
+    )
     tables = {k: t.to_pandas() for k, t in read.items()}
 
     want = EXPECTED[name]
@@ -379,3 +393,5 @@ def test_craft_ontologies_as_configured(name: str, tmp_path: Path):
     assert dict(Counter(tables["associations"]["kind"])) == want["associations"]
     assert int((mappings["code_system"] == ALT_ID_CODE_SYSTEM).sum()) == want["alt_ids"]
     assert int(terms["term"].str.contains("_").sum()) == want["underscores"]
+    assert int(terms["term"].str.contains(TOOL_LABEL, case=False).sum()) == want["tool_labels"]
+    assert int((terms["tty"] == "VAR").sum()) == 0
