@@ -63,6 +63,17 @@ def test_invalid_config_is_rejected() -> None:
             validated_config(MINIMAL_CONFIG, {"sources": {"go": {**source, "attribution": attribution}}})
 
 
+def test_obo_exclude_synonym_types() -> None:
+    """A list of synonym type ids or null; not an empty list, a bare string, a repeated or spaced id."""
+    spec = {"format": "obo", "source": "so"}
+    for types in (["VAR"], ["VAR", "BS", "OMO:0003000"], None):
+        c = config_with_defaults(terminologies={"so": {**spec, "exclude_synonym_types": types}})
+        assert c["terminologies"]["so"]["exclude_synonym_types"] == types
+    for bad in ([], "VAR", ["VAR", "VAR"], ["variant annotation term"]):
+        with pytest.raises(WorkflowError):
+            config_with_defaults(terminologies={"so": {**spec, "exclude_synonym_types": bad}})
+
+
 def test_corpus_specs_take_the_keys_of_their_format() -> None:
     """One if/then block per corpus format: a spec takes its format's keys, gets its format's defaults,
     and refuses the keys of another format."""
@@ -158,6 +169,7 @@ def test_minimal_config_gets_every_default() -> None:
         "source": "z",
         "id_prefixes": None,
         "underscores_as_spaces": False,
+        "exclude_synonym_types": None,
     }
     assert c["corpora"]["sentences"] == {"language": "en", "mask_mention_periods": True, "split_title": True}
     assert c["wic"]["quota_policy"] == "error" and c["wic"]["quotas"]["test"]["synonyms"] == 800

@@ -1,5 +1,6 @@
 """Ingest an OBO ontology (HPO, GO, UBERON, ...) into the terminology intermediates (only the terms of
-``terminologies.<name>.id_prefixes`` when it is set; "_" as spaces with ``underscores_as_spaces``)."""
+``terminologies.<name>.id_prefixes`` when it is set; "_" as spaces with ``underscores_as_spaces``; without
+the synonyms of the ``exclude_synonym_types``)."""
 
 from biosem.logs import configure_logging
 from biosem.sources import verify_fetched
@@ -16,6 +17,7 @@ def main(snakemake) -> None:
         snakemake.wildcards.terminology,
         id_prefixes=spec["id_prefixes"],
         underscores_as_spaces=spec["underscores_as_spaces"],
+        exclude_synonym_types=spec["exclude_synonym_types"],
     )
     write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
 

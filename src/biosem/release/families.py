@@ -122,8 +122,9 @@ TERMPAIR_CHANGES = (
 
 def reading_changes(config: Mapping[str, Any], terminology: str) -> str:
     """What biosem's reading changed in an OBO terminology's terms, for its credit ("" when nothing):
-    ``underscores_as_spaces`` (the Sequence Ontology's names) and ``id_prefixes`` (MOP without the
-    CHEBI and BFO classes it imports)."""
+    ``id_prefixes`` (MOP without the CHEBI and BFO classes it imports), ``exclude_synonym_types``
+    (the Sequence Ontology without its VAR synonyms, tool labels) and ``underscores_as_spaces`` (the
+    Sequence Ontology's names), in the order the reader applies them."""
     spec = config["terminologies"][terminology]
     parts = []
     if spec.get("id_prefixes"):
@@ -131,6 +132,8 @@ def reading_changes(config: Mapping[str, Any], terminology: str) -> str:
             f"only the classes with id prefix {', '.join(spec['id_prefixes'])} read (classes the file imports "
             "from other ontologies left out)"
         )
+    if spec.get("exclude_synonym_types"):
+        parts.append(f"synonyms of OBO synonym type {', '.join(spec['exclude_synonym_types'])} left out")
     if spec.get("underscores_as_spaces"):
         parts.append("underscores in names and synonyms written as spaces (five_prime_UTR as five prime UTR)")
     return "; ".join(parts)

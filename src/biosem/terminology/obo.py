@@ -78,7 +78,12 @@ _DEFINITION = re.compile(r"^def:[^\n]*$", re.MULTILINE)
 
 
 def read_obo(
-    path: str | Path, source: str, *, id_prefixes: Sequence[str] | None = None, underscores_as_spaces: bool = False
+    path: str | Path,
+    source: str,
+    *,
+    id_prefixes: Sequence[str] | None = None,
+    underscores_as_spaces: bool = False,
+    exclude_synonym_types: Sequence[str] | None = None,
 ) -> dict[str, pa.Table]:
     """Read an OBO 1.4 file (``.obo`` or gzipped ``.obo.gz``) into the terminology tables.
 
@@ -101,7 +106,8 @@ def read_obo(
       sorting the term's distinct (scope, text) pairs. ``tty`` = the synonym's type (the id of its
       ``synonymtypedef``: UBERON's ``ABBREVIATION``, ``LATIN``, ``PLURAL``; the first in sort order
       if one (scope, text) has several) or null. ``language`` "en", ``active`` as the concept;
-      acceptability/sab null.
+      acceptability/sab null. With ``exclude_synonym_types``, the synonyms whose ``tty`` is listed
+      are left out (:func:`without_synonym_types`; the other synonyms keep their term_id).
     * ``relations``: direct ``is_a`` (subject = child, object = parent, rel = rela = ``"is_a"``;
       not the transitive closure) and each ``relationship: <rel> <target>`` with rel = the
       relationship id and rela = its Typedef ``name`` (the id if the Typedef has no name); sab null.
@@ -132,6 +138,9 @@ def read_obo(
         id_prefixes: keep only terms with these id prefixes (``["MOP"]``); ``None`` keeps all.
         underscores_as_spaces: write every "_" of names and synonyms as a space (:func:`spaces_for_underscores`:
             the Sequence Ontology's names).
+        exclude_synonym_types: leave out the synonyms of these synonym types (``synonymtypedef`` ids,
+            ``["VAR"]``: the Sequence Ontology's variant-annotation tool labels); ``None`` keeps all.
+            How many per type is logged; a listed type that no synonym has is warned about.
 
     Returns:
         ``{"concepts", "terms", "relations", "associations", "mappings"}`` -> Arrow tables with the
@@ -175,10 +184,36 @@ def read_obo(
             ontology = _load_ontology(path, parsed, parse_path=copy)
     log.info("%s: parsed by pronto in %.1f s", path, time.perf_counter() - started)
     tables = _ontology_tables(ontology, source, path, text, id_prefixes)
+    if exclude_synonym_types is not None:
+        tables["terms"], excluded = without_synonym_types(tables["terms"], exclude_synonym_types)
+        log.info(
+            "%s (%s): synonyms of excluded types left out: %s",
+            path,
+            source,
+            ", ".join(f"{synonym_type}: {n}" for synonym_type, n in excluded.items()),
+        )
+        for synonym_type in (synonym_type for synonym_type, n in excluded.items() if not n):
+            log.warning("%s (%s): no synonym has the excluded synonym type %r", path, source, synonym_type)
     if underscores_as_spaces:
         tables["terms"], changed = spaces_for_underscores(tables["terms"])
         log.info("%s (%s): underscores written as spaces in %d terms", path, source, changed)
     return tables
+
+
+def without_synonym_types(terms: pa.Table, synonym_types: Sequence[str]) -> tuple[pa.Table, dict[str, int]]:
+    """``terms`` without the synonyms whose type (column ``tty``) is one of ``synonym_types``, and how
+    many were left out per type (in the order of ``synonym_types``; 0 for a type no synonym has).
+
+    Names (``tty`` null) and synonyms without a type are always kept; the kept rows keep their order
+    and their term_id. The Sequence Ontology records as synonyms of type ``VAR`` ("variant annotation
+    term") the labels that variant-annotation programs print (SO 2015-11-24: 219, 218 of them with
+    the program's name, ``"ANNOVAR:stopgain" EXACT VAR``, ``"snpEff:STOP_GAINED"``, ``"VEP:stop_gained"``):
+    output codes of programs, not terms anyone writes, so a pair of one with the name is no synonym
+    pair of the language.
+    """
+    drop = pc.is_in(terms.column("tty"), value_set=pa.array(list(synonym_types), pa.string()))  # null tty: False
+    found = collections.Counter(terms.column("tty").filter(drop).to_pylist())
+    return terms.filter(pc.invert(drop)), {synonym_type: found[synonym_type] for synonym_type in synonym_types}
 
 
 def spaces_for_underscores(terms: pa.Table) -> tuple[pa.Table, int]:

@@ -339,7 +339,8 @@ def test_default_analogies_credit_every_corpus() -> None:
 
 def test_default_config_credits_the_craft_ontologies() -> None:
     """UBERON (CC BY 3.0), SO and MOP (CC BY 4.0) as CRAFT ships them: public, credited under their
-    licences with citation, and what biosem's reading changed (SO's underscores, MOP's imports) named."""
+    licences with citation, and what biosem's reading changed (SO's VAR synonyms and underscores, MOP's
+    imports) named."""
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     offered = {d.id: d for d in registry.registered_datasets(config, ["termpairs"])}
     expected = {"uberon": "cc-by-3.0", "so": "cc-by-4.0", "mop": "cc-by-4.0"}
@@ -355,8 +356,9 @@ def test_default_config_credits_the_craft_ontologies() -> None:
     assert uberon.startswith("[Uberon multi-species anatomy ontology (basic edition)](http://uberon.org)")
     assert "Please cite: Mungall, Torniai, Gkoutos, Lewis and Haendel." in uberon
     assert (
-        "Changes: underscores in names and synonyms written as spaces (five_prime_UTR as five prime UTR); then terms"
-        in so
+        "Changes: synonyms of OBO synonym type VAR left out; underscores in names and synonyms written as spaces "
+        "(five_prime_UTR as five prime UTR); then terms" in so
     )
     assert "Changes: only the classes with id prefix MOP read" in mop
-    assert "underscores" not in uberon and "id prefix" not in uberon
+    assert "synonym type" not in mop
+    assert "underscores" not in uberon and "id prefix" not in uberon and "synonym type" not in uberon

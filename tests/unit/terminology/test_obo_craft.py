@@ -216,6 +216,55 @@ def test_underscores_as_spaces(tmp_path: Path, caplog):
     assert "underscores written as spaces in 2 terms" in caplog.text
 
 
+# SO 2015-11-24's synonym types as it writes them: VAR, the labels of variant-annotation tools (one
+# RELATED), BS (biosapiens), and a synonym without a type.
+SO_SYNONYM_TYPES = """\
+format-version: 1.2
+synonymtypedef: BS "biosapiens"
+synonymtypedef: VAR "variant annotation term"
+
+[Term]
+id: SO:0001587
+name: stop_gained
+synonym: "ANNOVAR:stopgain" EXACT VAR []
+synonym: "nonsense" BROAD []
+synonym: "snpEff:STOP_GAINED" EXACT VAR []
+synonym: "stop gained" EXACT []
+
+[Term]
+id: SO:0000316
+name: CDS
+synonym: "coding sequence" EXACT BS []
+synonym: "Jannovar:coding_sequence_variant" RELATED VAR []
+"""
+
+
+def test_exclude_synonym_types(tmp_path: Path, caplog):
+    path = tmp_path / "so.obo"
+    path.write_text(SO_SYNONYM_TYPES, encoding="utf-8")
+    columns = ["term_id", "term", "scope", "tty"]
+
+    every = read_obo(path, "so")["terms"].select(columns)
+    with caplog.at_level(logging.INFO, logger="biosem.terminology.obo"):
+        kept = read_obo(path, "so", exclude_synonym_types=["VAR", "dbsnp"])["terms"].select(columns)
+
+    assert every.to_pylist() == [
+        {"term_id": "SO:0000316#name", "term": "CDS", "scope": None, "tty": None},
+        {"term_id": "SO:0000316#syn0", "term": "coding sequence", "scope": "EXACT", "tty": "BS"},
+        {"term_id": "SO:0000316#syn1", "term": "Jannovar:coding_sequence_variant", "scope": "RELATED", "tty": "VAR"},
+        {"term_id": "SO:0001587#name", "term": "stop_gained", "scope": None, "tty": None},
+        {"term_id": "SO:0001587#syn0", "term": "nonsense", "scope": "BROAD", "tty": None},
+        {"term_id": "SO:0001587#syn1", "term": "ANNOVAR:stopgain", "scope": "EXACT", "tty": "VAR"},
+        {"term_id": "SO:0001587#syn2", "term": "snpEff:STOP_GAINED", "scope": "EXACT", "tty": "VAR"},
+        {"term_id": "SO:0001587#syn3", "term": "stop gained", "scope": "EXACT", "tty": None},
+    ]
+    # Exactly the VAR rows are gone; the BS synonym, the untyped ones and the names stay, ids unchanged.
+    assert kept.to_pylist() == [row for row in every.to_pylist() if row["tty"] != "VAR"]
+    assert "so.obo (so): synonyms of excluded types left out: VAR: 3, dbsnp: 0" in caplog.text
+    assert "no synonym has the excluded synonym type 'dbsnp'" in caplog.text
+    assert read_obo(path, "so", exclude_synonym_types=None)["terms"].select(columns).equals(every)
+
+
 def test_relationship_names_are_resolved_only_when_unique():
     text = (
         "[Term]\nid: A:1\nrelationship: has_participant B:1\nrelationship: part_of B:1\nrelationship: twin B:1\n\n"
@@ -253,12 +302,13 @@ EXPECTED = {
         "alt_ids": 338,
         "abbreviations": 613,
         "underscores": 4,  # synonyms such as "hind_digit" (no underscores_as_spaces)
+        "tool_labels": 0,
     },
     "so": {
         "concepts": 2_383,
         "active": 2_179,
-        "terms": 6_224,
-        "exact": 3_347,
+        "terms": 6_005,  # 6,224 with the 219 VAR synonyms (183 EXACT): exclude_synonym_types
+        "exact": 3_164,
         "relations": {
             "is_a": 2_270,
             "part_of": 174,
@@ -280,6 +330,9 @@ EXPECTED = {
         "alt_ids": 130,
         "abbreviations": 0,
         "underscores": 0,  # 2,111 names and 342 synonyms had them: underscores_as_spaces
+        # 218 of the VAR synonyms; two tool labels carry no type: "ANNOVAR:frameshift substitution" RELATED
+        # (SO:0001589) and "ANNOVAR:ncRNA_splicing" NARROW (SO:0002088)
+        "tool_labels": 2,
     },
     "mop": {
         "concepts": 3_577,
@@ -302,8 +355,12 @@ EXPECTED = {
         "alt_ids": 45,
         "abbreviations": 0,
         "underscores": 0,
+        "tool_labels": 0,
     },
 }
+
+TOOL_LABEL = r"^(?:ANNOVAR|Jannovar|Seattleseq|VAAST|VAT|VEP|snpEff):"
+"""A synonym of SO's type VAR as the variant-annotation tools print it ("ANNOVAR:stopgain")."""
 
 
 @pytest.mark.skipif(not CRAFT_TARBALL.is_file(), reason="the mirror's CRAFT tarball is absent")
@@ -316,7 +373,13 @@ def test_craft_ontologies_as_configured(name: str, tmp_path: Path):
     path.write_bytes(data)
 
     spec = CONFIG["terminologies"][name]
-    read = read_obo(path, name, id_prefixes=spec["id_prefixes"], underscores_as_spaces=spec["underscores_as_spaces"])
+    read = read_obo(
+        path,
+        name,
+        id_prefixes=spec["id_prefixes"],
+        underscores_as_spaces=spec["underscores_as_spaces"],
+        exclude_synonym_types=spec["exclude_synonym_types"],
+    )
     tables = {k: t.to_pandas() for k, t in read.items()}
 
     want = EXPECTED[name]
@@ -330,3 +393,5 @@ def test_craft_ontologies_as_configured(name: str, tmp_path: Path):
     assert dict(Counter(tables["associations"]["kind"])) == want["associations"]
     assert int((mappings["code_system"] == ALT_ID_CODE_SYSTEM).sum()) == want["alt_ids"]
     assert int(terms["term"].str.contains("_").sum()) == want["underscores"]
+    assert int(terms["term"].str.contains(TOOL_LABEL, case=False).sum()) == want["tool_labels"]
+    assert int((terms["tty"] == "VAR").sum()) == 0
