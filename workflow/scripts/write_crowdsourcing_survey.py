@@ -1,10 +1,12 @@
 """Write the rating survey of one pair set as a crowdsourcing batch: the batch CSV (one row per HIT =
 survey page) and the HTML task template with ${column} placeholders (MTurk / Prolific-style tools;
-biosem.agreement.interchange)."""
+biosem.agreement.interchange). Cells that a spreadsheet would read as a formula are neutralised
+(biosem.agreement.studies.sheet_csv), and the results reader undoes it."""
 
 import logging
 
 from biosem.agreement.interchange import survey_hits, survey_task_template
+from biosem.agreement.studies import sheet_csv
 from biosem.io import read_table, write_text
 from biosem.logs import configure_logging
 
@@ -31,7 +33,7 @@ def main(snakemake) -> None:
         slots,
         snakemake.params.dont_know,
     )
-    write_text(hits.to_csv(index=False, lineterminator="\n"), snakemake.output.batch)
+    write_text(sheet_csv(hits), snakemake.output.batch)
     write_text(template, snakemake.output.template)
 
 

@@ -22,7 +22,9 @@ CSV file. The export formats below are the contract with the readers:
   ``score_termpair_study`` / ``score_wic_study`` read it (config ``agreement.filled_sheets``).
 
 CSV dialect of every export: UTF-8 without BOM, ``,`` separator, ``\\n`` line ends, a header row,
-fields quoted (``"``, doubled inside) only when they hold a comma, quote or line break.
+fields quoted (``"``, doubled inside) only when they hold a comma, quote or line break; a field that
+a spreadsheet would read as a formula is neutralised as the sheets' cells are
+(:func:`biosem.agreement.studies.neutralise_cell`: a leading ``'``), and the readers restore it.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from biosem.agreement.ratings import RatingMatrix, long_to_matrix, parse_long_ratings
+from biosem.agreement.studies import restore_frame
 from biosem.errors import SourceFormatError
 
 SURVEY_EXPORT_COLUMNS = (
@@ -336,7 +339,7 @@ def read_survey_exports(
     sid = survey_id(design)
     parts, seen = [], {}
     for path in paths:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+        frame = restore_frame(pd.read_csv(path, dtype=str, keep_default_na=False))
         check_survey_export(frame, path, design, sid)
         rater = frame["rater"].iat[0].strip()
         if rater in seen:

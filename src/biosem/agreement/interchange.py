@@ -26,6 +26,10 @@ from the survey design by ``item_id``.
   optional ``STATUS`` (Prolific's submission status), the batch CSV columns and the form fields
   unprefixed (``item_<k>_id`` ... ``item_<k>_rating``).
 
+The batch CSV's cells are neutralised against formula injection as the study sheets' are
+(:func:`biosem.agreement.studies.sheet_csv`); the results' cells are restored
+(:func:`biosem.agreement.studies.restore_cell`) before they are compared with the design.
+
 Rejected submissions (mturk ``Rejected``; prolific ``REJECTED``, ``RETURNED``, ``TIMED-OUT``) are
 dropped and counted. The result is the long format :func:`biosem.agreement.ratings.parse_long_ratings`
 reads (:data:`LONG_RATING_COLUMNS`): ``rater`` = worker / participant id, the survey's words, group
@@ -60,7 +64,7 @@ import numpy as np
 import pandas as pd
 
 from biosem.agreement.forms import STUDY_CHOICES
-from biosem.agreement.studies import ANSWERS, MARK_CLOSE, MARK_OPEN, normalise_answer
+from biosem.agreement.studies import ANSWERS, MARK_CLOSE, MARK_OPEN, normalise_answer, restore_frame
 from biosem.errors import SourceFormatError
 
 HIT_FIXED_COLUMNS = ("hit", "survey", "group", "page", "n_items")
@@ -252,7 +256,7 @@ def read_platform_results(
     spec = PLATFORMS[platform]
     path = Path(path)
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+        frame = restore_frame(pd.read_csv(path, dtype=str, keep_default_na=False))
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as err:
         raise SourceFormatError(path, None, f"a {platform} results CSV", str(err)) from err
     columns = list(frame.columns)

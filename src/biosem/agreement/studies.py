@@ -30,10 +30,11 @@ Randomness only through generators from :func:`biosem.seeds.generator` passed in
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from itertools import combinations
 from pathlib import Path
@@ -278,9 +279,70 @@ def mark_target(sentences: pd.Series, starts: pd.Series, ends: pd.Series) -> lis
 # --------------------------------------------------------------------------------------------------
 # Writing sheets (CSV; XLSX through openpyxl, byte-reproducible)
 # --------------------------------------------------------------------------------------------------
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+"""First characters that make a spreadsheet program read a cell as a formula (OWASP, "CSV Injection":
+https://owasp.org/www-community/attacks/CSV_Injection)."""
+QUOTE = "'"
+"""The prefix that keeps such a cell text in a CSV file (OWASP's neutralisation)."""
+
+
+def neutralise_cell(value: object) -> object:
+    """A CSV cell that no spreadsheet program evaluates: a string beginning with one of
+    :data:`FORMULA_TRIGGERS` gets a leading :data:`QUOTE` (``=HYPERLINK(...)`` -> ``'=HYPERLINK(...)``).
+
+    A string that already begins with the quote followed by a trigger or by another quote gets one
+    more, so that :func:`restore_cell` gives every string back exactly (``'=x`` -> ``''=x`` -> ``'=x``).
+    Other values (numbers, NaN, other strings) are returned as they are.
+    """
+    if not isinstance(value, str) or not value:
+        return value
+    if value[0] in FORMULA_TRIGGERS or (value[0] == QUOTE and value[1:2] in (*FORMULA_TRIGGERS, QUOTE)):
+        return QUOTE + value
+    return value
+
+
+def restore_cell(value: str) -> str:
+    """The cell :func:`neutralise_cell` was given: one leading :data:`QUOTE` removed where it added one
+    (a quote followed by a trigger or by another quote); any other string as it is."""
+    if value[:1] == QUOTE and value[1:2] and value[1] in (*FORMULA_TRIGGERS, QUOTE):
+        return value[1:]
+    return value
+
+
+def neutralise_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` with every cell passed through :func:`neutralise_cell` (for CSV sheets)."""
+    return _map_text(frame, neutralise_cell)
+
+
+def restore_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a CSV sheet read as strings with every cell passed through :func:`restore_cell`."""
+    return _map_text(frame, restore_cell)
+
+
+def _map_text(frame: pd.DataFrame, function: Callable[[Any], Any]) -> pd.DataFrame:
+    """``frame`` with ``function`` applied to every cell of its object (text) columns."""
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype == object or isinstance(out[column].dtype, pd.StringDtype):
+            out[column] = out[column].map(function)
+    return out
+
+
 def sheet_csv(frame: pd.DataFrame) -> str:
-    """CSV text (UTF-8, LF, header) of a sheet or key."""
-    return frame.to_csv(index=False, lineterminator="\n")
+    """CSV text (UTF-8, LF, header) of a sheet or key, every text cell neutralised against formula
+    injection (:func:`neutralise_cell`; terms and sentences come from third-party sources). The
+    readers (:func:`read_sheet`, :func:`read_key`) undo it."""
+    # pandas (like the csv module with "\n" line ends) leaves a field holding a carriage return
+    # unquoted, which a reader takes for a line break: the fields pandas formats are quoted here
+    # whenever they hold a comma, a quote, a line feed or a carriage return.
+    text = neutralise_frame(frame).to_csv(index=False, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    rows = csv.reader(io.StringIO(text, newline=""))
+    return "".join(",".join(_csv_field(field) for field in row) + "\n" for row in rows)
+
+
+def _csv_field(text: str) -> str:
+    """A CSV field, quoted (``"`` doubled inside) when it holds ``,``, ``"``, ``\\n`` or ``\\r``."""
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r') else text
 
 
 _FIXED_TIME = datetime(2000, 1, 1)
@@ -297,6 +359,10 @@ def write_xlsx(
     """Write a sheet as XLSX (openpyxl): worksheet ``items`` (header frozen, a drop-down of
     ``choices`` on ``answer_column``) and, if given, a worksheet ``instructions``.
 
+    Every text cell is a string cell (openpyxl ``data_type`` ``s``, with Excel's ``quotePrefix`` for
+    text beginning with one of :data:`FORMULA_TRIGGERS`), never a formula: a term such as
+    ``=HYPERLINK(...)`` is shown as text and its text is read back as written.
+
     Reproducible: fixed document times and zip entry times, so equal content gives equal bytes.
     Written atomically.
     """
@@ -308,8 +374,14 @@ def write_xlsx(
     sheet = workbook.active
     sheet.title = "items"
     sheet.append(list(frame.columns))
-    for row in frame.itertuples(index=False):
-        sheet.append([None if isinstance(v, float) and np.isnan(v) else v for v in row])
+    for i, row in enumerate(frame.itertuples(index=False), start=2):
+        for j, value in enumerate(row, start=1):
+            if isinstance(value, float) and np.isnan(value):
+                continue
+            cell = sheet.cell(row=i, column=j, value=value)
+            if isinstance(value, str):
+                cell.data_type = "s"  # openpyxl makes a formula of any text beginning with "="
+                cell.quotePrefix = value[:1] in FORMULA_TRIGGERS
     sheet.freeze_panes = "A2"
     for j, column in enumerate(frame.columns, start=1):
         longest = max([len(str(column))] + [len(str(v)) for v in frame[column].head(200)])
@@ -371,7 +443,7 @@ def read_key(path: str | Path) -> pd.DataFrame:
     Raises:
         SourceFormatError: no ``item`` or ``label`` column.
     """
-    key = pd.read_csv(path, dtype=str, keep_default_na=False)
+    key = restore_frame(pd.read_csv(path, dtype=str, keep_default_na=False))
     for column in ("item", "label"):
         if column not in key.columns:
             raise SourceFormatError(path, 1, f"a column {column!r}", ", ".join(key.columns))
@@ -393,6 +465,10 @@ def normalise_answer(value: object) -> str:
 def read_sheet(path: str | Path) -> pd.DataFrame:
     """A filled sheet as strings (CSV, or the first worksheet of an XLSX); empty cells are ``""``.
 
+    CSV cells are restored from their neutralised form (:func:`restore_cell`: the leading quote
+    :func:`sheet_csv` and the forms' export put before a formula-like text is removed); XLSX cells are
+    read as they are (:func:`write_xlsx` writes text cells, without a quote).
+
     Raises:
         SourceFormatError: the file is neither ``.csv`` nor ``.xlsx``, or cannot be parsed.
     """
@@ -400,7 +476,7 @@ def read_sheet(path: str | Path) -> pd.DataFrame:
     suffix = path.suffix.lower()
     try:
         if suffix == ".csv":
-            return pd.read_csv(path, dtype=str, keep_default_na=False)
+            return restore_frame(pd.read_csv(path, dtype=str, keep_default_na=False))
         if suffix == ".xlsx":
             frame = pd.read_excel(path, sheet_name=0, dtype=str, engine="openpyxl")
             return frame.fillna("")

