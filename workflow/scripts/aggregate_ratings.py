@@ -58,7 +58,7 @@ def main(snakemake) -> None:
             counts["dont_know"],
             counts["raters"],
         )
-        matrix = long_to_matrix(parse_long_ratings(long.astype(str), path, params.scale), str(path))
+        matrix = long_to_matrix(parse_long_ratings(long.astype(str), path, params.scale, integer=True), str(path))
     else:
         matrix = read_long_ratings(path, params.scale)
     log.info(

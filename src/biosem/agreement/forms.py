@@ -333,8 +333,9 @@ def read_survey_exports(
         scale: the rating scale (config ``agreement.ratings.<name>.scale``, paper 0-6).
 
     Raises:
-        SourceFormatError: a file fails :func:`check_survey_export` or the long-format checks, or a
-            rater has a second export (naming both files).
+        SourceFormatError: a file fails :func:`check_survey_export` or the long-format checks (a
+            rating must be an integer in ``scale``: the forms' sliders step by 1), or a rater has a
+            second export (naming both files).
     """
     sid = survey_id(design)
     parts, seen = [], {}
@@ -345,7 +346,7 @@ def read_survey_exports(
         if rater in seen:
             raise SourceFormatError(path, 2, f"one export per rater (rater {rater!r} is in {seen[rater]})", rater)
         seen[rater] = str(path)
-        parts.append(parse_long_ratings(frame, path, scale))
+        parts.append(parse_long_ratings(frame, path, scale, integer=True))
     if not parts:
         raise ValueError(f"no survey exports given for survey {sid}")
     long = pd.concat(parts, ignore_index=True)

@@ -277,8 +277,14 @@ def read_wide_matrix(
     return parse_wide_matrix(read_member(path, member), where, missing, scale)
 
 
-def parse_long_ratings(frame: pd.DataFrame, path: str | Path, scale: tuple[float, float] = (0.0, 6.0)) -> pd.DataFrame:
+def parse_long_ratings(
+    frame: pd.DataFrame, path: str | Path, scale: tuple[float, float] = (0.0, 6.0), integer: bool = False
+) -> pd.DataFrame:
     """Validate a long-format ratings table (all columns as strings, as read from CSV).
+
+    ``integer``: ratings must be whole numbers (the survey forms and platforms rate on the integers
+    of the scale, :data:`biosem.agreement.forms.SURVEY_EXPORT_COLUMNS`); a fractional rating is then an
+    error, never rounded.
 
     Optional columns besides ``group`` and ``role``: ``item_id`` (the survey item: a rater rates
     each item once; a repeat of a pair is another item) and ``dont_know`` (``1``/``true`` = the
@@ -290,7 +296,8 @@ def parse_long_ratings(frame: pd.DataFrame, path: str | Path, scale: tuple[float
 
     Raises:
         SourceFormatError: a required column is missing (line 1), or a row (1-based line, header =
-            line 1) has an empty rater/word, a rating that is not a number or lies outside ``scale``
+            line 1) has an empty rater/word, a rating that is not a number, lies outside ``scale`` or
+            (with ``integer``) is not a whole number
             (or a rating beside "don't know", or a ``dont_know`` other than 0/1/true/false/empty), a
             rater appears in two groups, or a rater has an ``item_id`` twice.
     """
@@ -309,10 +316,14 @@ def parse_long_ratings(frame: pd.DataFrame, path: str | Path, scale: tuple[float
     out.loc[empty_group, "group"] = ALL_GROUP
     unsure = _dont_know_flags(frame, out, path)
     rating = pd.to_numeric(out["rating"], errors="coerce")
-    bad = ~unsure & (rating.isna() | (rating < scale[0]) | (rating > scale[1])).to_numpy()
+    outside = rating.isna() | (rating < scale[0]) | (rating > scale[1])
+    if integer:
+        outside |= rating != rating.round()
+    bad = ~unsure & outside.to_numpy()
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise SourceFormatError(path, i + 2, f"a rating in [{scale[0]:g}, {scale[1]:g}]", out["rating"].iat[i])
+        kind = "an integer rating" if integer else "a rating"
+        raise SourceFormatError(path, i + 2, f"{kind} in [{scale[0]:g}, {scale[1]:g}]", out["rating"].iat[i])
     out["rating"] = rating.astype(np.float64)
     if "item_id" in frame.columns:
         twice = pd.DataFrame({"rater": out["rater"], "item": frame["item_id"].astype(str).str.strip()})

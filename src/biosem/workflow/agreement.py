@@ -17,11 +17,24 @@ PLATFORM_FORMATS = ("mturk", "prolific")  # biosem.agreement.interchange.PLATFOR
 
 
 class Agreement:
-    """The agreement stage under ``config["agreement"]``."""
+    """The agreement stage under ``config["agreement"]``.
+
+    Raises:
+        ValueError: a rating set's ``scale`` or ``rescale_to`` does not run from a lower to a higher
+            value (naming the key).
+    """
 
     def __init__(self, config: Mapping[str, Any], wic_built: bool) -> None:
         self.section: Mapping[str, Any] = config["agreement"]
         self.ratings: Mapping[str, Any] = self.section["ratings"]
+        for name, spec in sorted(self.ratings.items()):
+            for key in ("scale", "rescale_to"):
+                low, high = spec[key]
+                if not low < high:
+                    raise ValueError(
+                        f"config agreement.ratings.{name}.{key}: [{low:g}, {high:g}] must run from a lower to a "
+                        "higher value ([lowest, highest], e.g. [0, 6])"
+                    )
         self.filled: Mapping[str, Any] = self.section["filled_sheets"]
         self.sources: Mapping[str, Any] = config["sources"]
         self.termpair_terminologies: list[str] = list(config["termpairs"]["terminologies"])

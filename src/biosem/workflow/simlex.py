@@ -21,11 +21,19 @@ class Simlex:
     """The simlex stage under ``config["simlex"]``.
 
     Raises:
-        ValueError: on construction, when ``simlex.published`` names a source that is not configured.
+        ValueError: on construction, when ``simlex.published`` names a source that is not configured,
+            or when ``simlex.survey.scale_min`` is not below ``scale_max`` (JSON Schema cannot compare
+            two values; this check runs right after the schema's, when the workflow is parsed).
     """
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.section: Mapping[str, Any] = config["simlex"]
+        survey = self.section["survey"]
+        if survey["scale_min"] >= survey["scale_max"]:
+            raise ValueError(
+                f"config simlex.survey: scale_min ({survey['scale_min']}) must be below scale_max "
+                f"({survey['scale_max']}); the survey rates on the integers scale_min..scale_max (paper: 0..6)"
+            )
         self.published: dict[str, str] = {}
         for dataset, source in sorted(self.section["published"].items()):
             if source is None:

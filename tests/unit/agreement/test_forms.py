@@ -219,6 +219,8 @@ def _edit_cell(column: str, row: int, value: str):
         (lambda f: f.iloc[:-2], None, "2 missing"),
         (lambda f: f.drop(columns="survey_id"), 1, "the survey export columns"),
         (lambda f: f.iloc[:0], None, "one row per item"),
+        (_edit_cell("rating", 3, "2.5"), 5, "an integer rating in [0, 6]; found '2.5'"),
+        (_edit_cell("rating", 1, "7"), 3, "an integer rating in [0, 6]; found '7'"),
     ],
 )
 def test_malformed_or_foreign_export_names_file_and_row(tmp_path: Path, edit, line, expected: str) -> None:
