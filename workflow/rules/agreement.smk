@@ -76,6 +76,7 @@ rule write_wic_study:
 rule score_termpair_study:
     input:
         key=outputs.termpair_study_key.template,
+        distributed=outputs.termpair_study_sheet.template,
         sheets=plan.agreement.filled_termpair_sheets,
     output:
         scores=outputs.termpair_study_scores.template,
@@ -96,6 +97,8 @@ rule score_termpair_study:
 rule score_wic_study:
     input:
         key=outputs.wic_study_key.template,
+        distributed_a=outputs.wic_study_sheet.path(rater="a"),
+        distributed_b=outputs.wic_study_sheet.path(rater="b"),
         sheets=plan.agreement.filled_wic_sheets,
     output:
         scores=outputs.wic_study_scores.template,

@@ -1,9 +1,12 @@
 """Score the filled term-pair sheets: majority vote, NaN rate, Krippendorff's alpha, accuracy /
-recall / precision of the automatic labels per dataset (Schulz & Juric 2020, Table 3)."""
+recall / precision of the automatic labels per dataset (Schulz & Juric 2020, Table 3).
+
+The key is first checked against the sheet written with it (an edited key is named as such).
+"""
 
 import logging
 
-from biosem.agreement.studies import majority_vote, read_filled_sheets, read_key, score_termpair_study
+from biosem.agreement.studies import check_key, majority_vote, read_filled_sheets, read_key, score_termpair_study
 from biosem.io import write_text
 from biosem.logs import configure_logging
 
@@ -13,11 +16,12 @@ log = logging.getLogger(__name__)
 def main(snakemake) -> None:
     configure_logging(snakemake)
     key = read_key(snakemake.input.key)
+    sheets = check_key(key, snakemake.input.key, {"sheet": snakemake.input.distributed}, "write_termpair_study")
     raters = snakemake.params.raters
     answers, _ = read_filled_sheets(
         dict(zip(raters, snakemake.input.sheets)),
         key,
-        {"sheet": set(key["item"])},
+        sheets,
         ["term1", "term2"],
         snakemake.params.formats,
         "termpairs",

@@ -1,9 +1,12 @@
 """Score the filled wic sheets: each rater's accuracy against the gold label and Cohen's kappa
-between raters on the shared items (BioWiC § Technical validation)."""
+between raters on the shared items (BioWiC § Technical validation).
+
+The key is first checked against the two sheets written with it (an edited key is named as such).
+"""
 
 import logging
 
-from biosem.agreement.studies import read_filled_sheets, read_key, score_wic_study
+from biosem.agreement.studies import check_key, read_filled_sheets, read_key, score_wic_study
 from biosem.io import write_text
 from biosem.logs import configure_logging
 
@@ -13,10 +16,8 @@ log = logging.getLogger(__name__)
 def main(snakemake) -> None:
     configure_logging(snakemake)
     key = read_key(snakemake.input.key)
-    sheets = {
-        "a": set(key.loc[key["in_sheet_a"], "item"]),
-        "b": set(key.loc[key["in_sheet_b"], "item"]),
-    }
+    distributed = {"a": snakemake.input.distributed_a, "b": snakemake.input.distributed_b}
+    sheets = check_key(key, snakemake.input.key, distributed, "write_wic_study")
     raters = snakemake.params.raters
     answers, which = read_filled_sheets(
         dict(zip(raters, snakemake.input.sheets)),

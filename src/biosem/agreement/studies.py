@@ -441,17 +441,115 @@ def read_key(path: str | Path) -> pd.DataFrame:
     ``in_sheet_*`` as bool.
 
     Raises:
-        SourceFormatError: no ``item`` or ``label`` column.
+        SourceFormatError: no ``item`` or ``label`` column, an item id given twice, or a label other
+            than 0 or 1 (naming the key's line).
     """
     key = restore_frame(pd.read_csv(path, dtype=str, keep_default_na=False))
     for column in ("item", "label"):
         if column not in key.columns:
             raise SourceFormatError(path, 1, f"a column {column!r}", ", ".join(key.columns))
+    bad = (~key["label"].isin(["0", "1"])).to_numpy()
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise SourceFormatError(path, i + 2, f"label 0 or 1 for item {key['item'].iat[i]}", key["label"].iat[i])
+    twice = key["item"].duplicated().to_numpy()
+    if twice.any():
+        i = int(np.flatnonzero(twice)[0])
+        raise SourceFormatError(path, i + 2, "each item once in the key", f"{key['item'].iat[i]} again")
     key["label"] = key["label"].astype("int64")
     for column in ("in_sheet_a", "in_sheet_b"):
         if column in key.columns:
             key[column] = key[column] == "True"
     return key
+
+
+class EditedKeyError(SourceFormatError):
+    """The study key no longer matches the sheets distributed with it: the key (or the sheet) was
+    edited after the rule that writes both wrote them. The message names the key's line, the sheet's
+    file and line, and the command that writes both again.
+
+    Attributes (besides :class:`SourceFormatError`'s): ``sheet``: the distributed sheet compared with.
+    """
+
+    def __init__(self, key: str | Path, line: int | None, expected: str, found: str, sheet: str | Path, rule: str):
+        super().__init__(key, line, expected, found)
+        self.sheet = Path(sheet)
+        self.args = (
+            f"{self.args[0]}. The study key {self.path} was edited after rule {rule} wrote it with the "
+            f"sheet {self.sheet} (the raters' sheets are checked against the key, so the key must stay as "
+            f"written): restore it, or write both again with `snakemake --forcerun {rule}` (the draw is "
+            "seeded: the sheets come out the same).",
+        )
+
+
+def check_key(
+    key: pd.DataFrame, key_path: str | Path, distributed: Mapping[str, str | Path], rule: str
+) -> dict[str, set[str]]:
+    """Check a study key (:func:`read_key`) against the blinded sheets written with it; return each
+    sheet's item ids.
+
+    Every item of a distributed sheet must be in the key, with the sheet's text: ``term1``, ``term2``
+    and, for the wic study, ``sentence1`` / ``sentence2`` as the key's sentences with the target
+    marked (:func:`mark_target`); every item of the key must be on a sheet; and a wic key's
+    ``in_sheet_<name>`` must say which. So an edited key is reported as the key, never blamed on
+    the raters' sheets (an edited label cannot be seen this way: the sheets are blinded).
+
+    Args:
+        key: the key as read by :func:`read_key`; ``key_path``: its file.
+        distributed: sheet name (``sheet``, ``a``, ``b``) -> the CSV sheet written with the key.
+        rule: the rule that writes both (``write_termpair_study``, ``write_wic_study``).
+
+    Raises:
+        EditedKeyError: the first difference, naming the key's line and the sheet's.
+        SourceFormatError: a wic key whose offsets are not integers.
+    """
+    line_of = {item: i + 2 for i, item in enumerate(key["item"])}
+    known = key.set_index("item")
+    wic = "sentence1" in key.columns
+    if wic:
+        try:
+            marked = {
+                n: pd.Series(mark_target(key[f"sentence{n}"], key[f"start{n}"], key[f"end{n}"]), index=known.index)
+                for n in (1, 2)
+            }
+        except ValueError as err:
+            raise SourceFormatError(key_path, None, "integer offsets start1, end1, start2, end2", str(err)) from err
+    members: dict[str, set[str]] = {}
+    for name, path in distributed.items():
+        sheet = read_sheet(path)
+        members[name] = set(sheet["item"])
+        for i, item in enumerate(sheet["item"]):
+            where = f"{path}:{i + 2}"
+            if item not in known.index:
+                raise EditedKeyError(
+                    key_path, None, f"item {item} (line {i + 2} of the sheet)", "no such item", path, rule
+                )
+            for column in [c for c in sheet.columns if c not in ("item", "answer")]:
+                value = (
+                    marked[int(column[-1])][item] if wic and column.startswith("sentence") else known.at[item, column]
+                )
+                if str(value) != sheet[column].iat[i]:
+                    raise EditedKeyError(
+                        key_path,
+                        line_of[item],
+                        f"{column} {sheet[column].iat[i]!r} for item {item}, as in the sheet ({where})",
+                        str(value),
+                        path,
+                        rule,
+                    )
+            flag = f"in_sheet_{name}"
+            if flag in known.columns and not known.at[item, flag]:
+                raise EditedKeyError(
+                    key_path, line_of[item], f"{flag} True for item {item} ({where})", "False", path, rule
+                )
+    on_sheets = set().union(*members.values()) if members else set()
+    for item in key["item"]:
+        if item not in on_sheets:
+            where = ", ".join(str(p) for p in distributed.values())
+            raise EditedKeyError(
+                key_path, line_of[item], f"only items of the sheets ({where})", f"item {item}", where, rule
+            )
+    return members
 
 
 def normalise_answer(value: object) -> str:

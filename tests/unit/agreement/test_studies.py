@@ -486,3 +486,47 @@ def test_planted_formulas_stay_text_in_csv_and_xlsx_and_score(tmp_path: Path) ->
     scores = S.score_wic_study(answers, S.read_key(tmp_path / "key.csv"))
     assert scores.loc[scores["measure"] == "accuracy", "value"].tolist() == [1.0, 1.0]
     assert scores.loc[scores["measure"] == "cohen_kappa", "value"].tolist() == [1.0]
+
+
+def test_an_edited_key_is_named_not_blamed_on_the_sheets(tmp_path: Path) -> None:
+    sheet, key, _, _ = make_study()
+    (tmp_path / "sheet.csv").write_text(S.sheet_csv(sheet))
+    (tmp_path / "key.csv").write_text(S.sheet_csv(key))
+    assert S.check_key(
+        S.read_key(tmp_path / "key.csv"), tmp_path / "key.csv", {"sheet": tmp_path / "sheet.csv"}, "w"
+    ) == {"sheet": set(key["item"])}
+    edited = key.copy()
+    edited.loc[4, "term2"] = "edited term"
+    (tmp_path / "key.csv").write_text(S.sheet_csv(edited))
+    with pytest.raises(S.EditedKeyError) as err:
+        S.check_key(S.read_key(tmp_path / "key.csv"), tmp_path / "key.csv", {"sheet": tmp_path / "sheet.csv"}, "w")
+    assert str(err.value).startswith(
+        f"{tmp_path / 'key.csv'}:6: expected term2 {key.loc[4, 'term2']!r} for item {key.loc[4, 'item']}, as in the "
+        f"sheet ({tmp_path / 'sheet.csv'}:6); found 'edited term'. The study key {tmp_path / 'key.csv'} was edited "
+        f"after rule w wrote it"
+    )
+    assert "snakemake --forcerun w" in str(err.value)
+    # A label that is not 0/1 and a repeated item are the key's own errors, with its line.
+    edited = key.copy().astype({"label": str})
+    edited.loc[2, "label"] = "yes"
+    (tmp_path / "key.csv").write_text(S.sheet_csv(edited))
+    with pytest.raises(S.SourceFormatError, match=rf"key.csv:4: expected label 0 or 1 for item {key.loc[2, 'item']}"):
+        S.read_key(tmp_path / "key.csv")
+    (tmp_path / "key.csv").write_text(S.sheet_csv(pd.concat([key, key.iloc[[0]]], ignore_index=True)))
+    with pytest.raises(S.SourceFormatError, match=rf"key.csv:{len(key) + 2}: expected each item once in the key"):
+        S.read_key(tmp_path / "key.csv")
+
+
+def test_an_edited_wic_key_sentence_is_named(tmp_path: Path) -> None:
+    sheets, key, _ = S.wic_study(wic_split(40), 20, 10, generator(1, "wic"))
+    paths = {name: tmp_path / f"sheet_{name}.csv" for name in sheets}
+    for name, sheet in sheets.items():
+        paths[name].write_text(S.sheet_csv(sheet))
+    (tmp_path / "key.csv").write_text(S.sheet_csv(key))
+    members = S.check_key(S.read_key(tmp_path / "key.csv"), tmp_path / "key.csv", paths, "write_wic_study")
+    assert members == {n: set(key.loc[key[f"in_sheet_{n}"], "item"]) for n in ("a", "b")}
+    edited = key.copy()
+    edited.loc[0, "sentence2"] = "The edited sentence."
+    (tmp_path / "key.csv").write_text(S.sheet_csv(edited))
+    with pytest.raises(S.EditedKeyError, match=rf"key.csv:2: expected sentence2 .* for item {key.loc[0, 'item']}"):
+        S.check_key(S.read_key(tmp_path / "key.csv"), tmp_path / "key.csv", paths, "write_wic_study")
