@@ -125,6 +125,15 @@ def test_corpus_specs_by_format() -> None:
             validated_config(MINIMAL_CONFIG, bad)
 
 
+@pytest.mark.parametrize("filename", ["..", ".", "a/b", "a\\b", ""])
+def test_a_source_filename_is_a_plain_file_name(filename: str) -> None:
+    """resources/<source>/<filename>: no folder, not "." or ".." (".." once failed with EBUSY in the fetch)."""
+    source = {"filename": filename, "sha256": "0" * 64}
+    with pytest.raises(WorkflowError, match="does not match"):
+        validated_config(MINIMAL_CONFIG, {"sources": {"go": source}})
+    validated_config(MINIMAL_CONFIG, {"sources": {"go": {**source, "filename": "..go.obo"}}})
+
+
 # (b) -----------------------------------------------------------------------------------------------
 def test_minimal_config_gets_every_default() -> None:
     c = config_with_defaults(
