@@ -179,6 +179,7 @@ def test_minimal_config_gets_every_default() -> None:
         "id_prefixes": None,
         "underscores_as_spaces": False,
         "exclude_synonym_types": None,
+        "allow_cycles": False,
     }
     assert c["corpora"]["sentences"] == {"language": "en", "mask_mention_periods": True, "split_title": True}
     assert c["wic"]["quota_policy"] == "error" and c["wic"]["quotas"]["test"]["synonyms"] == 800

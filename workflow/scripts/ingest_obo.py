@@ -1,6 +1,10 @@
 """Ingest an OBO ontology (HPO, GO, UBERON, ...) into the terminology intermediates (only the terms of
 ``terminologies.<name>.id_prefixes`` when it is set; "_" as spaces with ``underscores_as_spaces``; without
-the synonyms of the ``exclude_synonym_types``)."""
+the synonyms of the ``exclude_synonym_types``).
+
+Duplicate term ids, a file without terms, a term without a name and is_a / part_of cycles stop the rule
+(cycles are accepted, and logged, with terminologies.<name>.allow_cycles: true).
+"""
 
 from biosem.logs import configure_logging
 from biosem.sources import verify_fetched
@@ -18,6 +22,7 @@ def main(snakemake) -> None:
         id_prefixes=spec["id_prefixes"],
         underscores_as_spaces=spec["underscores_as_spaces"],
         exclude_synonym_types=spec["exclude_synonym_types"],
+        allow_cycles=spec["allow_cycles"],
     )
     write_terminology(tables, dict(snakemake.output.items()), snakemake.wildcards.terminology)
 

@@ -11,6 +11,7 @@ OBO 1.2 guide it extends, https://owlcollab.github.io/oboformat/doc/GO.format.ob
 from __future__ import annotations
 
 import collections
+import graphlib
 import gzip
 import logging
 import re
@@ -19,6 +20,7 @@ import time
 import warnings
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pronto
@@ -84,6 +86,7 @@ def read_obo(
     id_prefixes: Sequence[str] | None = None,
     underscores_as_spaces: bool = False,
     exclude_synonym_types: Sequence[str] | None = None,
+    allow_cycles: bool = False,
 ) -> dict[str, pa.Table]:
     """Read an OBO 1.4 file (``.obo`` or gzipped ``.obo.gz``) into the terminology tables.
 
@@ -132,6 +135,12 @@ def read_obo(
     The ontology files of the CRAFT corpus (UBERON 2015-04-23, SO 2015-11-24, MOP 2014-09-03, CL)
     read with these rules; ``tests/unit/terminology/test_obo_craft.py`` asserts their counts.
 
+    Checks beyond the syntax (pronto would accept each of these and give wrong tables without a
+    word): a ``[Term]`` id declared twice (pronto keeps the last stanza and drops the first's
+    name), a file without ``[Term]`` stanzas (every table empty), a term without ``name:``, and a
+    cycle of ``is_a`` / ``part_of`` edges (a self-loop included; an ontology's hierarchy is a DAG),
+    unless ``allow_cycles`` (config ``terminologies.<name>.allow_cycles``), which logs each cycle.
+
     Args:
         path: the OBO file; gzip is detected from the magic bytes, not the name.
         source: the source label written into every row (e.g. ``"hpo"``).
@@ -141,6 +150,7 @@ def read_obo(
         exclude_synonym_types: leave out the synonyms of these synonym types (``synonymtypedef`` ids,
             ``["VAR"]``: the Sequence Ontology's variant-annotation tool labels); ``None`` keeps all.
             How many per type is logged; a listed type that no synonym has is warned about.
+        allow_cycles: accept ``is_a`` / ``part_of`` cycles (logged with their ids) instead of failing.
 
     Returns:
         ``{"concepts", "terms", "relations", "associations", "mappings"}`` -> Arrow tables with the
@@ -151,10 +161,14 @@ def read_obo(
             bad byte), not OBO, syntactically malformed (line reported by fastobo), has an ``is_a``
             to an id that is not declared in the file (pronto needs a closed is_a graph), or a
             ``relationship`` whose type has no ``[Typedef]`` stanza (OBO 1.2 guide:
-            "must use the relationship ID defined in [Typedef]").
+            "must use the relationship ID defined in [Typedef]"); a ``[Term]`` or ``[Typedef]`` id
+            declared twice (the second stanza's line; the first's in the message); no ``[Term]``
+            stanza; a term without a name (its ``id:`` line); an ``is_a`` / ``part_of`` cycle
+            without ``allow_cycles`` (the line of its first edge; the ids on the cycle).
     """
     path = Path(path)
     text = _read_text(path)
+    stanzas = _scan_stanzas(path, text)
     started = time.perf_counter()
     for match in _MALFORMED_XREF.finditer(text):
         line = text.count("\n", 0, match.start()) + 1
@@ -183,6 +197,8 @@ def read_obo(
             copy.write_text(parsed, encoding="utf-8")
             ontology = _load_ontology(path, parsed, parse_path=copy)
     log.info("%s: parsed by pronto in %.1f s", path, time.perf_counter() - started)
+    _check_terms(ontology, path, stanzas)
+    _check_cycles(path, stanzas, allow_cycles)
     tables = _ontology_tables(ontology, source, path, text, id_prefixes)
     if exclude_synonym_types is not None:
         tables["terms"], excluded = without_synonym_types(tables["terms"], exclude_synonym_types)
@@ -305,6 +321,116 @@ def split_xref(xref: str) -> tuple[str, str] | None:
     if not sep or not prefix or not code:
         return None
     return prefix, code
+
+
+# --- stanza checks --------------------------------------------------------------------------------
+
+HIERARCHY_RELATIONS = ("is_a", "part_of", "BFO:0000050")
+"""Edges whose cycles :func:`read_obo` refuses: ``is_a`` and ``part_of`` (by name, or by its OBO
+Relations Ontology id ``BFO:0000050``)."""
+_TAG = re.compile(r"^([A-Za-z_-]+):\s*(.*)$")
+
+
+@dataclass
+class Stanzas:
+    """What :func:`_scan_stanzas` found: the line of each ``[Term]`` id, and the ``is_a`` /
+    ``part_of`` edges of the terms as ``(child, relation, parent, line)``."""
+
+    term_lines: dict[str, int] = field(default_factory=dict)
+    edges: list[tuple[str, str, str, int]] = field(default_factory=list)
+
+
+def _scan_stanzas(path: Path, text: str) -> Stanzas:
+    """Index the stanzas of ``text`` by line (for the checks pronto does not make).
+
+    Raises:
+        SourceFormatError: a ``[Term]`` (or ``[Typedef]``) id declared a second time.
+    """
+    found = Stanzas()
+    seen: dict[str, dict[str, int]] = collections.defaultdict(dict)
+    kind, current = "", ""
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if line.startswith("["):
+            kind, current = line, ""
+            continue
+        match = _TAG.match(line)
+        if match is None or kind not in ("[Term]", "[Typedef]"):
+            continue
+        tag, value = match.group(1), _first_token(match.group(2))
+        if tag == "id" and not current:
+            current = value
+            first = seen[kind].get(value)
+            if first is not None:
+                raise SourceFormatError(
+                    path, number, f"each {kind} id once ({value} is declared at line {first} already)", raw
+                )
+            seen[kind][value] = number
+            if kind == "[Term]":
+                found.term_lines[value] = number
+        elif kind == "[Term]" and current and tag == "is_a":
+            found.edges.append((current, "is_a", value, number))
+        elif kind == "[Term]" and current and tag == "relationship":
+            relation, _, target = match.group(2).partition(" ")
+            if relation in HIERARCHY_RELATIONS:
+                found.edges.append((current, relation, _first_token(target), number))
+    return found
+
+
+def _first_token(value: str) -> str:
+    """A tag's value without its trailing qualifiers (``{...}``) and comment (``! ...``)."""
+    return re.split(r"[\s!{]", value.strip(), maxsplit=1)[0]
+
+
+def _check_terms(ontology: pronto.Ontology, path: Path, stanzas: Stanzas) -> None:
+    """Refuse a file without terms, and a term without a name (naming its ``id:`` line)."""
+    if not stanzas.term_lines:
+        typedefs = len(list(ontology.relationships()))
+        raise SourceFormatError(path, None, "at least one [Term] stanza", f"none ({typedefs} [Typedef] stanzas)")
+    for term in sorted(ontology.terms(), key=lambda t: stanzas.term_lines.get(t.id, 0)):
+        if not term.name:
+            line = stanzas.term_lines.get(term.id)
+            raise SourceFormatError(path, line, f"a 'name:' in [Term] {term.id}", "a term without a name")
+
+
+def _check_cycles(path: Path, stanzas: Stanzas, allow: bool) -> None:
+    """Refuse (or, with ``allow``, log) cycles of the terms' ``is_a`` / ``part_of`` edges."""
+    graph: dict[str, set[str]] = collections.defaultdict(set)
+    first_edge: dict[tuple[str, str], tuple[str, int]] = {}
+    for child, relation, parent, line in stanzas.edges:
+        graph[child].add(parent)
+        first_edge.setdefault((child, parent), (relation, line))
+    cycles = []
+    while True:
+        try:
+            graphlib.TopologicalSorter(graph).prepare()
+            break
+        except graphlib.CycleError as err:
+            cycle = list(err.args[1])  # [a, b, ..., a]: each node is a predecessor of the next one
+            cycle.reverse()  # child first: a is_a b is_a ... a
+            cycles.append(cycle)
+            if not allow:
+                break
+            graph[cycle[0]].discard(cycle[1])  # break it and look for another
+    if not cycles:
+        return
+    described = []
+    for cycle in cycles:
+        steps = [cycle[0]]
+        for child, parent in zip(cycle, cycle[1:]):
+            steps += [first_edge[(child, parent)][0], parent]
+        described.append((" ".join(steps), min(first_edge[(c, p)][1] for c, p in zip(cycle, cycle[1:]))))
+    if not allow:
+        text, line = described[0]
+        raise SourceFormatError(
+            path,
+            line,
+            "no is_a / part_of cycle (set terminologies.<name>.allow_cycles: true to accept them)",
+            f"the cycle {text}",
+        )
+    for text, line in described:
+        log.warning("%s:%d: is_a / part_of cycle accepted (allow_cycles): %s", path, line, text)
+    log.warning("%s: %d is_a / part_of cycle(s) accepted (allow_cycles)", path, len(described))
 
 
 # --- reading and parsing --------------------------------------------------------------------------

@@ -40,7 +40,7 @@ synonym: "Heart issue" RELATED []
 synonym: "Heart anomaly" EXACT []
 synonym: "Cardiac abnormality" EXACT layperson [PMID:1]
 is_a: T:0000001 ! root
-relationship: part_of T:0000004 ! unnamed body
+relationship: part_of T:0000004 ! body
 xref: UMLS:C0018798
 xref: MSH:D006330
 xref: Wikipedia
@@ -55,6 +55,7 @@ consider: T:9999999
 
 [Term]
 id: T:0000004
+name: Body
 synonym: "body" EXACT []
 is_a: T:0000001
 relationship: develops_from T:0000001
@@ -111,7 +112,7 @@ EXPECTED_SMALL = {
         _term("T:0000002", "T:0000002#syn1", "Heart anomaly", "synonym", "EXACT"),
         _term("T:0000002", "T:0000002#syn2", "Heart issue", "synonym", "RELATED"),
         _term("T:0000003", "T:0000003#name", "obsolete Heart trouble", "preferred", None, False),
-        # T:0000004 has no name: no "#name" row.
+        _term("T:0000004", "T:0000004#name", "Body", "preferred", None),
         _term("T:0000004", "T:0000004#syn0", "body", "synonym", "EXACT"),
     ],
     "relations": [
@@ -281,9 +282,9 @@ def _quoted(text: str) -> str:
 def test_synonym_ids_follow_sorted_scope_and_text(tmp_path, synonyms, data):
     shuffled = data.draw(st.permutations(synonyms))
     clauses = "".join(f"synonym: {_quoted(text)} {scope} []\n" for scope, text in shuffled)
-    path = _write(tmp_path / "syn.obo", f"format-version: 1.4\n\n[Term]\nid: T:1\n{clauses}")
+    path = _write(tmp_path / "syn.obo", f"format-version: 1.4\n\n[Term]\nid: T:1\nname: t\n{clauses}")
 
-    rows = read_obo(path, "test")["terms"].to_pylist()
+    rows = [row for row in read_obo(path, "test")["terms"].to_pylist() if row["term_type"] == "synonym"]
 
     expected = [(f"T:1#syn{k}", scope, text) for k, (scope, text) in enumerate(sorted(set(synonyms)))]
     assert [(row["term_id"], row["scope"], row["term"]) for row in rows] == sorted(expected)
@@ -346,9 +347,27 @@ def test_bad_utf8_in_gzip_reports_its_line(tmp_path):
         ("format-version: 1.4\n\n[Term]\nid: T:1\nis_a: T:2 ! gone\n", 5, "is_a: T:2 ! gone"),
         # relationship type without a [Typedef] stanza
         (
-            "format-version: 1.4\n\n[Term]\nid: T:1\n\n[Term]\nid: T:2\nrelationship: part_of T:1\n",
-            8,
+            "format-version: 1.4\n\n[Term]\nid: T:1\nname: a\n\n[Term]\nid: T:2\nname: b\nrelationship: part_of T:1\n",
+            10,
             "relationship: part_of T:1",
+        ),
+        # a [Term] id declared twice: pronto would keep the second stanza and lose the first's name
+        (
+            "format-version: 1.4\n\n[Term]\nid: T:1\nname: a\n\n[Term]\nid: T:1 ! again\nname: b\n",
+            8,
+            "id: T:1 ! again",
+        ),
+        # a term without a name (its id line)
+        ("format-version: 1.4\n\n[Term]\nid: T:1\nname: a\n\n[Term]\nid: T:2\nis_a: T:1\n", 8, "a term without a name"),
+        # no [Term] at all: every table would be empty
+        ("format-version: 1.4\n\n[Typedef]\nid: part_of\nname: part of\n", None, "none (1 [Typedef] stanzas)"),
+        # an is_a self-loop (pronto drops it silently) and an is_a / part_of cycle (the line of its first edge)
+        ("format-version: 1.4\n\n[Term]\nid: T:1\nname: a\nis_a: T:1 ! itself\n", 6, "the cycle T:1 is_a T:1"),
+        (
+            "format-version: 1.4\n\n[Term]\nid: T:1\nname: a\nis_a: T:2\n\n[Term]\nid: T:2\nname: b\n"
+            "relationship: part_of T:1\n\n[Typedef]\nid: part_of\n",
+            6,
+            "the cycle T:1 is_a T:2 part_of T:1",
         ),
     ],
 )
@@ -357,6 +376,20 @@ def test_malformed_files_raise_source_format_error(tmp_path, text, line, found):
         read_obo(_write(tmp_path / "bad.obo", text), "test")
 
     assert (info.value.line, info.value.found) == (line, found)
+
+
+def test_cycles_are_accepted_and_logged_with_allow_cycles(tmp_path, caplog):
+    text = (
+        "format-version: 1.4\n\n[Term]\nid: T:1\nname: a\nis_a: T:2\n\n[Term]\nid: T:2\nname: b\nis_a: T:1\n"
+        "\n[Term]\nid: T:3\nname: c\nis_a: T:3\n"
+    )
+    path = _write(tmp_path / "cycles.obo", text)
+    with caplog.at_level(logging.WARNING, logger="biosem.terminology.obo"):
+        tables = read_obo(path, "test", allow_cycles=True)
+    assert tables["concepts"].num_rows == 3
+    assert f"{path}:6: is_a / part_of cycle accepted (allow_cycles): T:1 is_a T:2 is_a T:1" in caplog.text
+    assert f"{path}:16: is_a / part_of cycle accepted (allow_cycles): T:3 is_a T:3" in caplog.text
+    assert f"{path}: 2 is_a / part_of cycle(s) accepted (allow_cycles)" in caplog.text
 
 
 def test_missing_and_truncated_files_raise_source_format_error(tmp_path):
