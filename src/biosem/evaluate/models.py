@@ -30,7 +30,7 @@ import logging
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -41,6 +41,7 @@ from gensim.models import KeyedVectors, Word2Vec
 from gensim.models.fasttext import FastTextKeyedVectors, load_facebook_vectors
 from scipy import sparse
 
+from biosem.errors import SourceFormatError
 from biosem.evaluate.encoders import read_embedding_table
 from biosem.io import atomic_path
 
@@ -165,24 +166,183 @@ def lowercase_keys(kv: KeyedVectors) -> KeyedVectors:
 def load_keyed_vectors(path: str | Path, fmt: str, max_vocab: int | None = None) -> KeyedVectors:
     """Read word vectors in ``fmt`` (see :data:`WORD_VECTOR_FORMATS`); keep the first ``max_vocab``.
 
+    gensim reads the file; biosem then checks what gensim lets through or reports without a place
+    (:func:`check_vector_file`): every vector finite (gensim parses ``nan`` and ``inf``, and a ``nan``
+    vector would count as covered), every text row a word and ``dim`` numbers, and as many vectors as
+    the word2vec header says (gensim stops at the header's count and ignores further rows).
+
     Raises:
         ValueError: unknown format, or ``max_vocab`` with a fastText ``.bin`` model.
         FileNotFoundError: ``path`` does not exist.
+        SourceFormatError: a malformed file, naming it and, for text formats, the line: a row with
+            the wrong number of values or a value that is not a number, a ``nan`` / ``inf``, a header
+            count larger or smaller than the rows (for word2vec binary: the vector, not a line).
     """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"word vectors not found: {path}")
-    if fmt == "word2vec_binary":
-        return KeyedVectors.load_word2vec_format(str(path), binary=True, limit=max_vocab)
+    if fmt not in WORD_VECTOR_FORMATS:
+        raise ValueError(f"unknown word-vector format {fmt!r}; expected one of {WORD_VECTOR_FORMATS}")
+    if fmt == "fasttext" and max_vocab is not None:
+        raise ValueError("max_vocab does not apply to fastText .bin models (n-gram vectors cover every word)")
+    try:
+        if fmt == "fasttext":
+            kv = load_facebook_vectors(str(path))
+        else:
+            kv = KeyedVectors.load_word2vec_format(
+                str(path), binary=fmt == "word2vec_binary", no_header=fmt == "glove", limit=max_vocab
+            )
+    except (ValueError, EOFError, UnicodeDecodeError, OSError, IndexError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise locate_vector_error(path, fmt, exc) from exc
+    check_vector_file(path, fmt, kv, max_vocab)
+    return kv
+
+
+def _text_rows(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line without its end)`` of a text vector file, gzip read through."""
+    from biosem.sources import open_binary
+
+    with open_binary(path) as fh:
+        for number, line in enumerate(fh, start=1):
+            yield number, line.rstrip(b"\r\n")
+
+
+def _row_problem(fields: list[bytes], dim: int) -> tuple[str, str] | None:
+    """What is wrong with one text row (``fields``: the word, then the values), or ``None``."""
+    if len(fields) != dim + 1:
+        return f"a word and {dim} values", f"{len(fields) - 1} values"
+    for value in fields[1:]:
+        try:
+            number = float(value)
+        except ValueError:
+            return f"a word and {dim} numbers", f"{value.decode('utf-8', 'replace')!r}"
+        if not np.isfinite(number):
+            return "finite values (no nan or inf)", value.decode("utf-8", "replace")
+    return None
+
+
+def locate_vector_error(path: Path, fmt: str, exc: BaseException) -> SourceFormatError:
+    """The :class:`~biosem.errors.SourceFormatError` for a vector file gensim could not read, with the line
+    of the first bad row of a text file (found by reading the file again), else what gensim said."""
+    if fmt in ("word2vec_text", "glove"):
+        header, dim, count, rows = fmt == "word2vec_text", None, None, 0
+        for number, line in _text_rows(path):
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return SourceFormatError(path, number, "UTF-8 text", repr(line[:80]))
+            fields = text.rstrip().split(" ")
+            if header and number == 1:
+                if len(fields) != 2 or not all(f.isdigit() for f in fields):
+                    return SourceFormatError(path, 1, "a word2vec header '<count> <dim>'", text[:80])
+                count, dim = int(fields[0]), int(fields[1])
+                continue
+            if count is not None and rows == count:
+                break
+            dim = len(fields) - 1 if dim is None else dim
+            problem = _row_problem([f.encode() for f in fields], dim)
+            if problem is not None:
+                where = "as the header says" if header else "as the first row has"
+                return SourceFormatError(path, number, f"{problem[0]} ({where})", problem[1])
+            rows += 1
+        if count is not None and rows < count:
+            return SourceFormatError(
+                path,
+                rows + 2,
+                f"{count} vectors, as the header (line 1) says",
+                f"{rows} vectors: the file ends before this line",
+            )
+    found = f"{type(exc).__name__}: {exc}"
+    if fmt == "word2vec_binary" and isinstance(exc, EOFError):
+        count = _header_count(path)
+        return SourceFormatError(path, None, f"{count} vectors, as the header (line 1) says", f"fewer ({found})")
+    return SourceFormatError(path, None, f"a readable {fmt} vector file", found)
+
+
+def check_vector_file(path: Path, fmt: str, kv: KeyedVectors, max_vocab: int | None = None) -> None:
+    """Check vectors gensim read from ``path``: all finite; a word2vec file (text or binary) holds
+    exactly the vectors its header counts.
+
+    Raises:
+        SourceFormatError: naming the file and, for a text file, the line (module docstring).
+    """
+    finite = np.isfinite(kv.vectors).all(axis=1)
+    if not finite.all():
+        word = kv.index_to_key[int(np.flatnonzero(~finite)[0])]
+        if fmt in ("word2vec_text", "glove"):
+            start = 2 if fmt == "word2vec_text" else 1
+            for number, line in _text_rows(path):
+                fields = line.split(b" ")
+                if number >= start and fields and fields[0].decode("utf-8", "replace") == word:
+                    problem = _row_problem(fields, kv.vector_size) or ("finite values (no nan or inf)", "")
+                    raise SourceFormatError(path, number, problem[0], problem[1])
+        raise SourceFormatError(path, None, f"finite values (no nan or inf) in the vector of {word!r}", "nan or inf")
     if fmt == "word2vec_text":
-        return KeyedVectors.load_word2vec_format(str(path), binary=False, limit=max_vocab)
-    if fmt == "glove":
-        return KeyedVectors.load_word2vec_format(str(path), binary=False, no_header=True, limit=max_vocab)
-    if fmt == "fasttext":
-        if max_vocab is not None:
-            raise ValueError("max_vocab does not apply to fastText .bin models (n-gram vectors cover every word)")
-        return load_facebook_vectors(str(path))
-    raise ValueError(f"unknown word-vector format {fmt!r}; expected one of {WORD_VECTOR_FORMATS}")
+        count, rows = _header_count(path), _text_row_count(path)
+        if rows > count:
+            raise SourceFormatError(
+                path, count + 2, f"{count} vectors, as the header (line 1) says", f"{rows} rows (more from here on)"
+            )
+    elif fmt == "word2vec_binary" and max_vocab is None:
+        count = _header_count(path)
+        extra = _binary_trailing_bytes(path, count, kv.vector_size)
+        if extra:
+            raise SourceFormatError(
+                path,
+                None,
+                f"{count} vectors, as the header (line 1) says",
+                f"{extra} more bytes after vector {count} (the header count is too small)",
+            )
+
+
+def _header_count(path: Path) -> int:
+    from biosem.sources import open_binary
+
+    with open_binary(path) as fh:
+        return int(fh.readline().split()[0])
+
+
+def _text_row_count(path: Path) -> int:
+    """Rows after the header line of a text file, up to its last line holding more than white space."""
+    from biosem.sources import open_binary
+
+    newlines, tail = 0, b""
+    with open_binary(path) as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            newlines += block.count(b"\n")
+            tail = (tail + block)[-(1 << 16) :]
+    content = tail.rstrip()
+    if not content:
+        return 0
+    # Lines through the last one with content (newlines before it, plus it), less the header line.
+    return newlines - tail[len(content) :].count(b"\n")
+
+
+def _binary_trailing_bytes(path: Path, count: int, dim: int) -> int:
+    """Bytes other than white space after the ``count``-th vector of a word2vec binary file (each vector:
+    the word, a space, ``dim`` float32 values, an optional line feed)."""
+    from biosem.sources import open_binary
+
+    size = 4 * dim
+    with open_binary(path) as fh:
+        buffer = fh.read(1 << 22)
+        position = buffer.index(b"\n") + 1
+        for _ in range(count):
+            while True:
+                space = buffer.find(b" ", position)
+                if space >= 0 and space + 1 + size <= len(buffer):
+                    break
+                more = fh.read(1 << 22)
+                if not more:
+                    return 0  # gensim read every vector: a shorter file would have failed there
+                buffer, position = buffer[position:] + more, 0
+            position = space + 1 + size
+        extra = len(buffer[position:].strip())
+        for block in iter(lambda: fh.read(1 << 22), b""):
+            extra += len(block.strip())
+    return extra
 
 
 FASTTEXT_MAGIC = 793712314

@@ -17,6 +17,7 @@ from conftest import config_with_defaults
 from gensim.models import FastText, KeyedVectors
 from gensim.models.fasttext import save_facebook_model
 
+from biosem.errors import SourceFormatError
 from biosem.evaluate.models import (
     TrainingParams,
     WordVectors,
@@ -82,6 +83,48 @@ def test_unknown_format_and_missing_file(tmp_path: Path) -> None:
         load_keyed_vectors(tmp_path / "v.txt", "csv")
     with pytest.raises(FileNotFoundError):
         load_keyed_vectors(tmp_path / "missing.bin", "word2vec_binary")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "line", "expected", "found"),
+    [
+        ("word2vec_text", "3 3\na 1 2 3\nb 1 2\nc 1 2 3\n", 3, "a word and 3 values (as the header says)", "2 values"),
+        ("glove", "a 1 2 3\nb 1 2 3 4\n", 2, "a word and 3 values (as the first row has)", "4 values"),
+        ("word2vec_text", "2 3\na 1 2 3\nb 1 nan 3\n", 3, "finite values (no nan or inf)", "nan"),
+        ("glove", "a 1 2 3\nb inf 2 3\n", 2, "finite values (no nan or inf)", "inf"),
+        ("word2vec_text", "2 3\na 1 2 3\nb 1 x 3\n", 3, "a word and 3 numbers (as the header says)", "'x'"),
+        ("word2vec_text", "4 3\na 1 2 3\nb 1 2 3\n", 4, "4 vectors, as the header (line 1) says", "2 vectors: the"),
+        ("word2vec_text", "1 3\na 1 2 3\nb 1 2 3\n\n", 3, "1 vectors, as the header (line 1) says", "2 rows"),
+    ],
+)
+def test_malformed_vector_files_name_file_and_line(tmp_path, fmt, text, line, expected, found) -> None:
+    """gensim's own errors name neither file nor line, and it reads nan/inf and ignores rows beyond the count."""
+    path = tmp_path / "v.txt"
+    path.write_text(text)
+    with pytest.raises(SourceFormatError) as err:
+        load_keyed_vectors(path, fmt)
+    assert (err.value.path, err.value.line, err.value.expected) == (path, line, expected)
+    assert err.value.found.startswith(found)
+
+
+def test_malformed_binary_vectors_name_the_file(tmp_path) -> None:
+    kv = KeyedVectors(3)
+    kv.add_vectors(["a", "b"], np.array([[1, 2, 3], [1, np.nan, 3]], dtype=np.float32))
+    kv.save_word2vec_format(str(tmp_path / "nan.bin"), binary=True)
+    with pytest.raises(SourceFormatError, match=r"nan.bin: expected finite values .* in the vector of 'b'"):
+        load_keyed_vectors(tmp_path / "nan.bin", "word2vec_binary")
+    toy_kv().save_word2vec_format(str(tmp_path / "v.bin"), binary=True)
+    data = (tmp_path / "v.bin").read_bytes()
+    (tmp_path / "less.bin").write_bytes(data.replace(b"5 3\n", b"4 3\n", 1))
+    with pytest.raises(
+        SourceFormatError, match=r"less.bin: expected 4 vectors, .*; found '\d+ more bytes after vector 4"
+    ):
+        load_keyed_vectors(tmp_path / "less.bin", "word2vec_binary")
+    (tmp_path / "more.bin").write_bytes(data.replace(b"5 3\n", b"6 3\n", 1))
+    with pytest.raises(
+        SourceFormatError, match=r"more.bin: expected 6 vectors, as the header \(line 1\) says; found 'fewer"
+    ):
+        load_keyed_vectors(tmp_path / "more.bin", "word2vec_binary")
 
 
 def test_lowercasing_keeps_the_first_most_frequent_vector() -> None:
