@@ -7,20 +7,25 @@ the mode a plain ``open(path, "w")`` would give it (0644 under umask 0022), not 
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import errno
+import json
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+
+from biosem.errors import SourceFormatError
 
 
 @dataclass(frozen=True)
@@ -244,12 +249,90 @@ def write_parquet(table: pa.Table, path: str | os.PathLike[str], spec: TableSpec
         pq.write_table(table, tmp, **parquet_options())
 
 
+class UnreadableTableError(SourceFormatError):
+    """A Parquet file (an intermediate or a result another rule wrote) cannot be read: damaged, cut
+    short, or not Parquet. The message names the file, pyarrow's reason, the rule that wrote it (from
+    Snakemake's record of the run, :func:`writing_rule`) and the command that writes it again:
+    Snakemake goes by time stamps, so it never rebuilds a damaged file on its own.
+
+    Attributes (besides :class:`SourceFormatError`'s): ``rule``: the writing rule, or ``None``.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.rule = writing_rule(path)
+        super().__init__(
+            path, None, "a Parquet table" + (f" as rule {self.rule} writes it" if self.rule else ""), reason
+        )
+        if self.rule:
+            fix = (
+                f"It is damaged or cut short, and Snakemake will not rebuild it by itself (its time stamp is "
+                f"newer than its inputs'): write it again with `snakemake --cores 1 --forcerun {self.rule} "
+                f"<your targets>` (or this file alone: `snakemake --cores 1 --force {self.path}`), then run as before."
+            )
+        else:
+            fix = (
+                f"It is damaged or cut short: write it again with `snakemake --cores 1 --force {self.path}`, "
+                "then run as before."
+            )
+        self.args = (f"{self.args[0]}. {fix}",)
+
+
+SNAKEMAKE_METADATA = Path(".snakemake") / "metadata"
+"""Where Snakemake records, per output file, the job that wrote it (relative to the workflow folder)."""
+
+
+def writing_rule(path: str | os.PathLike[str], workdir: str | os.PathLike[str] = ".") -> str | None:
+    """The rule that wrote ``path``, from Snakemake's record of the run in ``<workdir>/.snakemake/metadata``
+    (its file backend: one JSON file per output, named by the URL-safe base64 of the output's path,
+    in pieces of at most 254 characters, the leading ones prefixed ``@``); ``None`` when there is no
+    readable record (a file not written by Snakemake, another persistence backend)."""
+    key = os.path.relpath(Path(path).absolute(), Path(workdir).absolute())
+    encoded = base64.urlsafe_b64encode(key.encode()).decode()
+    pieces = [encoded[i : i + 254] for i in range(0, len(encoded), 254)]
+    record = Path(workdir, SNAKEMAKE_METADATA, *["@" + piece for piece in pieces[:-1]], pieces[-1])
+    try:
+        rule = json.loads(record.read_text(encoding="utf-8")).get("rule")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return rule if isinstance(rule, str) and rule else None
+
+
+_UNREADABLE = (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError)
+
+
+@contextlib.contextmanager
+def parquet_errors(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Turn pyarrow's errors while reading ``path`` into :class:`UnreadableTableError` (a missing file
+    stays a ``FileNotFoundError``)."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise
+    except _UNREADABLE as exc:
+        raise UnreadableTableError(path, f"{type(exc).__name__}: {exc}") from exc
+
+
+def read_arrow(path: str | os.PathLike[str], **options: Any) -> pa.Table:
+    """:func:`pyarrow.parquet.read_table` with ``options`` (columns, filters, ...).
+
+    Raises:
+        UnreadableTableError: the file is not readable Parquet (naming the rule that wrote it).
+    """
+    with parquet_errors(path):
+        return pq.read_table(path, **options)
+
+
 def read_table(
     path: str | os.PathLike[str], columns: list[str] | None = None, categories: list[str] | None = None
 ) -> pd.DataFrame:
     """Read a Parquet file into pandas with Arrow-backed string columns kept as Python strings;
-    the ``categories`` columns (few distinct values, many rows) come as pandas categoricals."""
-    return pq.read_table(path, columns=columns, read_dictionary=categories).to_pandas()
+    the ``categories`` columns (few distinct values, many rows) come as pandas categoricals.
+
+    Raises:
+        UnreadableTableError: the file is not readable Parquet (naming the rule that wrote it and the
+            command that writes it again).
+    """
+    return read_arrow(path, columns=columns, read_dictionary=categories).to_pandas()
 
 
 class ParquetTables(Mapping[str, pd.DataFrame]):

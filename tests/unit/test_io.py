@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -114,3 +115,33 @@ def test_dictionary_columns_are_canonical_and_read_back_as_strings(tmp_path):
     with pytest.raises(ValueError, match="'id' must not contain nulls"):
         write_row_groups([plain.set_column(0, "id", pa.array([None, "2", "3", "4"]))], tmp_path / "bad.parquet", spec)
     assert not (tmp_path / "bad.parquet").exists()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+def test_an_unreadable_parquet_names_the_rule_that_wrote_it(tmp_path, monkeypatch, damage):
+    """Snakemake never rebuilds a damaged file whose time stamp is newer than its inputs': the error names the
+    rule that wrote it (Snakemake's record of the run) and the command that writes it again."""
+    import base64
+    import json
+
+    from biosem.io import UnreadableTableError, read_table, write_parquet, writing_rule
+
+    monkeypatch.chdir(tmp_path)
+    path = Path("results/intermediate/terms/hpo.parquet")
+    path.parent.mkdir(parents=True)
+    write_parquet(pa.table({"x": list(range(1000))}), path)
+    data = path.read_bytes()
+    path.write_bytes(b"PAR1 not parquet" if damage == "garbage" else data[: len(data) // 2])
+    with pytest.raises(UnreadableTableError) as err:
+        read_table(path)
+    assert err.value.rule is None and str(err.value).startswith(f"{path}: expected a Parquet table; found ")
+    assert str(err.value).endswith(f"write it again with `snakemake --cores 1 --force {path}`, then run as before.")
+    record = Path(".snakemake/metadata", base64.urlsafe_b64encode(str(path).encode()).decode())
+    record.parent.mkdir(parents=True)
+    record.write_text(json.dumps({"rule": "ingest_obo", "job_hash": 1}))
+    assert writing_rule(path) == writing_rule(tmp_path / path) == "ingest_obo"
+    with pytest.raises(UnreadableTableError, match=r"expected a Parquet table as rule ingest_obo writes it") as err:
+        read_table(path)
+    assert "`snakemake --cores 1 --forcerun ingest_obo <your targets>`" in str(err.value)
+    with pytest.raises(FileNotFoundError):
+        read_table("results/intermediate/terms/absent.parquet")

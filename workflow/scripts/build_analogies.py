@@ -7,13 +7,11 @@ unigram subset as reference text and Parquet, and the per-relation counts table.
 
 import logging
 
-import pyarrow.parquet as pq
-
 from biosem.analogies.construct import DATASETS, STATUS_KEPT, AnalogyParams, build_analogies
 from biosem.analogies.formats import write_analogies
 from biosem.analogies.schemas import ANALOGIES
 from biosem.analogies.summary import describe
-from biosem.io import read_table, write_table, write_text
+from biosem.io import read_arrow, read_table, write_table, write_text
 from biosem.logs import configure_logging
 
 log = logging.getLogger(__name__)
@@ -24,7 +22,7 @@ def main(snakemake) -> None:
     name = snakemake.wildcards.terminology
     params = AnalogyParams(**snakemake.params.construction)
     log.info("%s: %s", name, params)
-    relations = pq.read_table(snakemake.input.relations, columns=["subject_id", "rel", "rela", "object_id"])
+    relations = read_arrow(snakemake.input.relations, columns=["subject_id", "rel", "rela", "object_id"])
     datasets, counts = build_analogies(
         relations,
         read_table(snakemake.input.term_counts),

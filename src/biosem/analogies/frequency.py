@@ -71,6 +71,7 @@ import pyarrow.parquet as pq
 from biosem.corpora.pubmed_xml import read_pubmed_xml
 from biosem.corpora.shards import FilePart, read_lines, shard_mask
 from biosem.errors import SourceFormatError
+from biosem.io import parquet_errors
 from biosem.logs import Progress
 from biosem.sources import open_binary
 
@@ -682,7 +683,8 @@ def document_chunks(
     seen = set() if seen is None else seen
     stats = Counter() if stats is None else stats
     for path in paths:
-        parquet = pq.ParquetFile(path)
+        with parquet_errors(path):  # a damaged file is named with the rule that wrote it
+            parquet = pq.ParquetFile(path)
         missing = {"document_id", "text"} - set(parquet.schema_arrow.names)
         if missing:
             raise SourceFormatError(

@@ -9,9 +9,8 @@ from collections.abc import Sequence
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
-from biosem.io import read_table, write_text
+from biosem.io import read_arrow, read_table, write_text
 from biosem.wic.schemas import RELEASED_COLUMNS
 
 
@@ -31,9 +30,9 @@ def read_where(
     memory whole."""
     filters = list(filters)
     if any(op == "in" and len(list(values)) == 0 for _, op, values in filters):  # pyarrow rejects empty sets
-        table = pq.read_table(path, columns=list(columns) if columns else None).slice(0, 0)
+        table = read_arrow(path, columns=list(columns) if columns else None).slice(0, 0)
     else:
-        table = pq.read_table(path, columns=list(columns) if columns else None, filters=filters or None)
+        table = read_arrow(path, columns=list(columns) if columns else None, filters=filters or None)
     return table.to_pandas()
 
 
@@ -65,9 +64,9 @@ def read_term_sets(
         filters.append(("concept_id", "in", sorted(set(concepts))))
     columns = ["concept_id", "term", "tty", "scope", "active"]
     if concepts is not None and not len(filters[-1][2]):
-        table = pq.read_table(path, columns=columns).slice(0, 0)
+        table = read_arrow(path, columns=columns).slice(0, 0)
     else:
-        table = pq.read_table(path, columns=columns, filters=filters)
+        table = read_arrow(path, columns=columns, filters=filters)
     abbreviation = pc.fill_null(
         pc.is_in(table.column("tty"), value_set=pa.array(list(abbreviation_ttys), pa.string())), False
     )
