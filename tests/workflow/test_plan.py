@@ -333,7 +333,7 @@ def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
         "sources": {
             "hpo": {
                 "version": "2025-01-16 (edited)",
-                "licence": "HPO licence (edited)",
+                "licence": "HPO License",  # another spelling of the same licence
                 "attribution": {"title": "Human Phenotype Ontology", "creator": "edited"},
             }
         },

@@ -1,11 +1,18 @@
 """Licence guard: which released datasets may be published, and what their cards must say.
 
 A dataset records the licence of every source it derives from (:class:`biosem.release.registry.Source`).
-It is *restricted* when one of them is a terminology in a licensed distribution format (UMLS RRF,
-SNOMED CT RF2) or carries a restricted licence (SNOMED CT, UMLS): these rules are built in, the config
-can only add to them, and every licence the config states for a source counts (none replaces
-another). A source that states no licence keeps its dataset out of the public release as well, unless
-the release asserts its licence (``release.assert_licences``). SNOMED International's Affiliate
+A licence is named by identity, never by spelling: a config licence string must be the SPDX id or one
+of the names of a licence in the closed list :data:`LICENCES` (compared after :func:`normalise_licence`:
+case, spaces, hyphens and underscores), each with its terms (restricted or not, Hub id, credit); any
+other string is a config error listing the known ones (:func:`check_config_licences`), and no decision
+depends on a substring. A dataset is *restricted* when one of its sources is a terminology in a
+licensed distribution format (UMLS RRF, SNOMED CT RF2) or is under a restricted licence (the SNOMED CT
+Affiliate Licence, the UMLS Metathesaurus Licence, or one ``release.restricted_licences`` names): these
+rules are built in, the config can only add to them, and every licence the config states for a source
+counts (none replaces another). A licence string biosem does not know (in a ``croissant.json`` that
+:mod:`biosem.release.check` reads) restricts its dataset. A source that states no licence keeps its
+dataset out of the public release as well, unless the release asserts its licence
+(``release.assert_licences``). SNOMED International's Affiliate
 Licence forbids publishing SNOMED CT-derived content to non-licensees, and UMLS Metathesaurus content
 may only go to people who hold a UMLS licence themselves (UMLS Metathesaurus License, § 12; source
 vocabularies may add terms, "license levels" 1–3). The public release therefore refuses restricted
@@ -19,7 +26,7 @@ the wording of a credit under it) is a :class:`Licence` in :data:`LICENCES` here
 (:class:`Attribution`); what biosem changed is the dataset's ``changes`` (one text per family in
 :mod:`biosem.release.families`). :func:`credits` combines them into a card's credit lines and refuses a
 source whose licence requires attribution when its config gives none. A config licence string names
-a :class:`Licence` by its head (:func:`identify_licence`).
+a :class:`Licence` by identity (:func:`identify_licence`).
 
 Wordings follow the licensors: NLM's Terms and Conditions for MeSH (acknowledge NLM as the source,
 no implied endorsement, name the MeSH version used or say the data are not the most current; NLM's
@@ -36,17 +43,19 @@ terms' URL.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from biosem.release.registry import Source
 
 BUILT_IN_RESTRICTED_FORMATS = ("rf2", "rrf")
 """Formats always restricted (SNOMED CT RF2, UMLS RRF): ``release.restricted_formats`` only adds to them."""
-BUILT_IN_RESTRICTED_LICENCES = ("SNOMED", "UMLS")
-"""Licence substrings always restricted: ``release.restricted_licences`` only adds to them."""
+SNOMED_CT, UMLS = "snomed-ct-affiliate-licence", "umls-metathesaurus-licence"
+"""The keys of the two restricted licences built in (:data:`LICENCES`)."""
+FORMAT_LICENCE = {"rf2": SNOMED_CT, "rrf": UMLS}
+"""The licence a licensed distribution format implies (its card notice)."""
 
 
 @dataclass(frozen=True)
@@ -79,12 +88,16 @@ class Licence:
         url: the licence text or terms (``None``: none to link).
         hub_id: the Hub ``license`` id; ``other`` when the Hub has none.
         spdx: SPDX id, or ``None``.
-        aliases: the config licence strings naming it, normalised (:func:`normalise_licence`).
+        aliases: the other config strings naming it, besides ``key``, ``spdx`` and ``name``
+            (compared after :func:`normalise_licence`; exact, never a substring).
         conditions: ``False`` when it puts no condition on derived data (CC0, a public-domain
             notice): a dataset's licence is then decided by its other sources (:func:`hub_licence`).
         attribution_required: a source under it must have ``sources.<name>.attribution``
             (:func:`credits` raises :class:`AttributionError` otherwise).
         credit: Markdown template of the source's credit line, with the fields of :func:`credit_line`.
+        restricted: derived data may not be published (SNOMED CT, UMLS): its datasets go to the
+            private release only, with :attr:`notice` at the top of the card.
+        notice: for a restricted licence, the card's notice (after "This dataset is ").
     """
 
     key: str
@@ -96,6 +109,13 @@ class Licence:
     conditions: bool
     attribution_required: bool
     credit: str
+    restricted: bool = False
+    notice: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every config string naming it: key, SPDX id, name and aliases."""
+        return tuple(n for n in (self.key, self.spdx, self.name, *self.aliases) if n)
 
 
 # Credit templates. Fields: {title} (linked to the home page when known), {title_text} (plain),
@@ -120,6 +140,8 @@ _HPO_CREDIT = (
     "not altered. Used under the {licence}."
 )
 _SOFTWARE_CREDIT = "{work}{by}, under {licence}. Changes: {changes}."
+_TERMS_CREDIT = "{work}{by}, used under {licence}. Changes: {changes}."
+_RESTRICTED_CREDIT = "{work}{by}, under {licence}: its licence decides who may receive this dataset."
 
 LICENCES: tuple[Licence, ...] = (
     Licence(
@@ -139,7 +161,7 @@ LICENCES: tuple[Licence, ...] = (
         "https://creativecommons.org/licenses/by/3.0/",
         "cc-by-3.0",
         "CC-BY-3.0",
-        ("cc-by-3.0", "cc-by-3.0-unported"),
+        ("cc-by-3.0-unported",),
         conditions=True,
         attribution_required=True,
         credit=_CC_BY_CREDIT,
@@ -150,7 +172,7 @@ LICENCES: tuple[Licence, ...] = (
         "https://creativecommons.org/publicdomain/zero/1.0/",
         "cc0-1.0",
         "CC0-1.0",
-        ("cc0", "cc0-1.0", "cc0-1.0-universal"),
+        ("cc0", "cc0-1.0-universal"),
         conditions=False,
         attribution_required=False,
         credit=_CC0_CREDIT,
@@ -161,7 +183,7 @@ LICENCES: tuple[Licence, ...] = (
         None,
         "other",
         None,
-        ("ncbi-public-domain-notice", "nlm-public-domain-notice"),
+        ("ncbi-public-domain-notice", "nlm-public-domain-notice", "us-government-work"),
         conditions=False,
         attribution_required=False,
         credit=_PUBLIC_DOMAIN_CREDIT,
@@ -172,7 +194,7 @@ LICENCES: tuple[Licence, ...] = (
         "https://www.nlm.nih.gov/databases/download/terms_and_conditions_mesh.html",
         "other",
         None,
-        ("nlm-terms-and-conditions-(mesh)", "nlm-terms-and-conditions-for-mesh"),
+        ("nlm-terms-and-conditions-(mesh)",),
         conditions=True,
         attribution_required=True,
         credit=_NLM_MESH_CREDIT,
@@ -183,7 +205,7 @@ LICENCES: tuple[Licence, ...] = (
         "https://hpo.jax.org/license",
         "other",
         None,
-        ("hpo-licence", "hpo-license"),
+        ("hpo-license",),
         conditions=True,
         attribution_required=True,
         credit=_HPO_CREDIT,
@@ -194,7 +216,7 @@ LICENCES: tuple[Licence, ...] = (
         "https://www.apache.org/licenses/LICENSE-2.0",
         "apache-2.0",
         "Apache-2.0",
-        ("apache-2.0",),
+        (),
         conditions=True,
         attribution_required=False,
         credit=_SOFTWARE_CREDIT,
@@ -205,15 +227,84 @@ LICENCES: tuple[Licence, ...] = (
         "https://opensource.org/licenses/MIT",
         "mit",
         "MIT",
-        ("mit",),
+        (),
         conditions=True,
         attribution_required=False,
         credit=_SOFTWARE_CREDIT,
     ),
+    Licence(
+        "bsd-2-clause",
+        "BSD 2-Clause",
+        "https://opensource.org/licenses/BSD-2-Clause",
+        "bsd-2-clause",
+        "BSD-2-Clause",
+        (),
+        conditions=True,
+        attribution_required=False,
+        credit=_SOFTWARE_CREDIT,
+    ),
+    Licence(
+        "usf-free-association-norms-terms",
+        "USF Free Association Norms terms of use",
+        "http://w3.usf.edu/FreeAssociation/",
+        "other",
+        None,
+        (),
+        conditions=True,
+        attribution_required=False,
+        credit=_TERMS_CREDIT,
+    ),
+    Licence(
+        "wordnet-3.0-licence",
+        "WordNet 3.0 licence",
+        "https://wordnet.princeton.edu/license-and-commercial-use",
+        "other",
+        None,
+        ("wordnet-3.0-license",),
+        conditions=True,
+        attribution_required=False,
+        credit=_TERMS_CREDIT,
+    ),
+    Licence(
+        SNOMED_CT,
+        "SNOMED CT Affiliate Licence",
+        "https://www.snomed.org/get-snomed",
+        "other",
+        None,
+        ("snomed-ct", "snomed-ct-affiliate-license"),
+        conditions=True,
+        attribution_required=False,
+        credit=_RESTRICTED_CREDIT,
+        restricted=True,
+        notice=(
+            "derived from **SNOMED CT** (© SNOMED International). Use requires a SNOMED CT Affiliate "
+            "Licence (or a national release centre licence) for every user; SNOMED International does "
+            "not permit publishing SNOMED CT-derived content. Do not upload it to a public location."
+        ),
+    ),
+    Licence(
+        UMLS,
+        "UMLS Metathesaurus Licence",
+        "https://uts.nlm.nih.gov/uts/license/license.html",
+        "other",
+        None,
+        ("umls", "umls-metathesaurus-license"),
+        conditions=True,
+        attribution_required=False,
+        credit=_RESTRICTED_CREDIT,
+        restricted=True,
+        notice=(
+            "derived from the **UMLS Metathesaurus** (U.S. National Library of Medicine). Share it only "
+            "with people who hold their own UMLS Metathesaurus License; the source vocabularies it draws "
+            "on may add restrictions (license levels 1–3, SNOMED CT in the UMLS included)."
+        ),
+    ),
 )
-"""Every licence biosem names precisely; anything else is reported as written (Hub ``other``)."""
+"""The closed list of licences biosem knows, with their terms. A config licence string must name one
+(:func:`identify_licence`); another licence is added here, once, with its terms."""
 
-_BY_ALIAS = {alias: licence for licence in LICENCES for alias in licence.aliases}
+UNSTATED = ("none stated", "unknown", "")
+"""Licence strings meaning the source states no licence (``None`` in config is read as the first)."""
 
 
 def normalise_licence(text: str) -> str:
@@ -221,47 +312,79 @@ def normalise_licence(text: str) -> str:
     return re.sub(r"[\s_-]+", "-", text.strip().lower())
 
 
-def identify_licence(text: str | None) -> Licence | None:
-    """The :data:`LICENCES` entry a config licence string names, or ``None``.
+def _by_name() -> dict[str, Licence]:
+    out: dict[str, Licence] = {}
+    for licence in LICENCES:
+        for name in licence.names:
+            if out.setdefault(normalise_licence(name), licence) is not licence:
+                raise RuntimeError(f"licence name {name!r} names two licences")  # pragma: no cover
+    return out
 
-    The string is tried whole, then up to its first ``;`` and then up to its first ``(``: what follows
-    is commentary (``"NLM Terms and Conditions (MeSH); credit NLM, ..."`` names ``nlm-mesh-terms``;
-    ``"HPO licence (https://hpo.jax.org/license)"`` names ``hpo-licence``).
+
+_BY_NAME = _by_name()
+
+
+def identify_licence(text: str | None) -> Licence | None:
+    """The :data:`LICENCES` entry a licence string names, or ``None`` (none stated, or not one biosem knows).
+
+    By identity: the whole string, normalised (:func:`normalise_licence`), must be the key, SPDX id,
+    name or an alias of one licence (``"CC BY 4.0"``, ``"CC-BY-4.0"``, ``"SNOMED CT"``). Nothing is
+    matched inside a longer string: ``"IHTSDO Affiliate Licence"`` names no licence.
     """
     if not text:
         return None
-    for candidate in (text, text.split(";", 1)[0], text.split("(", 1)[0]):
-        found = _BY_ALIAS.get(normalise_licence(candidate))
-        if found is not None:
-            return found
-    return None
+    return _BY_NAME.get(normalise_licence(text))
 
 
-RESTRICTED_NOTICES: dict[str, tuple[str, str, str]] = {
-    # key (lowercase match) -> (Hub license_name, link, notice)
-    "snomed": (
-        "snomed-ct-affiliate-licence",
-        "https://www.snomed.org/get-snomed",
-        (
-            "derived from **SNOMED CT** (© SNOMED International). Use requires a SNOMED CT Affiliate "
-            "Licence (or a national release centre licence) for every user; SNOMED International does "
-            "not permit publishing SNOMED CT-derived content. Do not upload it to a public location."
-        ),
-    ),
-    "umls": (
-        "umls-metathesaurus-licence",
-        "https://uts.nlm.nih.gov/uts/license/license.html",
-        (
-            "derived from the **UMLS Metathesaurus** (U.S. National Library of Medicine). Share it only "
-            "with people who hold their own UMLS Metathesaurus License; the source vocabularies it draws "
-            "on may add restrictions (license levels 1–3, SNOMED CT in the UMLS included)."
-        ),
-    ),
-}
+def known_licences() -> str:
+    """The licences a config may name, for error messages: per licence its SPDX id or key and its name."""
+    parts = [f"{lic.spdx or lic.key} ({lic.name}{', restricted' if lic.restricted else ''})" for lic in LICENCES]
+    return "; ".join(parts) + f"; or {UNSTATED[0]!r} when the source states none"
 
 
-UNSTATED = ("none stated", "unknown", "")
-"""Licence strings meaning the source states no licence (``None`` in config is read as the first)."""
+class UnknownLicenceError(ValueError):
+    """A config licence string names no licence biosem knows (:data:`LICENCES`); the message lists them.
+
+    Attributes:
+        key: the config key (``sources.hpo.licence``); text: the string given.
+    """
+
+    def __init__(self, key: str, text: str) -> None:
+        self.key, self.text = key, text
+        super().__init__(
+            f"config {key}: {text!r} is not a licence biosem knows. Give the SPDX id or the name of one of: "
+            f"{known_licences()}. biosem decides what a release may publish from a licence's identity, never "
+            "from words in its name: a licence not listed is added, with its terms, to "
+            "biosem.release.licence.LICENCES."
+        )
+
+
+def licence_keys(config: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(config key, licence string)`` of every licence the config states: ``sources.*.licence``,
+    ``terminologies.*.licence``, ``corpora.specs.*.licence`` and each ``release.restricted_licences`` item."""
+    found = []
+    for section in ("sources", "terminologies"):
+        for name, spec in (config.get(section) or {}).items():
+            if isinstance(spec, Mapping) and spec.get("licence") is not None:
+                found.append((f"{section}.{name}.licence", str(spec["licence"])))
+    for name, spec in ((config.get("corpora") or {}).get("specs") or {}).items():
+        if isinstance(spec, Mapping) and spec.get("licence") is not None:
+            found.append((f"corpora.specs.{name}.licence", str(spec["licence"])))
+    for i, text in enumerate((config.get("release") or {}).get("restricted_licences") or ()):
+        found.append((f"release.restricted_licences[{i}]", str(text)))
+    return found
+
+
+def check_config_licences(config: Mapping[str, Any]) -> None:
+    """Refuse a config licence string that names no licence biosem knows (``"none stated"`` and
+    ``"unknown"`` may stand for a source's licence, not in ``release.restricted_licences``).
+
+    Raises:
+        UnknownLicenceError: the first unknown string, with its key and the known licences.
+    """
+    for key, text in licence_keys(config):
+        if identify_licence(text) is None and (key.startswith("release.") or not is_unstated(text)):
+            raise UnknownLicenceError(key, text)
 
 
 class RestrictedLicenceError(ValueError):
@@ -297,6 +420,8 @@ class LicenceStatus:
         unstated: sources without a stated licence that the release does not assert (their lines
             are among ``reasons``).
         asserted: sources without a stated licence whose licence ``release.assert_licences`` asserts.
+        restricted_by: keys of the restricted :data:`LICENCES` the sources are under, their formats
+            implying them (RF2: SNOMED CT, RRF: UMLS), sorted: the card's notices and Hub licence.
     """
 
     restricted: bool
@@ -304,6 +429,7 @@ class LicenceStatus:
     source_licences: tuple[str, ...]
     unstated: tuple[str, ...] = ()
     asserted: tuple[str, ...] = ()
+    restricted_by: tuple[str, ...] = ()
 
 
 def is_unstated(licence: str | None) -> bool:
@@ -322,19 +448,28 @@ def classify(
     Every licence counts and none replaces another: a source is restricted when its ``format`` is
     one of :data:`BUILT_IN_RESTRICTED_FORMATS` or ``restricted_formats`` (exact, lowercase), or any
     of its licences (its file's ``licence`` and the ``extra_licences`` config gives the same content,
-    e.g. a terminology's ``licence``) contains one of :data:`BUILT_IN_RESTRICTED_LICENCES` or
-    ``restricted_licences`` (case-insensitive substring: ``"SNOMED CT Affiliate Licence"`` matches
-    ``"SNOMED"``). The config lists only add restrictions: an empty list lifts none.
+    e.g. a terminology's ``licence``) is a restricted licence of :data:`LICENCES` (SNOMED CT, UMLS),
+    one that ``restricted_licences`` names, or a string that names no licence biosem knows
+    (:func:`identify_licence`: by identity, never a substring). The config lists only add
+    restrictions: an empty list lifts none.
 
     A source whose own ``licence`` states none (:func:`is_unstated`) keeps the dataset out of the
     public release too, unless its name is in ``asserted`` (``release.assert_licences``); a licence
     given elsewhere (a terminology's) does not state the file's. Asserting never lifts a SNOMED CT or
     UMLS restriction.
+
+    Raises:
+        UnknownLicenceError: an item of ``restricted_licences`` names no licence biosem knows.
     """
     formats = {f.lower() for f in (*BUILT_IN_RESTRICTED_FORMATS, *restricted_formats)}
-    needles = {n.lower() for n in (*BUILT_IN_RESTRICTED_LICENCES, *restricted_licences)}
+    added = set()
+    for i, text in enumerate(restricted_licences):
+        licence = identify_licence(text)
+        if licence is None:
+            raise UnknownLicenceError(f"release.restricted_licences[{i}]", text)
+        added.add(licence.key)
     chosen = set(asserted)
-    reasons, licences, unstated, vouched = [], set(), set(), set()
+    reasons, licences, unstated, vouched, keys = [], set(), set(), set(), set()
     for source in sources:
         stated = [lic for lic in (source.licence, *source.extra_licences) if not is_unstated(lic)]
         licences.update(stated if stated else ["none stated"])
@@ -343,7 +478,16 @@ def classify(
         why = []
         if source.format and source.format.lower() in formats:
             why.append(f"format {source.format}")
-        why += [f"licence {lic}" for lic in stated if any(n in lic.lower() for n in needles)]
+            if source.format.lower() in FORMAT_LICENCE:
+                keys.add(FORMAT_LICENCE[source.format.lower()])
+        for text in stated:
+            licence = identify_licence(text)
+            if licence is None:
+                why.append(f"licence {text} (not a licence biosem knows)")
+            elif licence.restricted or licence.key in added:
+                why.append(f"licence {text}")
+                if licence.restricted:
+                    keys.add(licence.key)
         if why:
             reasons.append(f"{source.name}: {', '.join(why)}")
         elif is_unstated(source.licence):
@@ -361,6 +505,7 @@ def classify(
         tuple(sorted(licences)),
         tuple(sorted(unstated)),
         tuple(sorted(vouched)),
+        tuple(sorted(keys)),
     )
 
 
@@ -375,27 +520,22 @@ def require_public(datasets: Iterable[tuple[str, LicenceStatus]]) -> None:
         raise RestrictedLicenceError(sorted(refused))
 
 
-def _restricted_keys(status: LicenceStatus) -> list[str]:
-    text = " ".join(status.reasons).lower()
-    keys = [key for key in RESTRICTED_NOTICES if key in text]
-    if "format rf2" in text and "snomed" not in keys:
-        keys.append("snomed")
-    if "format rrf" in text and "umls" not in keys:
-        keys.append("umls")
-    return sorted(set(keys))
+def licence_by_key(key: str) -> Licence:
+    """The :data:`LICENCES` entry with ``key``."""
+    return next(licence for licence in LICENCES if licence.key == key)
 
 
 def restricted_notice(status: LicenceStatus) -> str:
     """Markdown notice for the top of a restricted dataset's card ("" when not restricted)."""
     if not status.restricted:
         return ""
-    parts = [RESTRICTED_NOTICES[k][2] for k in _restricted_keys(status)]
+    parts = [licence_by_key(key).notice for key in status.restricted_by]
     if status.unstated:
         parts.append(
             f"derived from sources that state no licence ({', '.join(status.unstated)}): biosem cannot tell "
             "whether it may be published. Check their terms; `release.assert_licences` asserts a licence."
         )
-    if not parts:  # a restricted licence configured by the user that biosem has no text for
+    if not parts:  # a licence the release restricts, or one biosem does not know
         parts = ["derived from a source under a restricted licence; check its terms before sharing."]
     body = "\n".join(f"> * This dataset is {p}" for p in parts)
     reasons = "\n".join(f"> * restricted source {r}" for r in status.reasons)
@@ -410,27 +550,6 @@ CARD_LINK = "README.md"
 """``license_link`` of a licence without a URL of its own: the card, whose "Licence and attribution"
 section gives every source's licence as stated."""
 
-_URL = re.compile(r"https?://[^\s)]+")
-
-
-def unlisted_licence(text: str) -> Licence:
-    """A licence biosem does not list, named by its config string: ``key`` a Hub-style id made of the
-    text (lowercase, runs of other characters as ``-``, URLs left out), ``url`` the first URL in the
-    text; it is assumed to set conditions and to ask for no particular credit wording."""
-    found = _URL.search(text)
-    key = re.sub(r"[^a-z0-9.]+", "-", _URL.sub(" ", text).lower()).strip("-.") or "unnamed"
-    return Licence(
-        key=key,
-        name=text.strip(),
-        url=found.group(0) if found else None,
-        hub_id="other",
-        spdx=None,
-        aliases=(),
-        conditions=True,
-        attribution_required=False,
-        credit=_SOFTWARE_CREDIT,
-    )
-
 
 def _hub_entry(licence: Licence) -> dict[str, str]:
     if licence.hub_id != "other":
@@ -444,13 +563,14 @@ def dataset_licence(status: LicenceStatus) -> Licence | None:
     Sources under licences without conditions (CC0, a public-domain notice) leave the choice to the
     others: CC BY 4.0 + CC0 is CC BY 4.0, NLM's MeSH terms + a public-domain corpus are NLM's terms;
     when no source sets a condition, the one such licence with a Hub id decides (CC0 + a public-domain
-    corpus is CC0). A licence biosem does not list counts as one with conditions (:func:`unlisted_licence`), so a
-    dataset of one source names that source's licence.
+    corpus is CC0). A dataset of one source names that source's licence.
     """
     if status.restricted or any(lic.lower() in UNSTATED for lic in status.source_licences):
         return None
-    found = [identify_licence(lic) or unlisted_licence(lic) for lic in status.source_licences]
-    known = {f.key: f for f in found}
+    found = [identify_licence(lic) for lic in status.source_licences]
+    if any(f is None for f in found):  # not a licence biosem knows (classify restricts such a dataset)
+        return None
+    known = {f.key: f for f in found if f is not None}
     binding = {k: f for k, f in known.items() if f.conditions}
     if not binding:  # no source sets a condition (CC0, public domain): the one with a Hub id, if just one
         binding = {k: f for k, f in known.items() if f.hub_id != "other"} if len(known) > 1 else known
@@ -465,17 +585,17 @@ def hub_licence(status: LicenceStatus) -> dict[str, str]:
     its restricted source (SNOMED CT before UMLS). An open dataset with a source that states no
     licence is ``unknown``; one with a single licence that binds it (:func:`dataset_licence`) gets
     that licence's Hub id, or ``other`` named by its key and linked to its terms (NLM's MeSH terms,
-    the HPO licence, a licence biosem does not list: its URL, else the card); any other mix is
+    the HPO licence: its URL, else the card); any other mix is
     ``other`` named ``biosem-derived-mixed`` and linked to the card, which gives the per-source licences.
     """
     if status.restricted:
-        keys = _restricted_keys(status)
+        keys = status.restricted_by
         if not keys:
             if status.unstated:
                 return {"license": "unknown"}
             return {"license": "other", "license_name": "restricted", "license_link": CARD_LINK}
-        name, link, _ = RESTRICTED_NOTICES["snomed" if "snomed" in keys else keys[0]]
-        return {"license": "other", "license_name": name, "license_link": link}
+        licence = licence_by_key(SNOMED_CT if SNOMED_CT in keys else keys[0])
+        return {"license": "other", "license_name": licence.key, "license_link": licence.url or CARD_LINK}
     if any(lic.lower() in UNSTATED for lic in status.source_licences):
         return {"license": "unknown"}
     licence = dataset_licence(status)

@@ -15,7 +15,7 @@ from typing import Any
 from biosem import __version__
 from biosem.layout import paths
 from biosem.release import registry
-from biosem.release.licence import LicenceStatus, require_public
+from biosem.release.licence import LicenceStatus, check_config_licences, require_public
 from biosem.release.provenance import code_version, command_line
 
 VISIBILITIES = ("public", "private")
@@ -42,6 +42,8 @@ class ReleasePlan:
         config_args: ``--config`` items (``key=value``).
 
     Raises:
+        UnknownLicenceError: a licence string of the config names no licence biosem knows (the
+            message lists them; :func:`biosem.release.licence.check_config_licences`).
         ValueError: ``release.datasets`` / ``release.exclude`` name no dataset of the run, or
             ``release.assert_licences`` names no source of the released datasets.
     """
@@ -54,6 +56,7 @@ class ReleasePlan:
         config_files: Sequence[str],
         config_args: Sequence[str] = (),
     ) -> None:
+        check_config_licences(config)
         self.config = config
         self.release = config["release"]
         self.root = paths.release(self.release["version"])

@@ -3,7 +3,7 @@
 The datasets are the real providers' (biosem.release.families on config/config.yaml: sources,
 attributions, papers, label names) with their Parquet inputs replaced by small tables written here:
 word-in-context pairs (train / dev / test, several sources), HPO term pairs (one source) and a rated
-word-pair set of one source under a licence biosem does not list. Every card's YAML header is parsed
+word-pair set of one source under a named licence without a Hub id. Every card's YAML header is parsed
 and checked, then the folders are loaded with ``datasets`` offline.
 """
 
@@ -115,7 +115,7 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
         {("fsn_syn_easy_random", "test"): TERMPAIRS, ("syn_syn_hard_levenshtein", "test"): TERMPAIRS},
     )
     (rated,) = families.simlex_rated(CONFIG)
-    terms = "Example Norms terms of use (free for research; https://example.org/terms)"
+    terms = "USF Free Association Norms terms of use"
     rated = dataclasses.replace(
         with_files(rated, tmp, {("default", "test"): RATED}),
         name="rated_example",
@@ -190,11 +190,11 @@ def test_licences(release: Path) -> None:
     assert front_matter(release / "termpairs/hpo/README.md")["license"] == "other"
     hpo = front_matter(release / "termpairs/hpo/README.md")
     assert hpo["license_name"] == "hpo-licence" and hpo["license_link"] == "https://hpo.jax.org/license"
-    # One source under a licence biosem does not list: its own licence, not a mix.
+    # One source under a named licence without a Hub id (the USF norms' terms): its own licence, not a mix.
     rated = front_matter(release / "simlex/rated_example/README.md")
     assert rated["license"] == "other"
-    assert rated["license_name"] == "example-norms-terms-of-use-free-for-research"
-    assert rated["license_link"] == "https://example.org/terms"
+    assert rated["license_name"] == "usf-free-association-norms-terms"
+    assert rated["license_link"] == "http://w3.usf.edu/FreeAssociation/"
     # WiC: public-domain corpora and CC0 add no condition, but MeSH's terms, CRAFT's and UBERON's CC BY 3.0
     # and GO's, CL's, SO's and MOP's CC BY 4.0 all bind it: a mix, each source's terms in the card.
     wic = front_matter(release / "wic/biowic/README.md")

@@ -19,7 +19,14 @@ from biosem.release.build import SymlinkError, build_dataset, write_release
 from biosem.release.check import check_release
 from biosem.release.checksums import write_sha256sums
 from biosem.release.content import restricted_id_kind
-from biosem.release.licence import Attribution, RestrictedLicenceError, classify, hub_licence, restricted_notice
+from biosem.release.licence import (
+    Attribution,
+    RestrictedLicenceError,
+    UnknownLicenceError,
+    classify,
+    hub_licence,
+    restricted_notice,
+)
 from biosem.release.provenance import Provenance
 from biosem.release.registry import Paper, ReleaseDataset, Source, terminology_sources
 from biosem.workflow.release import ReleasePlan
@@ -87,7 +94,62 @@ def test_empty_restriction_lists_lift_nothing() -> None:
     config["release"]["restricted_formats"] = ["obo"]
     assert all(d.id == "termpairs/mesh" for d in plan(config).members("public"))
     unrelated = Source("x", "public", "terminology", "Licensed from SNOMED International", format="obo")
-    assert classify([unrelated]).reasons == ("x: licence Licensed from SNOMED International",)
+    assert classify([unrelated]).reasons == (
+        "x: licence Licensed from SNOMED International (not a licence biosem knows)",
+    )
+
+
+ATTACK_LICENCES = [
+    "IHTSDO Affiliate Licence",
+    "Unified Medical Language System Metathesaurus License Agreement",
+    "NLM UTS licence (Metathesaurus)",
+]
+
+
+@pytest.mark.parametrize("text", ATTACK_LICENCES)
+@pytest.mark.parametrize(
+    "where", ["sources.sct_obo.licence", "terminologies.sct.licence", "corpora.specs.bc5cdr.licence"]
+)
+def test_a_licence_biosem_does_not_know_is_a_config_error_listing_the_known_ones(text: str, where: str) -> None:
+    """Restricted licences spelt another way (an OBO conversion of SNOMED CT or UMLS content) are never
+    classed open: the config stops, naming the key and every licence it may name."""
+    config = default_config()
+    config["sources"]["sct_obo"] = {**config["sources"]["hpo"], "licence": "CC0-1.0"}
+    config["terminologies"]["sct"] = {"format": "obo", "source": "sct_obo"}
+    config["termpairs"]["terminologies"] = ["hpo", "sct"]
+    *keys, _ = where.split(".")
+    target = config
+    for key in keys:
+        target = target[key]
+    target["licence"] = text
+    with pytest.raises(UnknownLicenceError) as err:
+        plan(config)
+    message = str(err.value)
+    assert message.startswith(f"config {where}: {text!r} is not a licence biosem knows. Give the SPDX id or")
+    for known in (
+        "CC0-1.0 (CC0 1.0)",
+        "CC-BY-4.0 (CC BY 4.0)",
+        "snomed-ct-affiliate-licence (SNOMED CT Affiliate Licence, restricted)",
+        "umls-metathesaurus-licence (UMLS Metathesaurus Licence, restricted)",
+        "nlm-mesh-terms (NLM Terms and Conditions for MeSH)",
+        "hpo-licence (HPO licence)",
+    ):
+        assert known in message
+    # The library classes such a string restricted wherever it meets one (a croissant.json, a direct call).
+    status = classify([Source("sct_obo", "public", "terminology", text, format="obo")])
+    assert status.restricted and status.reasons == (f"sct_obo: licence {text} (not a licence biosem knows)",)
+
+
+def test_restricted_licences_are_named_by_identity() -> None:
+    config = default_config()
+    config["release"]["restricted_licences"] = ["SNOMED"]  # once a substring, now no licence's name
+    with pytest.raises(UnknownLicenceError, match=r"config release.restricted_licences\[0\]: 'SNOMED' is not"):
+        plan(config)
+    config["release"]["restricted_licences"] = ["HPO licence"]  # a known licence: its datasets go private
+    assert "termpairs/hpo" not in public_ids(plan(config))
+    for text in ("SNOMED CT", "snomed_ct_affiliate_licence", "SNOMED CT Affiliate License", "UMLS"):
+        status = classify([Source("x", "public", "terminology", text, format="obo")])
+        assert status.restricted and status.reasons == (f"x: licence {text}",) and len(status.restricted_by) == 1
 
 
 def test_a_source_stating_no_licence_is_not_public_until_asserted(tmp_path) -> None:

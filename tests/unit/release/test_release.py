@@ -29,6 +29,7 @@ from biosem.release.croissant import validate_croissant
 from biosem.release.licence import (
     Attribution,
     RestrictedLicenceError,
+    UnknownLicenceError,
     classify,
     croissant_licences,
     hub_licence,
@@ -108,7 +109,9 @@ def test_licensed_formats_and_licences_are_restricted() -> None:
     assert classify([obo_snomed]).reasons == ("sct_obo: licence SNOMED CT Affiliate Licence",)
     # The config lists only add restrictions: empty lists lift none.
     assert classify([SNOMED], restricted_formats=[], restricted_licences=[]).restricted
-    assert classify([HPO], restricted_licences=["cc-by"]).restricted
+    assert classify([HPO], restricted_licences=["CC BY 4.0"]).restricted
+    with pytest.raises(UnknownLicenceError, match=r"release.restricted_licences\[0\]: 'cc-by' is not a licence"):
+        classify([HPO], restricted_licences=["cc-by"])
 
 
 def test_public_guard_lists_every_restricted_dataset() -> None:
@@ -156,13 +159,21 @@ def test_notices_and_hub_licences() -> None:
         "license_name": "biosem-derived-mixed",
         "license_link": "README.md",
     }
-    # One source under a licence biosem does not list names it, linked to the URL in its text.
-    usf = Source("usf", "public", "norms", "USF terms of use (free for research; https://example.org/usf)")
+    # One source under a named licence without a Hub id names it, linked to its terms.
+    usf = Source("usf", "public", "norms", "USF Free Association Norms terms of use")
     assert hub_licence(classify([usf, cc0])) == {
         "license": "other",
-        "license_name": "usf-terms-of-use-free-for-research",
-        "license_link": "https://example.org/usf",
+        "license_name": "usf-free-association-norms-terms",
+        "license_link": "http://w3.usf.edu/FreeAssociation/",
     }
+    # A string that names no licence biosem knows restricts its dataset (by identity, never a substring).
+    unknown = Source("usf", "public", "norms", "USF terms of use (free for research; https://example.org/usf)")
+    status = classify([unknown, cc0])
+    assert status.restricted and status.restricted_by == ()
+    assert status.reasons == (
+        "usf: licence USF terms of use (free for research; https://example.org/usf) (not a licence biosem knows)",
+    )
+    assert hub_licence(status) == {"license": "other", "license_name": "restricted", "license_link": "README.md"}
     assert hub_licence(classify([HPO, Source("x", "public", "r", None)])) == {"license": "unknown"}
     assert hub_licence(classify([UMLS, SNOMED]))["license_name"] == "snomed-ct-affiliate-licence"
     assert hub_licence(classify([UMLS]))["license_name"] == "umls-metathesaurus-licence"
