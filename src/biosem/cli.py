@@ -3,7 +3,8 @@
 Subcommands wrap the library's own command lines (same arguments, output and exit codes):
 
 * ``biosem validate-wic DIR``: :mod:`biosem.wic.validate` (0 valid, 1 violations, 2 unreadable input);
-* ``biosem check-release DIR...``: :mod:`biosem.release.check` (0 every folder passes, 1 a problem);
+* ``biosem check-release DIR...``: :mod:`biosem.release.check` (0 every folder passes, 1 a problem; a
+  release root, a release folder or a dataset folder);
 * ``biosem info [--configfile FILE ...] [--json]``: the config of the current folder (``config/config.yaml``
   with overlays merged on it as ``snakemake --configfile`` does, validated against
   ``workflow/schemas/config.schema.yaml`` with its defaults set, as ``workflow/rules/common.smk`` does),
@@ -399,11 +400,15 @@ VALIDATE_WIC = (
     "valid, 1 if there are violations, 2 if FOLDER holds no split or a file cannot be read."
 )
 CHECK_RELEASE = (
-    f"Check built release folders ({paths.release('<version>', '<visibility>')}) before publishing them: every "
-    "SHA256SUMS, the croissant.json of each dataset (validated with mlcroissant, offline), each card's YAML "
-    "header and licence metadata against the licences its sources' provenance gives, and, in a public release, "
-    "no restricted dataset and no restricted terminology identifier in its tables. Prints one line per problem "
-    "(or OK) per folder; exits 1 if any folder has a problem, else 0."
+    f"Check built releases before publishing them: a release root ({paths.release('<version>')}), a release folder "
+    f"({paths.release('<version>', '<visibility>')}, under any name) or a single dataset folder. Every SHA256SUMS "
+    "(hidden files included; no symbolic link or empty folder), the croissant.json of each dataset (validated with "
+    "mlcroissant, offline), each card's YAML header and licence metadata against the licences its sources' "
+    "provenance gives, and, in a public release, no restricted dataset, none built by the private release and no "
+    "restricted terminology identifier in its tables. Public or private is read from the release's RELEASE.md (a "
+    "lone dataset folder: its croissant.json), never from a folder name. release_public and release_private run "
+    "the same checks as their last step. Prints one line per problem (or OK and the verdict) per folder; exits 1 "
+    "if any folder has a problem, else 0."
 )
 EVALUATE = (
     "Score embeddings on the datasets of this checkout, as the workflow's evaluate rules do: each VECTORS is a "

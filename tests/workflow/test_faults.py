@@ -37,7 +37,20 @@ from craft_fixture import MODULES as CRAFT_MODULES
 
 from biosem.corpora.schemas import TABLES as CORPUS_TABLES
 from biosem.layout import paths
-from biosem.layout.outputs import corpus_counts, corpus_module_counts, rated_dataset, rated_dataset_text
+from biosem.layout.outputs import (
+    corpus_counts,
+    corpus_module_counts,
+    rated_dataset,
+    rated_dataset_text,
+    simlex_survey_items,
+    termpair_components,
+    termpair_dataset,
+    termpair_positives,
+    termpair_study_key,
+    termpair_study_scores,
+    termpair_study_sheet,
+    termpair_study_votes,
+)
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
@@ -57,6 +70,8 @@ class Case:
     must contain (the file, ``file:line``, the config key); a tuple is a choice of spellings (``file:3``
     or ``line 3``). ``outputs``: the failing rule's outputs, none of which may exist afterwards.
     ``log``: its log file. ``overlay``: the config written to :data:`OVERLAY`, read after the tests'.
+    ``exit_code``: the exit status the run must end with (``None``: any failure). ``gone``: folders that
+    must not exist afterwards (a release folder the gate removed).
     """
 
     command: list[str]
@@ -65,6 +80,8 @@ class Case:
     log: str | None = None
     overlay: dict = field(default_factory=dict)
     raw: bool = False
+    exit_code: int | None = None
+    gone: list[str] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -641,6 +658,365 @@ def config_bad_nested_type(work: Path) -> Case:
     return config_case({"termpairs": {"easy_max_distance": "five"}}, ["'five' is not of type 'integer'"])
 
 
+# --- issue 39: OBO files pronto accepts silently -------------------------------------------------------
+
+
+def obo_error(work: Path, text: str, line: int | None, expected: str | tuple[str, ...]) -> Case:
+    """The GO slim replaced by ``text``; the ingestion stops naming file, ``line`` and what it expected."""
+    case = obo_case(work, text.encode(), line)
+    case.named.append(expected)
+    case.exit_code = 1
+    return case
+
+
+def obo_duplicate_term_id(work: Path) -> Case:
+    text = source_text("go_slim").rstrip("\n") + "\n\n[Term]\nid: GO:0000003\nname: production\n"
+    line = text.count("\n") - 1  # the id line of the stanza appended
+    return obo_error(work, text, line, "expected each [Term] id once (GO:0000003 is declared at line 25 already)")
+
+
+def obo_no_terms(work: Path) -> Case:
+    text = source_text("go_slim")
+    header = text[: text.index("[Term]")]
+    typedef = text[text.index("[Typedef]\nid: part_of") :]
+    return obo_error(work, header + typedef, None, "expected at least one [Term] stanza")
+
+
+def obo_term_without_name(work: Path) -> Case:
+    text = source_text("go_slim")
+    number = line_of(text, "name: reproduction")
+    lines = text.split("\n")
+    del lines[number - 1]
+    return obo_error(work, "\n".join(lines), number - 1, "expected a 'name:' in [Term] GO:0000003")
+
+
+def obo_is_a_self_loop(work: Path) -> Case:
+    text = source_text("go_slim")
+    number = line_of(text, "name: reproduction") + 1
+    lines = text.split("\n")
+    lines.insert(number - 1, "is_a: GO:0000003 ! itself")
+    case = obo_error(work, "\n".join(lines), number, "the cycle GO:0000003 is_a GO:0000003")
+    case.named.append("allow_cycles: true")
+    return case
+
+
+def obo_is_a_part_of_cycle(work: Path) -> Case:
+    """reproduction is_a biological_process (line 38); biological_process made part_of reproduction."""
+    text = source_text("go_slim")
+    number = line_of(text, "name: biological_process") + 1
+    lines = text.split("\n")
+    lines.insert(number - 1, "relationship: part_of GO:0000003 ! reproduction")
+    found = line_of(text, "is_a: GO:0008150", after=line_of(text, "id: GO:0000003"))
+    return obo_error(
+        work,
+        "\n".join(lines),
+        found,
+        ("the cycle GO:0000003 is_a GO:0008150 part_of GO:0000003", "the cycle GO:0008150 part_of GO:0000003 is_a"),
+    )
+
+
+# --- issue 39: config keys checked when the workflow is parsed -------------------------------------------
+
+
+def config_error(overlay: dict, named: list[str | tuple[str, ...]]) -> Case:
+    case = config_case(overlay, named)
+    case.exit_code = 1
+    return case
+
+
+def config_filename_dotdot(work: Path) -> Case:
+    return config_error({"sources": {"go_slim": {"filename": ".."}}}, ["'..' does not match", "filename"])
+
+
+def licence_error(overlay: dict, key: str, text: str) -> Case:
+    """A restricted licence spelt as no known licence: a config error naming the key and the known licences."""
+    return config_error(
+        overlay,
+        [
+            f"config {key}: {text!r} is not a licence biosem knows",
+            "snomed-ct-affiliate-licence (SNOMED CT Affiliate Licence, restricted)",
+            "umls-metathesaurus-licence (UMLS Metathesaurus Licence, restricted)",
+            "CC-BY-4.0 (CC BY 4.0)",
+        ],
+    )
+
+
+def config_licence_ihtsdo(work: Path) -> Case:
+    text = "IHTSDO Affiliate Licence"
+    return licence_error({"sources": {"go_slim": {"licence": text}}}, "sources.go_slim.licence", text)
+
+
+def config_licence_umls_agreement(work: Path) -> Case:
+    text = "Unified Medical Language System Metathesaurus License Agreement"
+    return licence_error({"terminologies": {"go_slim": {"licence": text}}}, "terminologies.go_slim.licence", text)
+
+
+def config_licence_uts(work: Path) -> Case:
+    text = "NLM UTS licence (Metathesaurus)"
+    return licence_error({"corpora": {"specs": {"bc5cdr": {"licence": text}}}}, "corpora.specs.bc5cdr.licence", text)
+
+
+def config_survey_scale_reversed(work: Path) -> Case:
+    return config_error(
+        {"simlex": {"survey": {"scale_min": 6, "scale_max": 0}}},
+        ["config simlex.survey: scale_min (6) must be below scale_max (0)"],
+    )
+
+
+def config_ratings_scale_reversed(work: Path) -> Case:
+    return config_error(
+        {"agreement": {"ratings": {"simverb3500": {"scale": [6, 0]}}}},
+        ["config agreement.ratings.simverb3500.scale: [6, 0] must run from a lower to a higher value"],
+    )
+
+
+# --- issue 39: an unreadable Parquet intermediate names the rule that writes it ---------------------------
+
+
+def parquet_intermediate_corrupt(work: Path) -> Case:
+    terms = paths.intermediate("terms", "go_slim")
+    first = run_workflow(work, 1, terms)
+    assert first.returncode == 0, first.stderr[-3000:]
+    data = (work / terms).read_bytes()
+    (work / terms).write_bytes(data[: len(data) // 2])  # cut short, as by a full disk or a killed copy
+    return Case(
+        [termpair_positives.path(terminology="go_slim")],
+        [f"{terms}: expected a Parquet table as rule ingest_obo writes it", "--forcerun ingest_obo", "--force"],
+        [termpair_positives.path(terminology="go_slim"), termpair_components.path(terminology="go_slim")],
+        paths.log("build_termpair_positives", "go_slim"),
+        exit_code=1,
+    )
+
+
+# --- issue 39: vector files (biosem evaluate, exit 2) -------------------------------------------------------
+
+
+def vectors_case(work: Path, text: str, named: list[str | tuple[str, ...]]) -> Case:
+    (work / "vectors.txt").write_text(text)
+    command = [sys.executable, "-m", "biosem.cli", "evaluate", "vectors.txt", "--output", "scores.tsv"]
+    command += ["--format", "word2vec_text", "--families", "rated", "--configfile", "config/test-paths.yaml"]
+    return Case(command, named, ["scores.tsv"], raw=True, exit_code=2)
+
+
+def vectors_wrong_dimension(work: Path) -> Case:
+    return vectors_case(
+        work,
+        "3 4\nfever 1 2 3 4\ncough 1 2 3\nrash 1 2 3 4\n",
+        ["error: vectors.txt:3: expected a word and 4 values (as the header says); found '3 values'"],
+    )
+
+
+def vectors_nan(work: Path) -> Case:
+    return vectors_case(
+        work,
+        "3 4\nfever 1 2 3 4\ncough 1 nan 3 4\nrash 1 2 3 4\n",
+        ["error: vectors.txt:3: expected finite values (no nan or inf); found 'nan'"],
+    )
+
+
+def vectors_header_count_too_large(work: Path) -> Case:
+    return vectors_case(
+        work,
+        "5 4\nfever 1 2 3 4\ncough 1 2 3 4\nrash 1 2 3 4\n",
+        ["error: vectors.txt:5: expected 5 vectors, as the header (line 1) says; found '3 vectors: the file ends"],
+    )
+
+
+def vectors_header_count_too_small(work: Path) -> Case:
+    return vectors_case(
+        work,
+        "2 4\nfever 1 2 3 4\ncough 1 2 3 4\nrash 1 2 3 4\n",
+        ["error: vectors.txt:4: expected 2 vectors, as the header (line 1) says; found '3 rows"],
+    )
+
+
+# --- issue 39: the study key and the survey exports ---------------------------------------------------------
+
+
+def study_key_edited(work: Path) -> Case:
+    """The key edited after the sheets were written (by hand, in a spreadsheet): named as the key, not the sheets."""
+    from biosem.agreement.studies import sheet_csv
+
+    key = pd.DataFrame(
+        {
+            "item": ["P001", "P002", "P003"],
+            "dataset": ["fsn_syn_easy_random"] * 3,
+            "kind": ["fsn_syn"] * 3,
+            "difficulty": ["easy"] * 3,
+            "strategy": ["random"] * 3,
+            "label": [1, 0, 1],
+            "term1": ["fever", "-ase", '=HYPERLINK("x")'],
+            "term2": ["pyrexia", "gout", "cough"],
+            "concept_id1": ["HP:1", "HP:2", "HP:3"],
+            "concept_id2": ["HP:1", "HP:9", "HP:3"],
+            "levenshtein": [7, 5, 9],
+        }
+    )
+    sheet = key[["item", "term1", "term2"]].assign(answer="")
+    key_path, sheet_path = termpair_study_key.path(terminology="hpo"), termpair_study_sheet.path(terminology="hpo")
+    (work / sheet_path).parent.mkdir(parents=True)
+    (work / sheet_path).write_text(sheet_csv(sheet))
+    (work / "filled.csv").write_text(sheet_csv(sheet.assign(answer=["same", "not same", "same"])))
+    (work / key_path).write_text(sheet_csv(key.assign(term2=["pyrexia", "edited", "cough"])))
+    scores, votes = termpair_study_scores.path(terminology="hpo"), termpair_study_votes.path(terminology="hpo")
+    return Case(
+        [scores, "--allowed-rules", "score_termpair_study"],
+        [
+            f"{key_path}:3: expected term2 'gout' for item P002, as in the sheet ({sheet_path}:3); found 'edited'",
+            f"The study key {key_path} was edited after rule write_termpair_study wrote it",
+            "snakemake --forcerun write_termpair_study",
+        ],
+        [scores, votes],
+        paths.log("score_termpair_study", "hpo"),
+        {"agreement": {"filled_sheets": {"termpairs": {"hpo": {"r1": "filled.csv"}}}}},
+        exit_code=1,
+    )
+
+
+def survey_export_fractional_rating(work: Path) -> Case:
+    """A survey form export whose rating was edited to 2.5: the forms rate on the integers of the scale."""
+    from biosem.agreement.forms import SURVEY_EXPORT_COLUMNS, survey_id
+    from biosem.agreement.studies import sheet_csv
+    from biosem.io import write_table
+    from biosem.simlex.schemas import SURVEY_ITEMS
+
+    rows = [
+        (
+            "nouns",
+            group,
+            1,
+            position,
+            f"nouns-g{group}-p01-{position:03d}",
+            f"P{group}{position}",
+            "unique",
+            f"w{group}{position}",
+            f"v{group}{position}",
+        )
+        for group in (1, 2)
+        for position in range(1, 6)
+    ]
+    items = pd.DataFrame(
+        rows, columns=["survey", "group", "page", "position", "item_id", "pair_id", "role", "word1", "word2"]
+    )
+    write_table(items, work / simlex_survey_items.path(dataset="nouns"), SURVEY_ITEMS)
+    export = items[items["group"] == 1].assign(
+        rater="r1", rating=["1", "2", "2.5", "4", "5"], survey_id=survey_id(items), dont_know="0", time_ms="900"
+    )
+    (work / "export_r1.csv").write_text(sheet_csv(export[list(SURVEY_EXPORT_COLUMNS)].astype(str)))
+    target = rated_dataset.path(ratings="survey1")
+    return Case(
+        [target, "--allowed-rules", "aggregate_ratings"],
+        ["export_r1.csv:4: expected an integer rating in [0, 6]; found '2.5'"],
+        [target, rated_dataset_text.path(ratings="survey1")],
+        paths.log("aggregate_ratings", "survey1"),
+        {"agreement": {"ratings": {"survey1": {"exports": ["export_r1.csv"], "survey": "nouns", "format": "long"}}}},
+        exit_code=1,
+    )
+
+
+# --- issue 39: the release gate and check-release -----------------------------------------------------------
+
+SNOMED_IDS = ["386661006", "22298006"]
+"""SNOMED CT concept ids (fever, myocardial infarction): valid SCTIDs, as the content scan knows them."""
+
+
+def release_gate_restricted_content(work: Path) -> Case:
+    """An HPO term-pair dataset whose rows carry SNOMED CT ids (a SNOMED-derived file copied or hard-linked
+    over it): release_public builds it (its provenance is open), then its last step finds the ids, removes
+    the release folder and names the dataset and file."""
+    import pyarrow as pa
+
+    from biosem.io import write_parquet
+    from biosem.termpairs import DATASETS
+
+    for name in DATASETS:
+        ids = SNOMED_IDS if name == "fsn_syn_easy_random" else ["HP:0001945", "HP:0002315"]
+        table = pa.table(
+            {
+                "term1": ["fever", "pyrexia"],
+                "term2": ["pyrexia", "headache"],
+                "label": pa.array([1, 0], pa.int64()),
+                "concept_id1": ids,
+                "concept_id2": [ids[0], ids[1]],
+                "levenshtein": pa.array([7, 8], pa.int64()),
+            }
+        )
+        write_parquet(table, work / termpair_dataset.path(terminology="hpo", dataset=name))
+    folder = paths.release(CONFIG["release"]["version"], "public")
+    return Case(
+        [
+            "release_public",
+            "--allowed-rules",
+            "build_release_termpairs_hpo",
+            "write_release_manifest",
+            "release_public",
+        ],
+        [
+            f"{folder}: the release check (biosem check-release) found 2 problem(s)",
+            "termpairs/hpo/data/fsn_syn_easy_random/test-00000-of-00001.parquet: column concept_id1: 2 value(s) look "
+            "like SNOMED CT ids (e.g. 386661006); expected none in a public release",
+            "The release folder was removed",
+        ],
+        [f"{folder}/SHA256SUMS", f"{folder}/RELEASE.md", f"{folder}/termpairs/hpo/README.md"],
+        paths.log("check_release", "public"),
+        {"release": {"datasets": ["termpairs/hpo"]}},
+        exit_code=1,
+        gone=[folder],
+    )
+
+
+def check_release_renamed_public_folder(work: Path) -> Case:
+    """A public release with a SNOMED CT dataset copied in (every SHA256SUMS regenerated) and renamed: the
+    check reads the release's RELEASE.md, not the folder's name."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from biosem.release.build import build_dataset, write_release
+    from biosem.release.checksums import write_sha256sums
+    from biosem.release.provenance import Provenance
+    from biosem.release.registry import Paper, ReleaseDataset, Source
+
+    def dataset(name: str, source: Source) -> ReleaseDataset:
+        parquet = work / f"{name}.parquet"
+        pq.write_table(pa.table({"term1": ["fever"], "term2": ["pyrexia"], "concept_id1": [SNOMED_IDS[0]]}), parquet)
+        paper = Paper("A 2020", "A. 2020.", "@misc{a}", "https://example.org")
+        return ReleaseDataset(
+            "termpairs",
+            name,
+            name,
+            "Pairs.",
+            "Tests.",
+            {"default": {"test": str(parquet)}},
+            (source,),
+            {"seed": 1},
+            paper,
+        )
+
+    def provenance(visibility: str) -> Provenance:
+        return Provenance("1.2.3", visibility, "0.1.0", "unknown", "unknown", f"release_{visibility}", ())
+
+    open_source = Source("sheet", "local", "review", "Apache-2.0", path=str(work / "open.parquet"))
+    snomed = Source("snomed", "licensed", "terminology (RF2 release)", "SNOMED CT", format="rf2", release="MiniCT")
+    root = work / "release-staging" / "public"
+    hpo, sct = dataset("open", open_source), dataset("snomed", snomed)
+    build_dataset(hpo, root / hpo.id, hpo.licence_status(), provenance("public"), {})
+    write_release(root, [(hpo, hpo.licence_status())], [], provenance("public"), {}, {"seed": 1})
+    build_dataset(sct, root / sct.id, sct.licence_status(), provenance("private"), {})
+    write_sha256sums(root)
+    (work / "hf-upload").mkdir()
+    root.rename(work / "hf-upload" / "public-0.1.0")
+    return Case(
+        [sys.executable, "-m", "biosem.cli", "check-release", "hf-upload"],
+        [
+            "hf-upload: public-0.1.0/termpairs/snomed: restricted dataset in a public release (from the sources "
+            "croissant.json records: snomed: format rf2, licence SNOMED CT)",
+            "hf-upload: public-0.1.0/termpairs/snomed: built by the private release",
+        ],
+        raw=True,
+        exit_code=1,
+    )
+
+
 # --- locks -------------------------------------------------------------------------------------------------
 
 
@@ -712,6 +1088,27 @@ FAULTS: list = [
     pytest.param(config_dangling_path, id="config-dangling-terminology-path"),
     pytest.param(config_bad_nested_type, id="config-bad-nested-type"),
     pytest.param(lock_leftover, id="lock-leftover"),
+    # issue 39: silent accepts and unclear errors
+    pytest.param(obo_duplicate_term_id, id="obo-duplicate-term-id"),
+    pytest.param(obo_no_terms, id="obo-no-terms"),
+    pytest.param(obo_term_without_name, id="obo-term-without-name"),
+    pytest.param(obo_is_a_self_loop, id="obo-is_a-self-loop"),
+    pytest.param(obo_is_a_part_of_cycle, id="obo-is_a-part_of-cycle"),
+    pytest.param(config_filename_dotdot, id="config-filename-dotdot"),
+    pytest.param(config_licence_ihtsdo, id="config-licence-ihtsdo-affiliate"),
+    pytest.param(config_licence_umls_agreement, id="config-licence-umls-agreement"),
+    pytest.param(config_licence_uts, id="config-licence-nlm-uts"),
+    pytest.param(config_survey_scale_reversed, id="config-survey-scale-reversed"),
+    pytest.param(config_ratings_scale_reversed, id="config-ratings-scale-reversed"),
+    pytest.param(parquet_intermediate_corrupt, id="parquet-intermediate-corrupt"),
+    pytest.param(vectors_wrong_dimension, id="vectors-wrong-dimension"),
+    pytest.param(vectors_nan, id="vectors-nan"),
+    pytest.param(vectors_header_count_too_large, id="vectors-header-count-too-large"),
+    pytest.param(vectors_header_count_too_small, id="vectors-header-count-too-small"),
+    pytest.param(study_key_edited, id="study-key-edited"),
+    pytest.param(survey_export_fractional_rating, id="survey-export-fractional-rating"),
+    pytest.param(release_gate_restricted_content, id="release-gate-restricted-content"),
+    pytest.param(check_release_renamed_public_folder, id="check-release-renamed-public-folder"),
 ]
 
 
@@ -744,7 +1141,10 @@ def test_fault(fault: Callable[..., Case], tmp_path: Path, request: pytest.Fixtu
         name for name in case.named if not any(n in message for n in ([name] if isinstance(name, str) else name))
     ]
     assert not missing, f"message does not name {missing}:\n{message[-4000:]}"
+    if case.exit_code is not None:
+        assert result.returncode == case.exit_code, message[-3000:]
     assert not leftovers(work, case.outputs)
+    assert not [folder for folder in case.gone if (work / folder).exists()]
 
 
 def test_fault_held_lock(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 # Releases: Hugging Face-layout datasets with cards, Croissant, checksums and a licence guard
 # (docs/design.md § Release). Not part of `rule all`: run `snakemake --cores 8 release_public` or
-# `release_private`. Layout: results/release/<version>/<public|private>/<family>/<dataset>/.
+# `release_private`, which end with the checks of `biosem check-release`. Layout: results/release/<version>/<public|private>/<family>/<dataset>/.
 # Dataset list, input functions and params: plan.release (providers: biosem.release.families).
 
 
@@ -92,13 +92,29 @@ rule write_release_manifest:
         "../scripts/write_release_manifest.py"
 
 
+# The release gate: no output, so it runs whenever the target is asked for, after everything else; the
+# checks of `biosem check-release` on the folder built, which is removed when they fail.
 rule release_public:
     input:
         plan.release.public_target,
+    log:
+        paths.log("check_release", "public"),
     localrule: True
+    params:
+        folder=paths.release(plan.release.release["version"], "public"),
+        visibility="public",
+    script:
+        "../scripts/check_release.py"
 
 
 rule release_private:
     input:
         paths.release(plan.release.release["version"], "private", "SHA256SUMS"),
+    log:
+        paths.log("check_release", "private"),
     localrule: True
+    params:
+        folder=paths.release(plan.release.release["version"], "private"),
+        visibility="private",
+    script:
+        "../scripts/check_release.py"

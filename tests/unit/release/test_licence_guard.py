@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import os
 import re
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -16,7 +17,7 @@ import yaml
 from conftest import REPO
 
 from biosem.release.build import SymlinkError, build_dataset, write_release
-from biosem.release.check import check_release
+from biosem.release.check import check, check_release
 from biosem.release.checksums import write_sha256sums
 from biosem.release.content import restricted_id_kind
 from biosem.release.licence import (
@@ -324,6 +325,8 @@ def test_check_decides_restricted_from_provenance_not_from_the_banner(workdir: P
         "termpairs/snomed/README.md: licence metadata {'license': 'cc0-1.0', 'license_name': None, 'license_link': "
         "None} does not match its sources' provenance (expected {'license': 'other', 'license_name': "
         "'snomed-ct-affiliate-licence', 'license_link': 'https://www.snomed.org/get-snomed'})",
+        "termpairs/snomed: built by the private release (croissant.json, prov:wasGeneratedBy) but found in a public "
+        "release (its RELEASE.md says so); rebuild it with release_public",
         "termpairs/snomed/data/test-00000-of-00001.parquet: column concept_id1: 2 value(s) look like SNOMED CT ids "
         "(e.g. 386661006); expected none in a public release",
     ]
@@ -361,3 +364,101 @@ def test_check_scans_public_content_for_restricted_ids(workdir: Path) -> None:
 )
 def test_restricted_id_patterns(value: str, kind: str | None) -> None:
     assert restricted_id_kind(value) == kind
+
+
+# --- what check-release checks: read from the release, never from a folder name -------------------------
+
+
+def private_release(workdir: Path) -> Path:
+    """A private release with the HPO and the SNOMED CT datasets, as release_private builds it."""
+    root = Path("results/release/1.2.3/private")
+    members = [
+        make_dataset(n, Path(f"results/termpairs/{n}/test.parquet"), s) for n, s in (("hpo", HPO), ("snomed", SNOMED))
+    ]
+    for dataset in members:
+        build_dataset(dataset, root / dataset.id, dataset.licence_status(), provenance("private"), {})
+    write_release(root, [(d, d.licence_status()) for d in members], [], provenance("private"), {}, {"seed": 1})
+    return root
+
+
+@pytest.mark.parametrize("name", ["hf-upload", "public-0.1.0", "private"])
+def test_a_restricted_dataset_fails_a_public_release_under_any_folder_name(workdir: Path, name: str) -> None:
+    root, _ = public_release(workdir)
+    private = private_release(workdir)
+    shutil.copytree(private / "termpairs/snomed", root / "termpairs/snomed")
+    write_sha256sums(root)
+    renamed = root.rename(root.parent / name) if name != "private" else root.rename(root.parent / "renamed")
+    if name == "private":  # the private release moved aside, the public one given its name
+        shutil.rmtree(private)
+        renamed = renamed.rename(root.parent / "private")
+    problems, verdicts = check(renamed, records=1)
+    assert verdicts == ["public release (its RELEASE.md says so): 2 dataset(s)"]
+    assert problems[:2] == [
+        "termpairs/snomed: restricted dataset in a public release (from the sources croissant.json records: "
+        "snomed: format rf2, licence SNOMED CT)",
+        "termpairs/snomed: built by the private release (croissant.json, prov:wasGeneratedBy) but found in a public "
+        "release (its RELEASE.md says so); rebuild it with release_public",
+    ]
+    assert (
+        "termpairs/snomed/data/test-00000-of-00001.parquet: column concept_id1: 2 value(s) look like SNOMED CT ids"
+        in (problems[2])
+    )
+
+
+def test_a_private_release_passes_whatever_its_folder_is_called(workdir: Path) -> None:
+    private = private_release(workdir)
+    renamed = private.rename(private.parent / "public")
+    problems, verdicts = check(renamed, records=1)
+    assert problems == []
+    assert verdicts == [
+        "private release (its RELEASE.md says so): 2 dataset(s), restricted: termpairs/snomed: share it only with "
+        "licensees"
+    ]
+
+
+def test_a_release_root_and_a_single_dataset_folder_can_be_checked(workdir: Path) -> None:
+    public, _ = public_release(workdir)
+    private_release(workdir)
+    root = public.parent
+    problems, verdicts = check(root, records=1)
+    assert problems == []
+    assert verdicts == [
+        "private/private release (its RELEASE.md says so): 2 dataset(s), restricted: termpairs/snomed: share it only "
+        "with licensees",
+        "public/public release (its RELEASE.md says so): 1 dataset(s)",
+    ]
+    (root / "notes.txt").write_text("x")
+    (root / "scratch").mkdir()
+    assert check_release(root, records=1) == [
+        "scratch: neither a release folder nor a dataset folder (expected none in a release root)",
+        "notes.txt: file outside the releases (expected none in a release root)",
+    ]
+    # A dataset folder alone (what is uploaded to the Hub): public unless its croissant.json records the private
+    # release; a restricted one copied out of the private release says so, a tampered open one fails.
+    assert check(public / "termpairs/hpo", records=1) == (
+        [],
+        ["public release (its croissant.json records the public release): one dataset"],
+    )
+    assert check(root / "private/termpairs/snomed", records=1) == (
+        [],
+        [
+            "private release (its croissant.json records the private release): one dataset, restricted: this dataset: "
+            "share it only with licensees"
+        ],
+    )
+    hpo = public / "termpairs/hpo"
+    os.remove(hpo / "data/test-00000-of-00001.parquet")
+    os.link("results/termpairs/snomed/test.parquet", hpo / "data/test-00000-of-00001.parquet")
+    write_sha256sums(hpo)
+    assert [p for p in check_release(hpo, records=1) if "look like" in p] == [
+        "data/test-00000-of-00001.parquet: column concept_id1: 2 value(s) look like SNOMED CT ids (e.g. 386661006); "
+        "expected none in a public release"
+    ]
+
+
+def test_an_empty_folder_in_a_release_is_a_problem(workdir: Path) -> None:
+    root, _ = public_release(workdir)
+    (root / "termpairs/hpo/extra/empty").mkdir(parents=True)
+    assert check_release(root, records=1) == [
+        "empty folder: termpairs/hpo/extra (expected none: a release holds the files its SHA256SUMS lists)",
+    ]
