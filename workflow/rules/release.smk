@@ -100,8 +100,9 @@ rule release_public:
     log:
         paths.log("check_release", "public"),
     localrule: True
+    conda:
+        "../envs/biosem.yaml"
     params:
-        folder=paths.release(plan.release.release["version"], "public"),
         visibility="public",
     script:
         "../scripts/check_release.py"
@@ -113,8 +114,9 @@ rule release_private:
     log:
         paths.log("check_release", "private"),
     localrule: True
+    conda:
+        "../envs/biosem.yaml"
     params:
-        folder=paths.release(plan.release.release["version"], "private"),
         visibility="private",
     script:
         "../scripts/check_release.py"

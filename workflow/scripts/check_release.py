@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
-    folder = Path(snakemake.params.folder)
+    folder = Path(snakemake.input[0]).parent  # the release's SHA256SUMS: its folder
     problems, verdicts = check(folder, expect=snakemake.params.visibility)
     if problems:
         for problem in problems:

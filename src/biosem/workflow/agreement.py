@@ -29,6 +29,8 @@ class Agreement:
         self.ratings: Mapping[str, Any] = self.section["ratings"]
         for name, spec in sorted(self.ratings.items()):
             for key in ("scale", "rescale_to"):
+                if key not in spec:  # a spec built by hand, without the schema's defaults
+                    continue
                 low, high = spec[key]
                 if not low < high:
                     raise ValueError(
