@@ -266,8 +266,8 @@ class UnreadableTableError(SourceFormatError):
         if self.rule:
             fix = (
                 f"It is damaged or cut short, and Snakemake will not rebuild it by itself (its time stamp is "
-                f"newer than its inputs'): write it again with `snakemake --cores 1 --forcerun {self.rule} "
-                f"<your targets>` (or this file alone: `snakemake --cores 1 --force {self.path}`), then run as before."
+                f"newer than its inputs'): write it again with `snakemake --cores 1 <your targets> --forcerun "
+                f"{self.rule}` (or this file alone: `snakemake --cores 1 --force {self.path}`), then run as before."
             )
         else:
             fix = (

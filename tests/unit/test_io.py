@@ -142,6 +142,6 @@ def test_an_unreadable_parquet_names_the_rule_that_wrote_it(tmp_path, monkeypatc
     assert writing_rule(path) == writing_rule(tmp_path / path) == "ingest_obo"
     with pytest.raises(UnreadableTableError, match=r"expected a Parquet table as rule ingest_obo writes it") as err:
         read_table(path)
-    assert "`snakemake --cores 1 --forcerun ingest_obo <your targets>`" in str(err.value)
+    assert "`snakemake --cores 1 <your targets> --forcerun ingest_obo`" in str(err.value)
     with pytest.raises(FileNotFoundError):
         read_table("results/intermediate/terms/absent.parquet")

@@ -864,7 +864,7 @@ def study_key_edited(work: Path) -> Case:
         [
             f"{key_path}:3: expected term2 'gout' for item P002, as in the sheet ({sheet_path}:3); found 'edited'",
             f"The study key {key_path} was edited after rule write_termpair_study wrote it",
-            "snakemake --forcerun write_termpair_study",
+            f"`snakemake --cores 1 --force {key_path}` (rule write_termpair_study; the draw is seeded",
         ],
         [scores, votes],
         paths.log("score_termpair_study", "hpo"),

@@ -477,7 +477,8 @@ class EditedKeyError(SourceFormatError):
         self.args = (
             f"{self.args[0]}. The study key {self.path} was edited after rule {rule} wrote it with the "
             f"sheet {self.sheet} (the raters' sheets are checked against the key, so the key must stay as "
-            f"written): restore it, or write both again with `snakemake --forcerun {rule}` (the draw is "
+            f"written): restore it, or write both again with `snakemake --cores 1 --force {self.path}` (rule "
+            f"{rule}; the draw is "
             "seeded: the sheets come out the same).",
         )
 

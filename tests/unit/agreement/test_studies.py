@@ -505,7 +505,7 @@ def test_an_edited_key_is_named_not_blamed_on_the_sheets(tmp_path: Path) -> None
         f"sheet ({tmp_path / 'sheet.csv'}:6); found 'edited term'. The study key {tmp_path / 'key.csv'} was edited "
         f"after rule w wrote it"
     )
-    assert "snakemake --forcerun w" in str(err.value)
+    assert f"`snakemake --cores 1 --force {tmp_path / 'key.csv'}` (rule w; the draw is seeded" in str(err.value)
     # A label that is not 0/1 and a repeated item are the key's own errors, with its line.
     edited = key.copy().astype({"label": str})
     edited.loc[2, "label"] = "yes"
