@@ -477,7 +477,7 @@ def test_config_wiring() -> None:
     assert corpora.corpus_sources("biored") == {"train": "biored_train", "dev": "biored_dev", "test": "biored_test"}
     for split in ("train", "dev", "test"):
         source = config["sources"][f"biored_{split}"]
-        assert source["licence"] == "NCBI public domain notice (US government work)" and len(source["sha256"]) == 64
+        assert source["licence"] == "NCBI public domain notice" and len(source["sha256"]) == 64
         assert source["url"].startswith("https://raw.githubusercontent.com/ndlongvn/BioRED-NER-RE/637e02c9746d")
     assert corpora.corpus_sources("medmentions_sample") == {
         "corpus": "medmentions_sample",
