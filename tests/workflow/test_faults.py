@@ -50,6 +50,7 @@ from biosem.layout.outputs import (
     termpair_study_scores,
     termpair_study_sheet,
     termpair_study_votes,
+    termpair_validity,
 )
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
@@ -928,6 +929,7 @@ def release_gate_restricted_content(work: Path) -> Case:
 
     from biosem.io import write_parquet
     from biosem.termpairs import DATASETS
+    from biosem.validity import check, write_validity
 
     for name in DATASETS:
         ids = SNOMED_IDS if name == "fsn_syn_easy_random" else ["HP:0001945", "HP:0002315"]
@@ -942,6 +944,10 @@ def release_gate_restricted_content(work: Path) -> Case:
             }
         )
         write_parquet(table, work / termpair_dataset.path(terminology="hpo", dataset=name))
+    # The validity table the card summarises (check_termpair_validity is not among the allowed rules).
+    write_validity(
+        [check("fsn_syn_easy_random", "duplicate_pairs", 0.0, "== 0")], work / termpair_validity.path(terminology="hpo")
+    )
     folder = paths.release(CONFIG["release"]["version"], "public")
     return Case(
         [

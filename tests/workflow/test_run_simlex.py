@@ -37,9 +37,9 @@ def test_vocabulary(workflow_runs: dict[int, Path]) -> None:
     assert not nouns & {"ventricular", "imperfecta", "khz", "mdx", "acute"}  # adjectives, fragments, units
     filters = pd.read_csv(root / SIMLEX / "vocabulary/filters.tsv", sep="\t")
     docs = filters.set_index(["pos", "step"]).loc[("all", "documents"), "tokens"]
-    # BC5CDR 1,500 + NCBI Disease 792 distinct PMIDs + eight MTL corpora's 10,083 documents (GENIA-pos
-    # 1,999 abstracts; the others in blocks of 10 sentences)
-    assert docs == 2292 + 10083
+    # BC5CDR 1,500 + NCBI Disease 792 distinct PMIDs + CRAFT's 97 articles + eight MTL corpora's 10,083
+    # documents (GENIA-pos 1,999 abstracts; the others in blocks of 10 sentences)
+    assert docs == 2292 + 97 + 10083
     for pos in ("noun", "verb"):
         last = filters[filters["pos"] == pos].iloc[-1]
         assert last["types"] == sizes[pos]
