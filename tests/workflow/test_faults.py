@@ -73,6 +73,7 @@ class Case:
     ``log``: its log file. ``overlay``: the config written to :data:`OVERLAY`, read after the tests'.
     ``exit_code``: the exit status the run must end with (``None``: any failure). ``gone``: folders that
     must not exist afterwards (a release folder the gate removed).
+    ``max_lines``: the most lines the run may print (a config error is a short message, not the schema).
     """
 
     command: list[str]
@@ -83,6 +84,7 @@ class Case:
     raw: bool = False
     exit_code: int | None = None
     gone: list[str] = field(default_factory=list)
+    max_lines: int | None = None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -628,16 +630,20 @@ def wic_truncated_json(work: Path) -> Case:
 # --- config ------------------------------------------------------------------------------------------------
 
 
-def config_case(overlay: dict, named: list[str]) -> Case:
-    return Case(terms_target("go_slim"), named, [fetched("go_slim"), *terminology_outputs("go_slim")], None, overlay)
+def config_case(overlay: dict, named: list[str], max_lines: int | None = None) -> Case:
+    outputs = [fetched("go_slim"), *terminology_outputs("go_slim")]
+    return Case(terms_target("go_slim"), named, outputs, None, overlay, max_lines=max_lines)
 
 
 def config_seed_not_integer(work: Path) -> Case:
-    return config_case({"seed": "x"}, ["'x' is not of type 'integer'", "seed"])
+    return config_case({"seed": "x"}, ["config key seed must be of type integer, found 'x'", OVERLAY], 9)
 
 
 def config_unknown_key(work: Path) -> Case:
-    return config_case({"sede": 7}, ["'sede' was unexpected"])
+    """A misspelt top-level key: a few lines (not the schema and the config) naming it, the file that set it,
+    the key meant and the keys allowed."""
+    named = ["config key sede is not allowed", f"set in {OVERLAY}", "did you mean seed?", "mirror_dirs, release, seed"]
+    return config_case({"sede": 7}, named, 9)
 
 
 def config_unknown_termpairs_terminology(work: Path) -> Case:
@@ -656,7 +662,8 @@ def config_dangling_path(work: Path) -> Case:
 
 
 def config_bad_nested_type(work: Path) -> Case:
-    return config_case({"termpairs": {"easy_max_distance": "five"}}, ["'five' is not of type 'integer'"])
+    named = ["config key termpairs.easy_max_distance must be of type integer, found 'five'"]
+    return config_case({"termpairs": {"easy_max_distance": "five"}}, named, 9)
 
 
 # --- issue 39: OBO files pronto accepts silently -------------------------------------------------------
@@ -1149,6 +1156,8 @@ def test_fault(fault: Callable[..., Case], tmp_path: Path, request: pytest.Fixtu
     assert not missing, f"message does not name {missing}:\n{message[-4000:]}"
     if case.exit_code is not None:
         assert result.returncode == case.exit_code, message[-3000:]
+    if case.max_lines is not None:
+        assert len(message.splitlines()) <= case.max_lines, message[-4000:]
     assert not leftovers(work, case.outputs)
     assert not [folder for folder in case.gone if (work / folder).exists()]
 

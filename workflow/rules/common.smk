@@ -4,16 +4,26 @@
 # (biosem.workflow.plan): no stage wiring is defined in a rule file.
 import os
 
-from snakemake.utils import validate
+from snakemake.exceptions import WorkflowError
 
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 from biosem.termpairs import DIFFICULTIES, POSITIVE_KINDS, STRATEGIES
 from biosem.layout import outputs, paths
+from biosem.workflow.config import CONFIG_SCHEMA, ConfigError, validate_config
 from biosem.workflow.plan import Plan
 from biosem.release.provenance import relative_paths
 
-# One validation sets every default (the schema is the only place defaults live).
-validate(config, schema="../schemas/config.schema.yaml", set_default=True)
+# One validation sets every default (the schema is the only place defaults live); a failure is a few
+# lines naming the key, the file that set it and what is allowed (biosem.workflow.config).
+try:
+    validate_config(
+        config,
+        os.path.join(workflow.basedir, CONFIG_SCHEMA),
+        [*workflow.configfiles, *(workflow.overwrite_configfiles or [])],
+        workflow.config_settings.config_args or [],
+    )
+except ConfigError as error:
+    raise WorkflowError(str(error)) from None
 
 plan = Plan(
     config,
