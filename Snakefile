@@ -29,3 +29,15 @@ rule all:
     default_target: True
     input:
         plan.targets(),
+
+
+# One target rule per family (`snakemake --cores 2 termpairs`, ..., `report_pages`): its part of
+# `rule all`, from the plan (README § Outputs).
+for _family, _family_targets in plan.family_targets.items():
+
+    rule:
+        name:
+            _family
+        input:
+            _family_targets,
+        localrule: True

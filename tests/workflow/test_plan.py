@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import ast
 import itertools
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import yaml
-from conftest import CONFIG_FILES, REPO, copy_workflow, run_workflow, workflow_config
+from conftest import CONFIG_FILES, REPO, SHARED_DATA, copy_workflow, run_workflow, workflow_config
 
 from biosem.corpora.formats import FORMATS
 from biosem.layout import outputs, paths
 from biosem.termpairs import DATASETS
-from biosem.workflow.plan import Plan
+from biosem.workflow.plan import FAMILIES, Plan
 
 
 def config() -> dict:
@@ -461,3 +465,51 @@ def test_scripts_of_source_readers_verify_before_reading() -> None:
         assert "verify_fetched(snakemake.input.checksums)" in main, script
         first_read = min(main.index(s) for s in ("snakemake.input.", "snakemake.input[") if s in main)
         assert main.index("verify_fetched(") <= first_read, script
+
+
+_FAMILY_PROBE = """
+import json
+from pathlib import Path
+from snakemake.api import SnakemakeApi
+from snakemake.settings.types import ConfigSettings, OutputSettings, ResourceSettings, StorageSettings
+from biosem.workflow.plan import Plan
+files = [Path(f) for f in {files!r}]
+with SnakemakeApi(OutputSettings()) as api:
+    wf = api.workflow(resource_settings=ResourceSettings(cores=1), config_settings=ConfigSettings(configfiles=files),
+                      storage_settings=StorageSettings(), snakefile=Path("Snakefile"))
+    workflow = wf._workflow
+    rules = {{name: [str(f) for f in workflow.get_rule(name).input] for name in Plan(workflow.config).family_targets}}
+    print(json.dumps({{"rules": rules, "plan": Plan(workflow.config).family_targets}}))
+"""
+
+
+@pytest.mark.workflow
+def test_each_family_has_a_target_rule_of_its_outputs(tmp_path: Path) -> None:
+    """`snakemake termpairs` (wic, analogies, simlex, agreement, evaluate, report_pages) asks for that
+    family's part of `rule all`: the rule's input is the plan's targets of the stage, and a dry run plans
+    that family's jobs and no other's."""
+    workdir = copy_workflow(tmp_path)
+    env = dict(os.environ, NLTK_DATA=str(SHARED_DATA / "nltk_data"))
+    probe = _FAMILY_PROBE.format(files=list(CONFIG_FILES))
+    result = subprocess.run(
+        [sys.executable, "-c", probe], check=False, cwd=workdir, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    found = json.loads(result.stdout.splitlines()[-1])
+    assert set(found["rules"]) == {*FAMILIES, "report_pages"}
+    assert found["rules"] == found["plan"]
+    tested = Plan(workflow_config())
+    assert found["plan"]["termpairs"] == [b.path for b in tested.termpairs.built()] != []
+    assert found["plan"]["wic"] == [b.path for b in tested.wic.built()] != []
+    assert found["plan"]["report_pages"] == tested.report.targets() != []
+    everything = set(tested.targets())
+    assert all(set(paths_of) <= everything for paths_of in found["plan"].values())
+    for family, planned, absent in (
+        ("termpairs", {"build_termpair_positives", "sample_termpair_negatives"}, {"split_wic", "train_word2vec"}),
+        ("wic", {"select_wic_mentions", "split_wic"}, {"build_termpair_positives", "build_analogies"}),
+    ):
+        out = run_workflow(workdir, 1, family, "-n")
+        assert out.returncode == 0, out.stderr[-3000:]
+        jobs = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout + out.stderr, flags=re.M))
+        assert jobs[family] == "1" and planned <= set(jobs), jobs
+        assert not absent & set(jobs), jobs

@@ -27,6 +27,9 @@ from biosem.workflow.simlex import Simlex
 from biosem.workflow.terminologies import Terminologies, TermPairs
 from biosem.workflow.wic import Wic
 
+FAMILIES = ("termpairs", "wic", "analogies", "simlex", "agreement", "evaluate")
+"""The stages with a target rule of their name (Snakefile; ``report_pages`` is the report's)."""
+
 
 class Plan:
     """Every stage of one Snakemake invocation.
@@ -90,6 +93,12 @@ class Plan:
         self.built: list[outputs.Built] = [built for stage in stages.values() for built in stage.built()]
         """Every declared output the stages build (:mod:`biosem.layout.outputs`) with its wildcard values."""
         self.report = Report(self.built)
+        self.family_targets: dict[str, list[str]] = {
+            **{name: stage_targets[name] for name in FAMILIES},
+            "report_pages": self.report.targets(),
+        }
+        """The files of each family's target rule (``snakemake --cores N termpairs``; ``report_pages``: every
+        report page): that family's part of :meth:`targets`, one list per rule named in :data:`FAMILIES`."""
         # The terminologies whose intermediates some rule of `rule all` reads.
         scores_termpairs = bool(self.evaluate.evaluated and self.evaluate.termpair_datasets)
         read = [
