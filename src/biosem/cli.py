@@ -8,62 +8,66 @@ Subcommands wrap the library's own command lines (same arguments, output and exi
 * ``biosem info [--configfile FILE ...] [--json]``: the config of the current folder (``config/config.yaml``
   with overlays merged on it as ``snakemake --configfile`` does, validated against
   ``workflow/schemas/config.schema.yaml`` with its defaults set, as ``workflow/rules/common.smk`` does),
-  its sources and terminologies, and which datasets are built (paths of :mod:`biosem.layout.outputs`).
+  its sources and terminologies, and what each stage has built (the declared outputs of
+  :mod:`biosem.layout.outputs` its plan expands, :class:`biosem.workflow.plan.Plan`);
+* ``biosem evaluate VECTORS... -o FILE``: scores of word vectors or sentence encoders on the built datasets.
+
+This module imports only the standard library and biosem's light modules at the top: every subcommand
+imports what it needs when it runs, so ``biosem --help`` and each ``biosem <command> --help`` answer at
+once (gensim, pandas, snakemake and mlcroissant take seconds to import).
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from biosem import __version__
-from biosem.evaluate.models import WORD_VECTOR_FORMATS
+from biosem.evaluate import WORD_VECTOR_FORMATS
 from biosem.layout import outputs, paths
-from biosem.release import check as release_check
-from biosem.wic import validate as wic_validate
-from biosem.workflow.evaluate import frequency_corpora
+from biosem.workflow.config import CONFIG_FILE, CONFIG_SCHEMA
 
 if TYPE_CHECKING:
     import pandas as pd
 
-CONFIG_FILE = "config/config.yaml"
-CONFIG_SCHEMA = "workflow/schemas/config.schema.yaml"
 SHA256_SHORT = 12
-"""Hex digits of a source's pinned sha256 that ``biosem info`` prints."""
+"""Hex digits of a source's pinned sha256 that ``biosem info`` prints as text (``--json`` gives all 64)."""
 
 
 # --- info ------------------------------------------------------------------------------------------
 
 
-def load_config(configfiles: Sequence[str | Path] = (), base: str | Path = CONFIG_FILE) -> dict[str, Any]:
-    """``base`` with each of ``configfiles`` merged on it key by key (``snakemake.utils.update_config``, as
-    ``snakemake --configfile``), validated against :data:`CONFIG_SCHEMA` with its defaults set.
+def load_config(
+    configfiles: Sequence[str | Path] = (), base: str | Path = CONFIG_FILE, command: str = "info"
+) -> dict[str, Any]:
+    """``base`` with each of ``configfiles`` merged on it key by key (as ``snakemake --configfile``), validated
+    against :data:`biosem.workflow.config.CONFIG_SCHEMA` with its defaults set
+    (:func:`biosem.workflow.config.load_config`).
 
-    Paths are relative to the current folder (the repository root).
+    Paths are relative to the current folder, which must be the root of a biosem checkout: ``command`` names
+    the subcommand in the message when it is not.
 
     Raises:
+        FileNotFoundError: no ``base`` or schema here (the message says to change to the checkout's root), or
+            a config file cannot be found.
         OSError: a config file or the schema cannot be read.
         yaml.YAMLError: a config file is not YAML.
-        snakemake_interface_common.exceptions.WorkflowError: the merged config does not validate.
+        biosem.workflow.config.ConfigError: the merged config does not validate (a few lines naming the key).
     """
-    from snakemake.utils import update_config, validate
+    from biosem.workflow.config import load_config as load_workflow_config
 
     for path in (base, CONFIG_SCHEMA):
         if not Path(path).is_file():
-            raise FileNotFoundError(f"no {path} in {Path.cwd()}: run biosem info in the repository root")
-    config: dict[str, Any] = {}
-    for path in (base, *configfiles):
-        layer = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-        update_config(config, copy.deepcopy(layer))
-    validate(config, CONFIG_SCHEMA, set_default=True)
-    return config
+            raise FileNotFoundError(
+                f"no {path} in {Path.cwd()}: biosem {command} reads the workflow config of a biosem checkout; "
+                "change to the checkout's root folder (the one holding config/ and workflow/) and run it there"
+                + (" (vector files may be given with absolute paths)" if command == "evaluate" else "")
+            )
+    return load_workflow_config(configfiles, base)
 
 
 def source_location(name: str, spec: Mapping[str, Any], mirror_dirs: Sequence[str]) -> tuple[str | None, str | None]:
@@ -83,15 +87,45 @@ def source_location(name: str, spec: Mapping[str, Any], mirror_dirs: Sequence[st
     return None, None
 
 
+UNIT_WILDCARDS = ("terminology", "ratings", "corpus", "dataset")
+"""The wildcard whose value names the unit of a stage's outputs in ``biosem info`` (a term-pair terminology,
+a rating set, a corpus, a simlex pair set); outputs without one are the stage's own."""
+
+
+def built_outputs(config: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What each stage builds under ``config`` and how much of it exists: the declared outputs
+    (:mod:`biosem.layout.outputs`) the workflow plan expands (:class:`biosem.workflow.plan.Plan`, as ``rule
+    all`` asks for them), grouped per stage and unit (:data:`UNIT_WILDCARDS`; the term-pair datasets of a
+    terminology, one rating set, ...).
+
+    Returns one dict per group, in the plan's order: ``family`` (the stage: termpairs, corpora, wic,
+    analogies, simlex, agreement, evaluate), ``unit`` (the wildcard value or None), ``folder`` (the folder of
+    its first declared file), ``files`` and ``built`` (how many of them exist).
+
+    Raises:
+        ValueError: the plan rejects the config (a stage names something that is not configured).
+    """
+    from biosem.workflow.plan import Plan
+
+    groups: dict[tuple[str, str | None], dict[str, Any]] = {}
+    for built in Plan(config).built:
+        unit = next((built.wildcards[w] for w in UNIT_WILDCARDS if w in built.wildcards), None)
+        key = (built.output.stage, unit)
+        if key not in groups:
+            groups[key] = {"family": key[0], "unit": unit, "folder": str(Path(built.path).parent), "files": 0}
+            groups[key]["built"] = 0
+        groups[key]["files"] += 1
+        groups[key]["built"] += int(Path(built.path).is_file())
+    return list(groups.values())
+
+
 def describe(config: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """The summary ``biosem info`` prints, from a validated config.
 
     Returns ``{"sources": [...], "terminologies": [...], "built": [...]}``: per source its ``name``,
-    ``version``, ``licence``, ``sha256`` (the first :data:`SHA256_SHORT` digits), ``present``
-    (``resources``, ``mirror`` or None) and ``path``; per terminology its ``name``, ``format`` and
-    ``source`` (its ``sources`` key(s)) or ``path``; per expected output its ``dataset``, ``path`` and
-    whether it ``exists``: the ``counts.tsv`` of every terminology of ``termpairs.terminologies``, the
-    WiC ``test.json`` and the analogies ``summary.tsv``.
+    ``version``, ``licence``, ``sha256`` (all 64 digits), ``present`` (``resources``, ``mirror`` or None) and
+    ``path``; per terminology its ``name``, ``format`` and ``source`` (its ``sources`` key(s)) or ``path``;
+    and what every stage builds (:func:`built_outputs`).
     """
     mirror_dirs = list(config.get("mirror_dirs") or [])
     sources = []
@@ -102,7 +136,7 @@ def describe(config: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
                 "name": name,
                 "version": spec.get("version"),
                 "licence": spec.get("licence"),
-                "sha256": spec["sha256"][:SHA256_SHORT],
+                "sha256": spec["sha256"],
                 "present": present,
                 "path": where,
             }
@@ -117,13 +151,7 @@ def describe(config: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
         if "path" in spec:
             entry["path"] = spec["path"]
         terminologies.append(entry)
-    targets = [
-        (f"termpairs/{t}", outputs.termpair_counts.path(terminology=t))
-        for t in config.get("termpairs", {}).get("terminologies", [])
-    ]
-    targets += [("wic", outputs.wic_split_json.path(split="test")), ("analogies", outputs.analogy_summary.template)]
-    built = [{"dataset": name, "path": path, "exists": Path(path).is_file()} for name, path in targets]
-    return {"sources": sources, "terminologies": terminologies, "built": built}
+    return {"sources": sources, "terminologies": terminologies, "built": built_outputs(config)}
 
 
 def _table(rows: Sequence[Sequence[object]]) -> list[str]:
@@ -134,11 +162,15 @@ def _table(rows: Sequence[Sequence[object]]) -> list[str]:
 
 
 def format_info(info: Mapping[str, list[dict[str, Any]]]) -> str:
-    """:func:`describe`'s summary as plain aligned text, one section per key."""
+    """:func:`describe`'s summary as plain aligned text, one section per key (sha256 cut to
+    :data:`SHA256_SHORT` digits; ``--json`` has them all)."""
     lines = ["Sources"]
     lines += _table(
         [("name", "version", "licence", "sha256", "present")]
-        + [(s["name"], s["version"], s["licence"], s["sha256"], s["present"] or "no") for s in info["sources"]]
+        + [
+            (s["name"], s["version"], s["licence"], s["sha256"][:SHA256_SHORT], s["present"] or "no")
+            for s in info["sources"]
+        ]
     )
     lines += ["", "Terminologies"]
     lines += _table(
@@ -147,22 +179,21 @@ def format_info(info: Mapping[str, list[dict[str, Any]]]) -> str:
     )
     lines += ["", "Built"]
     lines += _table(
-        [("dataset", "built", "path")]
-        + [(b["dataset"], "yes" if b["exists"] else "no", b["path"]) for b in info["built"]]
+        [("family", "of", "built", "folder")]
+        + [(b["family"], b["unit"], f"{b['built']} of {b['files']}", b["folder"]) for b in info["built"]]
     )
     return "\n".join(lines) + "\n"
 
 
 def run_info(args: argparse.Namespace) -> int:
     """Print the summary (text or ``--json``); return 2 if the config cannot be read or does not validate."""
-    from snakemake_interface_common.exceptions import WorkflowError
+    import yaml
 
     try:
-        config = load_config(args.configfile)
-    except (OSError, yaml.YAMLError, WorkflowError) as exc:
+        info = describe(load_config(args.configfile))
+    except (OSError, yaml.YAMLError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    info = describe(config)
     sys.stdout.write(json.dumps(info, indent=2) + "\n" if args.json else format_info(info))
     return 0
 
@@ -275,6 +306,7 @@ def evaluate_models(
     )
     from biosem.evaluate.termpairs import evaluate_termpair_datasets
     from biosem.io import ParquetTables, read_table
+    from biosem.workflow.evaluate import frequency_corpora
 
     section, seed = config["evaluate"], int(config["seed"])
     built = built_datasets(families)
@@ -354,6 +386,7 @@ def format_summary(results: "pd.DataFrame") -> str:
 def run_evaluate(args: argparse.Namespace) -> int:
     """Score the models, write ``--output`` (Parquet, or TSV for a ``.tsv`` name) and print a summary; return 2
     on a config, model or dataset that cannot be read."""
+    import yaml
     from snakemake_interface_common.exceptions import WorkflowError
 
     from biosem.errors import SourceFormatError
@@ -364,7 +397,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     configure_logging(None)
     models: dict[str, dict[str, Any]] = {}
     try:
-        config = load_config(args.configfile)
+        config = load_config(args.configfile, command="evaluate")
         for vectors in args.vectors:
             path = Path(vectors)
             if not path.exists():
@@ -427,8 +460,10 @@ INFO = (
     "--configfile merged on it key by key as snakemake does, validated against workflow/schemas/"
     "config.schema.yaml. Lists each source (version, licence, pinned sha256, whether it is fetched under "
     "resources/ or found in a mirror_dirs folder; checksums are not re-checked), each terminology (format, "
-    "source or path), and which datasets are built (term-pair counts.tsv, WiC test.json, analogies summary). "
-    "Exits 2 if the config cannot be read or does not validate."
+    "source or path), and what each stage builds under this config (termpairs, corpora, wic, analogies, simlex, "
+    "agreement, evaluate): per family and unit (a terminology, a rating set, a corpus) how many of its declared "
+    "files exist, and their folder. --json gives full sha256 digests. Exits 2 if the config cannot be read or "
+    "does not validate."
 )
 
 
@@ -444,8 +479,50 @@ def _add_configfile(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_validate_wic_arguments(parser: argparse.ArgumentParser) -> None:
+    """``biosem validate-wic``'s arguments: those of :func:`biosem.wic.validate.add_arguments`, declared here
+    so that ``--help`` imports nothing heavy (``--train-cap`` None stands for its default, resolved when the
+    command runs; tests/unit/test_cli.py compares the two)."""
+    parser.add_argument("folder", help="folder with any of train.json, dev.json, test.json")
+    parser.add_argument("--quotas", help="quotas JSON (default: FOLDER/quotas.json if present, else the paper's)")
+    parser.add_argument(
+        "--train-cap", type=int, default=None, help="max uses of a sentence in train (default: the reference's cap)"
+    )
+
+
+def run_validate_wic(args: argparse.Namespace) -> int:
+    """:func:`biosem.wic.validate.run` (``--train-cap`` defaulting to :data:`biosem.wic.TRAIN_SENTENCE_CAP`)."""
+    from biosem.wic import TRAIN_SENTENCE_CAP
+    from biosem.wic import validate as wic_validate
+
+    if args.train_cap is None:
+        args.train_cap = TRAIN_SENTENCE_CAP
+    return wic_validate.run(args)
+
+
+def add_check_release_arguments(parser: argparse.ArgumentParser) -> None:
+    """``biosem check-release``'s arguments: those of :func:`biosem.release.check.add_arguments`, declared here
+    so that ``--help`` imports nothing heavy (tests/unit/test_cli.py compares the two)."""
+    parser.add_argument(
+        "folders",
+        nargs="+",
+        help=(
+            f"release roots ({paths.release('0.1.0')}), release folders ({paths.release('0.1.0', 'public')}, "
+            "under any name) or dataset folders"
+        ),
+    )
+
+
+def run_check_release(args: argparse.Namespace) -> int:
+    """:func:`biosem.release.check.run`."""
+    from biosem.release import check as release_check
+
+    return release_check.run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The ``biosem`` parser; each subcommand's ``run`` is in its ``func`` default."""
+    """The ``biosem`` parser; each subcommand's ``run`` is in its ``func`` default. Building it imports
+    nothing beyond the standard library and biosem's constants."""
     parser = argparse.ArgumentParser(
         prog="biosem",
         description=(
@@ -457,16 +534,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="<command>")
 
     p = sub.add_parser("validate-wic", help="check a BioWiC-format split set", description=VALIDATE_WIC)
-    wic_validate.add_arguments(p)
-    p.set_defaults(func=wic_validate.run)
+    add_validate_wic_arguments(p)
+    p.set_defaults(func=run_validate_wic)
 
     p = sub.add_parser("check-release", help="check built release folders before publishing", description=CHECK_RELEASE)
-    release_check.add_arguments(p)
-    p.set_defaults(func=release_check.run)
+    add_check_release_arguments(p)
+    p.set_defaults(func=run_check_release)
 
-    p = sub.add_parser("info", help="sources, terminologies and built datasets of the config", description=INFO)
+    p = sub.add_parser("info", help="sources, terminologies and what each stage has built", description=INFO)
     _add_configfile(p)
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text (full sha256 digests)")
     p.set_defaults(func=run_info)
 
     p = sub.add_parser("evaluate", help="score embedding files or encoders on the datasets", description=EVALUATE)

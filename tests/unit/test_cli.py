@@ -3,8 +3,13 @@ config, and the console script declared in pyproject.toml."""
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
+import os
+import subprocess
+import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -14,7 +19,7 @@ import pytest
 from conftest import REPO, SHARED_DATA
 from gensim.models import KeyedVectors
 
-from biosem.cli import load_config, main
+from biosem.cli import add_check_release_arguments, add_validate_wic_arguments, load_config, main
 from biosem.errors import SourceFormatError
 from biosem.evaluate.benchmarks import read_rated_pairs
 from biosem.evaluate.models import WordVectors, infer_vector_format, load_keyed_vectors
@@ -23,7 +28,8 @@ from biosem.evaluate.results import COLUMNS
 from biosem.evaluate.suite import rated_params
 from biosem.layout import outputs
 from biosem.release import check as release_check
-from biosem.wic import GROUPS
+from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
+from biosem.wic import GROUPS, TRAIN_SENTENCE_CAP
 from biosem.wic import validate as wic_validate
 
 
@@ -45,6 +51,53 @@ def test_help_exits_0(command: list[str], capsys: pytest.CaptureFixture[str]) ->
     assert _exit_code([*command, "--help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"usage: biosem {' '.join(command)}".rstrip())
+
+
+HEAVY = ("gensim", "pandas", "snakemake", "pyarrow", "mlcroissant", "torch")
+"""Modules that take seconds to import: ``biosem --help`` must not load them."""
+
+
+def test_importing_the_cli_loads_nothing_heavy() -> None:
+    """biosem.cli imports the standard library and biosem's light modules only (each command imports the rest
+    when it runs), in a fresh interpreter."""
+    probe = f"import sys, biosem.cli; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    assert result.stdout.split() == []
+
+
+@pytest.mark.parametrize("command", [[], ["validate-wic"], ["check-release"], ["info"], ["evaluate"]], ids=" ".join)
+def test_help_answers_at_once(command: list[str]) -> None:
+    """Each ``--help`` in a subprocess, as a user runs it: under 1 s on an idle machine; the bound here is
+    generous (a loaded CI runner), the import check above is the exact one."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys; from biosem.cli import main; sys.exit(main())", *command, "--help"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    elapsed = time.perf_counter() - start
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("usage: biosem")
+    assert elapsed < 3, f"biosem {' '.join(command)} --help took {elapsed:.2f} s"
+
+
+def _options(add: object) -> list[tuple[tuple[str, ...], object, object]]:
+    parser = argparse.ArgumentParser()
+    add(parser)  # type: ignore[operator]
+    return [(tuple(a.option_strings) or (a.dest,), a.nargs, a.type) for a in parser._actions[1:]]
+
+
+def test_the_cli_declares_the_commands_own_arguments() -> None:
+    """validate-wic and check-release declare their modules' arguments without importing them (the train cap's
+    default is resolved when the command runs)."""
+    assert _options(add_validate_wic_arguments) == _options(wic_validate.add_arguments)
+    assert _options(add_check_release_arguments) == _options(release_check.add_arguments)
+    parser = argparse.ArgumentParser()
+    wic_validate.add_arguments(parser)
+    assert parser.parse_args(["x"]).train_cap == TRAIN_SENTENCE_CAP
 
 
 def test_a_command_is_required(capsys: pytest.CaptureFixture[str]) -> None:
@@ -128,7 +181,8 @@ def test_info_lists_sources_terminologies_and_builds(in_repo: None, capsys: pyte
     assert main(["info"]) == 0
     blocks = [block.splitlines() for block in capsys.readouterr().out.strip().split("\n\n")]
     assert [block[0] for block in blocks] == ["Sources", "Terminologies", "Built"]
-    sources, terminologies, built = ({line.split()[0]: line for line in block[1:]} for block in blocks)
+    sources, terminologies = ({line.split()[0]: line for line in block[1:]} for block in blocks[:2])
+    built = {tuple(line.split()[:2]): line.split()[2:] for line in blocks[2][1:]}
     assert sources["name"].split() == ["name", "version", "licence", "sha256", "present"]
     assert "2025-01-16" in sources["hpo"] and "6b77de067eec" in sources["hpo"]
     assert "2021-12-15" in sources["go"] and "CC-BY-4.0" in sources["go"]
@@ -138,8 +192,13 @@ def test_info_lists_sources_terminologies_and_builds(in_repo: None, capsys: pyte
     assert all(line[column - 2 : column] == "  " and line[column] != " " for line in sources.values())
     assert terminologies["mesh"].split()[1:3] == ["mesh", "mesh_thesaurus,"]  # by its sources
     assert terminologies["hpo"].split() == ["hpo", "obo", "hpo"]
-    assert "results/datasets/termpairs/hpo/counts.tsv" in built["termpairs/hpo"]
-    assert "results/datasets/wic/test.json" in built["wic"]
+    assert built[("family", "of")] == ["built", "folder"]
+    assert {family for family, _ in built} >= {"termpairs", "wic", "analogies", "simlex", "agreement", "evaluate"}
+    files = len(outputs.expand("termpairs", terminology=["hpo"], dataset=TERMPAIR_DATASETS))
+    assert built[("termpairs", "hpo")][1:] == ["of", str(files), "results/datasets/termpairs/hpo"]
+    assert built[("wic", "-")][-1] == "results/datasets/wic"
+    assert built[("evaluate", "-")][-1] == "results/evaluation"
+    assert "6b77de067eec " in sources["hpo"]  # the text cuts the digest to 12 digits; --json has all 64
 
 
 def test_info_json(in_repo: None, capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,15 +208,19 @@ def test_info_json(in_repo: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert sources["hpo"]["version"] == "2025-01-16"
     assert sources["go"]["version"] == "2021-12-15"
     assert sources["mesh_thesaurus"]["version"].startswith("MeSH 2024")
-    assert all(len(s["sha256"]) == 12 and s["present"] in ("resources", "mirror", None) for s in sources.values())
+    assert all(len(s["sha256"]) == 64 and s["present"] in ("resources", "mirror", None) for s in sources.values())
+    assert all(int(s["sha256"], 16) >= 0 for s in sources.values())
+    assert sources["hpo"]["sha256"].startswith("6b77de067eec")
     terminologies = {t["name"]: t for t in info["terminologies"]}
     assert terminologies["mesh"]["format"] == "mesh"
     assert terminologies["hpo"] == {"name": "hpo", "format": "obo", "source": "hpo"}
     assert terminologies["snomed_sample"]["path"].endswith("RF2Release")
-    built = {b["dataset"]: b for b in info["built"]}
-    assert {"termpairs/mesh", "termpairs/hpo", "wic", "analogies"} <= set(built)
-    assert built["analogies"]["path"] == "results/datasets/analogies/summary.tsv"
-    assert all(b["exists"] == (REPO / b["path"]).is_file() for b in built.values())
+    built = {(b["family"], b["unit"]): b for b in info["built"]}
+    assert {family for family, _ in built} >= {"termpairs", "wic", "analogies", "simlex", "agreement", "evaluate"}
+    assert {("termpairs", "mesh"), ("termpairs", "hpo"), ("wic", None), ("simlex", "nouns")} <= set(built)
+    assert built[("simlex", "nouns")]["folder"] == "results/datasets/simlex/nouns"
+    assert built[("evaluate", None)]["folder"] == "results/evaluation"
+    assert all(0 <= b["built"] <= b["files"] for b in built.values())
 
 
 def test_info_reports_presence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
@@ -185,8 +248,10 @@ def test_info_reports_presence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, 
     assert (sources["go_slim"]["present"], sources["go_slim"]["path"]) == ("mirror", f"{mirror}/obo/goslim_generic.obo")
     assert (sources["go"]["present"], sources["go"]["path"]) == (None, None)
     # the overlay replaced the list (update_config), other termpairs keys stay
-    assert [b["dataset"] for b in info["built"]] == ["termpairs/hpo", "termpairs/go", "wic", "analogies"]
-    assert [b["exists"] for b in info["built"]] == [True, False, False, False]
+    termpairs = [(b["unit"], b["built"], b["files"]) for b in info["built"] if b["family"] == "termpairs"]
+    files = len(outputs.expand("termpairs", terminology=["hpo"], dataset=TERMPAIR_DATASETS))
+    assert termpairs == [("hpo", 1, files), ("go", 0, files)]
+    assert all(b["built"] == 0 for b in info["built"] if b["family"] != "termpairs")
 
 
 def test_info_on_an_invalid_config_exits_2(tmp_path: Path, in_repo: None, capsys) -> None:
@@ -201,7 +266,12 @@ def test_info_on_an_invalid_config_exits_2(tmp_path: Path, in_repo: None, capsys
 def test_info_outside_the_repository_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["info"]) == 2
-    assert "no config/config.yaml in" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no config/config.yaml in" in err and "change to the checkout's root folder" in err
+    assert "run biosem info" not in err
+    assert main(["evaluate", "v.txt", "--output", "out.tsv"]) == 2
+    err = capsys.readouterr().err
+    assert "biosem evaluate reads the workflow config" in err and "change to the checkout's root folder" in err
 
 
 # --- evaluate ----------------------------------------------------------------------------------------

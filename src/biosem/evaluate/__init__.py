@@ -16,3 +16,7 @@ Modules (docs/design.md § Evaluation):
 * :mod:`biosem.evaluate.wic`: word-in-context baselines (BioWiC).
 * :mod:`biosem.evaluate.results`: the tidy results table and the report plots.
 """
+
+WORD_VECTOR_FORMATS = ("word2vec_binary", "word2vec_text", "glove", "fasttext")
+"""The word-vector file formats :mod:`biosem.evaluate.models` reads (here, so that ``biosem evaluate --help``
+lists them without importing gensim)."""

@@ -42,13 +42,13 @@ from gensim.models.fasttext import FastTextKeyedVectors, load_facebook_vectors
 from scipy import sparse
 
 from biosem.errors import SourceFormatError
+from biosem.evaluate import WORD_VECTOR_FORMATS
 from biosem.evaluate.encoders import read_embedding_table
 from biosem.io import atomic_path
 
 log = logging.getLogger(__name__)
 
 TOKEN_PATTERN = re.compile(r"[^\W_]+")
-WORD_VECTOR_FORMATS = ("word2vec_binary", "word2vec_text", "glove", "fasttext")
 MODEL_FORMATS = ("train", *WORD_VECTOR_FORMATS, "sentence_transformers")
 
 
