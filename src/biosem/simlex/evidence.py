@@ -36,12 +36,14 @@ tagger's word:
    ``10 microg``).
 7. ``adjective_form`` (nouns): it ends like an English adjective (:data:`ADJECTIVE_SUFFIXES`:
    *cardiotoxic*, *intravitreal*, *epileptiform*); optional.
-8. ``fragment`` (nouns): more than ``max_in_term_share`` of its kept tokens lie inside a multi-word
-   term of the configured terminologies (*osteogenesis imperfecta*, *retinitis pigmentosa*, *nucleus
-   accumbens*, *torsades de pointes*), and no one-word term of them is the word
+8. ``fragment`` (nouns and verbs): more than ``max_in_term_share`` of its kept tokens lie inside a
+   multi-word term of the configured terminologies (*osteogenesis imperfecta*, *retinitis pigmentosa*,
+   *nucleus accumbens*, *torsades de pointes*), and no one-word term of them is the word
    (:func:`terminology_words`): a piece of a name, not a word used on its own. The second condition
    keeps the heads and chemicals that the corpus mostly writes inside longer names but the
-   terminologies also name alone (*cathepsin*, *troponin*, *glutathione*, *puromycin*).
+   terminologies also name alone (*cathepsin*, *troponin*, *glutathione*, *puromycin*). The tagger
+   makes verbs of such pieces too when they end in *-s* (*Fugu rubripes* → "rubripe", *adherens
+   junction* → "adheren", *stria vascularis* → "vasculari"; issue 38's larger corpus let them through).
 9. ``chemical_verb`` (verbs): it ends like a chemical or drug name (:data:`CHEMICAL_SUFFIXES`: class
    endings such as *-ine*, *-ol*, *-ide*, *-ase* and WHO INN stems such as *-mycin*, *-statin*,
    *-limus*); optional. No verb of the published Bio-SimVerb that WordNet lacks ends so.
@@ -447,8 +449,7 @@ def word_rule(lemma: str, pos: str, evidence: Evidence, rules: WordRules) -> str
     if pos == "noun" and rules.adjective_forms and lemma.endswith(ADJECTIVE_SUFFIXES):
         return "adjective_form"
     if (
-        pos == "noun"
-        and rules.max_in_term_share is not None
+        rules.max_in_term_share is not None
         and evidence.in_term_share > rules.max_in_term_share
         and term_word_key(lemma) not in rules.single_word_terms
     ):

@@ -100,6 +100,9 @@ def test_wrong_wordnet_pos(word: str, pos: str, wrong: bool) -> None:
         ("cardiotoxic", "noun", Evidence(), "adjective_form"),
         ("imperfecta", "noun", Evidence(in_term_share=1.0), "fragment"),
         ("cathepsin", "noun", Evidence(in_term_share=1.0), None),  # a one-word term of the terminologies
+        ("rubripe", "verb", Evidence(pos_share=1.0, in_term_share=0.625), "fragment"),  # Fugu rubripes
+        ("adheren", "verb", Evidence(pos_share=1.0, in_term_share=1.0), "fragment"),  # adherens junction
+        ("biotinylate", "verb", Evidence(pos_share=0.9, in_term_share=0.2), None),  # a lab verb used alone
         ("dystrophin", "noun", Evidence(in_term_share=0.1), None),
         ("homolog", "noun", Evidence(aliases=("homologue",)), None),  # WordNet knows the British spelling
     ],
