@@ -40,6 +40,7 @@ def test_vocabulary(workflow_runs: dict[int, Path]) -> None:
     # BC5CDR 1,500 + NCBI Disease 792 distinct PMIDs + CRAFT's 97 articles + eight MTL corpora's 10,083
     # documents (GENIA-pos 1,999 abstracts; the others in blocks of 10 sentences)
     assert docs == 2292 + 97 + 10083
+    assert not verbs & {"rubripe", "adheren", "vasculari"}  # pieces of names (Fugu rubripes), as fragments
     for pos in ("noun", "verb"):
         last = filters[filters["pos"] == pos].iloc[-1]
         assert last["types"] == sizes[pos]
