@@ -10,8 +10,8 @@ biosem.corpora.conll docstring.
 import logging
 
 from biosem.corpora.conll import ingest_conll_corpus
-from biosem.corpora.schemas import DOCUMENTS, MENTIONS, SENTENCES, SPLITS
-from biosem.io import write_table, write_text
+from biosem.corpora.ingest import write_corpus_tables
+from biosem.corpora.schemas import SPLITS
 from biosem.logs import configure_logging
 from biosem.sources import verify_fetched
 
@@ -42,14 +42,7 @@ def main(snakemake) -> None:
             row.corpus, row.split, row.files, row.token_lines, row.field_lines, row.documents, row.records,
             row.duplicates_dropped, row.sentences, row.tokens, row.mentions,
         )  # fmt: skip
-    for table, spec_, path in (
-        (tables.documents, DOCUMENTS, snakemake.output.documents),
-        (tables.sentences, SENTENCES, snakemake.output.sentences),
-        (tables.mentions, MENTIONS, snakemake.output.mentions),
-    ):
-        n = write_table(table, path, spec_)
-        log.info("%s: wrote %d %s rows to %s", corpus, n, spec_.name, path)
-    write_text(tables.counts.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.counts)
+    write_corpus_tables(tables, snakemake.output, corpus, log)
 
 
 if __name__ == "__main__":

@@ -7,10 +7,9 @@ Inputs are either one PubTator file per split (``train``, ``dev``, ``test``) or 
 
 import logging
 
-from biosem.corpora.ingest import ingest_corpus, log_counts
-from biosem.corpora.schemas import DOCUMENTS, MENTIONS, SENTENCES, SPLITS
+from biosem.corpora.ingest import ingest_corpus, log_counts, write_corpus_tables
+from biosem.corpora.schemas import SPLITS
 from biosem.corpora.sentences import Segmenter
-from biosem.io import write_table, write_text
 from biosem.logs import configure_logging
 from biosem.sources import verify_fetched
 
@@ -53,14 +52,7 @@ def main(snakemake) -> None:
         type_namespaces=spec.get("type_namespaces"),
     )
     log_counts(tables.counts, log)
-    for table, spec_, path in (
-        (tables.documents, DOCUMENTS, snakemake.output.documents),
-        (tables.sentences, SENTENCES, snakemake.output.sentences),
-        (tables.mentions, MENTIONS, snakemake.output.mentions),
-    ):
-        n = write_table(table, path, spec_)
-        log.info("%s: wrote %d %s rows to %s", corpus, n, spec_.name, path)
-    write_text(tables.counts.to_csv(sep="\t", index=False, lineterminator="\n"), snakemake.output.counts)
+    write_corpus_tables(tables, snakemake.output, corpus, log)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -452,3 +453,25 @@ def log_counts(counts: pd.DataFrame, logger: logging.Logger = log) -> None:
             row.mention_text_trimmed,
             row.relations,
         )
+
+
+def write_corpus_tables(tables: Any, output: Any, corpus: str, logger: logging.Logger = log) -> None:
+    """Write an ingested corpus: ``tables.documents``, ``.sentences`` and ``.mentions`` (the schemas of
+    :mod:`biosem.corpora.schemas`) to ``output.documents`` / ``.sentences`` / ``.mentions`` as Parquet,
+    logging the rows written, and ``tables.counts`` to ``output.counts`` as TSV (the PubTator and
+    token-per-line ingest scripts end with it; CRAFT's writes its notices and module counts too).
+
+    Raises:
+        OSError: an output cannot be written.
+    """
+    from biosem.corpora.schemas import DOCUMENTS, MENTIONS, SENTENCES
+    from biosem.io import write_table, write_text
+
+    for table, spec, path in (
+        (tables.documents, DOCUMENTS, output.documents),
+        (tables.sentences, SENTENCES, output.sentences),
+        (tables.mentions, MENTIONS, output.mentions),
+    ):
+        n = write_table(table, path, spec)
+        logger.info("%s: wrote %d %s rows to %s", corpus, n, spec.name, path)
+    write_text(tables.counts.to_csv(sep="\t", index=False, lineterminator="\n"), output.counts)
