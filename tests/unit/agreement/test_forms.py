@@ -132,6 +132,23 @@ def test_survey_form_embeds_the_group_in_designed_order() -> None:
         survey_form(items, 3, "")
 
 
+def test_survey_form_starts_with_an_empty_rater_id() -> None:
+    """The rater id box is empty on every load (it was filled with the last rater's id, so the next rater
+    on the same computer continued that draft); answers are still kept per rater id."""
+    html = survey_form(design(), 1, "# Survey", (0, 6), False, 10)
+    box = re.search(r"<input id=\"rater\"[^>]*>", html).group(0)
+    assert "value=" not in box and 'autocomplete="off"' in box
+    script = html[html.index('id="form-data"') :]
+    # Nothing fills the box: no remembered id is read or written (the old key is removed), no value set but "".
+    assert 'getItem(D.storage + ":last-rater")' not in script and 'setItem(D.storage + ":last-rater"' not in script
+    assert 'localStorage.removeItem(D.storage + ":last-rater");' in script
+    assert re.findall(r'\$\("rater"\)\.value\s*=\s*([^;]*);', script) == ['""']
+    # Progress: saved under the storage key and the rater id, and read back for that id on Start.
+    assert 'function key(r) { return D.storage + ":" + r; }' in script
+    assert "localStorage.setItem(key(rater), JSON.stringify(state))" in script
+    assert "const saved = localStorage.getItem(key(rater));" in script
+
+
 def test_study_forms_embed_only_the_sheet() -> None:
     sheet = pd.DataFrame({"item": ["P001", "P002", "P003"], "term1": ["a", "b", "c"], "term2": ["x", "y", "z"]})
     data = embedded(study_form(sheet.assign(answer=""), "termpairs", "sheet", page_size=2))
