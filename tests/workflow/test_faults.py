@@ -963,6 +963,19 @@ def survey_exports_incomplete(work: Path) -> Case:
     )
 
 
+def configfile_swallows_target(work: Path) -> Case:
+    """Issue 40: a target written after ``--configfile`` is read as one more config file. Snakemake (9.27)
+    loads the config files before the Snakefile runs, so no biosem code can say more: it prints a traceback
+    ending in this line, which README § Troubleshooting quotes (a missing config file ends the same way). If
+    this fails after a Snakemake upgrade, update that row to the new message."""
+    return Case(
+        [sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", *CONFIG_FILES, "termpairs"],
+        ["FileNotFoundError: [Errno 2] No such file or directory: 'termpairs'"],
+        raw=True,
+        exit_code=1,
+    )
+
+
 # --- issue 39: the release gate and check-release -----------------------------------------------------------
 
 SNOMED_IDS = ["386661006", "22298006"]
@@ -1162,6 +1175,7 @@ FAULTS: list = [
     pytest.param(study_key_edited, id="study-key-edited"),
     pytest.param(survey_export_fractional_rating, id="survey-export-fractional-rating"),
     pytest.param(survey_exports_incomplete, id="survey-exports-incomplete"),
+    pytest.param(configfile_swallows_target, id="configfile-swallows-target"),
     pytest.param(release_gate_restricted_content, id="release-gate-restricted-content"),
     pytest.param(check_release_renamed_public_folder, id="check-release-renamed-public-folder"),
 ]
