@@ -23,7 +23,6 @@ rule aggregate_ratings:
         mem_mb=3000,
     params:
         spec=plan.agreement.ratings_spec,
-        raters_per_group=config["simlex"]["survey"]["raters_per_group"],
     script:
         "../scripts/aggregate_ratings.py"
 

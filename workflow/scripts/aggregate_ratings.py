@@ -45,7 +45,7 @@ def main(snakemake) -> None:
             files,
             design,
             params.scale,
-            snakemake.params.raters_per_group,
+            spec["raters_per_group"],
             spec["allow_incomplete"],
             snakemake.wildcards.ratings,
         )

@@ -366,7 +366,7 @@ def _run_script(tmp_path: Path, files: list[Path], items: pd.DataFrame, **spec_k
     snakemake = SimpleNamespace(
         input=SimpleNamespace(ratings=[str(f) for f in files], checksums=[], design=[str(design_path)]),
         output=SimpleNamespace(**{k: str(v) for k, v in out.items() if k != "log"}),
-        params=SimpleNamespace(spec={**spec, "min_items": 1, "min_shared": 2}, raters_per_group=6),
+        params=SimpleNamespace(spec={**spec, "min_items": 1, "min_shared": 2, "raters_per_group": 6}),
         wildcards=SimpleNamespace(ratings="forms"),
         log=[str(out["log"])],
     )
@@ -410,7 +410,7 @@ def test_aggregate_ratings_script_reads_exports_from_the_config(tmp_path: Path) 
     snakemake = SimpleNamespace(
         input=SimpleNamespace(ratings=[str(f) for f in files], checksums=[], design=[str(design_path)]),
         output=SimpleNamespace(**out),
-        params=SimpleNamespace(spec={**spec, "min_items": 1, "min_shared": 2}, raters_per_group=2),
+        params=SimpleNamespace(spec={**spec, "min_items": 1, "min_shared": 2, "raters_per_group": 2}),
         wildcards=SimpleNamespace(ratings="forms"),
         log=[],
     )
@@ -485,6 +485,15 @@ def test_plan_wires_forms_and_exports() -> None:
     assert plan.agreement.ratings_checksums(wildcards) == []
     assert plan.agreement.ratings_design(wildcards) == [outputs.simlex_survey_items.path(dataset="verbs")]
     assert plan.agreement.ratings_design(SimpleNamespace(ratings="simverb3500")) == []
+    # The survey design's raters per group reach the exports' spec only; the other formats' spec is their config.
+    spec = plan.agreement.ratings_spec(wildcards)
+    assert spec["raters_per_group"] == config["simlex"]["survey"]["raters_per_group"] == 6
+    assert spec["allow_incomplete"] is False
+    simverb = config["agreement"]["ratings"]["simverb3500"]
+    assert plan.agreement.ratings_spec(SimpleNamespace(ratings="simverb3500")) == {
+        k: v for k, v in simverb.items() if k != "allow_incomplete"
+    }
+    assert "raters_per_group" not in plan.agreement.ratings_spec(SimpleNamespace(ratings="simverb3500"))
 
 
 def test_write_survey_forms_script(tmp_path: Path) -> None:
