@@ -45,3 +45,20 @@ class SourceNotFoundError(FileNotFoundError):
 
 class EmptyDatasetError(ValueError):
     """A step would write a dataset without rows; the message names the input and why it is empty."""
+
+
+class IncompleteExportsError(ValueError):
+    """The survey exports of a rating set do not cover the survey's design: a group has fewer raters than
+    the design asks for. The message names the survey, the files and each short group with its rater ids.
+
+    Attributes:
+        survey: the survey id (``<survey>-<digest>``).
+        paths: the exports given.
+        short: the short groups, as rows of :func:`biosem.agreement.forms.export_coverage`.
+    """
+
+    def __init__(self, message: str, survey: str, paths: list[Path], short: list[dict[str, object]]) -> None:
+        super().__init__(message)
+        self.survey = survey
+        self.paths = paths
+        self.short = short

@@ -42,6 +42,8 @@ from biosem.layout.outputs import (
     corpus_module_counts,
     rated_dataset,
     rated_dataset_text,
+    rater_agreement,
+    rating_agreement,
     simlex_survey_items,
     termpair_components,
     termpair_dataset,
@@ -881,10 +883,8 @@ def study_key_edited(work: Path) -> Case:
     )
 
 
-def survey_export_fractional_rating(work: Path) -> Case:
-    """A survey form export whose rating was edited to 2.5: the forms rate on the integers of the scale."""
-    from biosem.agreement.forms import SURVEY_EXPORT_COLUMNS, survey_id
-    from biosem.agreement.studies import sheet_csv
+def write_survey_design(work: Path) -> pd.DataFrame:
+    """A nouns survey design of two groups of five unique items, written where design_simlex_survey writes it."""
     from biosem.io import write_table
     from biosem.simlex.schemas import SURVEY_ITEMS
 
@@ -907,10 +907,26 @@ def survey_export_fractional_rating(work: Path) -> Case:
         rows, columns=["survey", "group", "page", "position", "item_id", "pair_id", "role", "word1", "word2"]
     )
     write_table(items, work / simlex_survey_items.path(dataset="nouns"), SURVEY_ITEMS)
-    export = items[items["group"] == 1].assign(
-        rater="r1", rating=["1", "2", "2.5", "4", "5"], survey_id=survey_id(items), dont_know="0", time_ms="900"
+    return items
+
+
+def write_survey_export(work: Path, items: pd.DataFrame, group: int, rater: str, ratings: list[str]) -> str:
+    """The export the survey form of ``group`` writes for ``rater``; its file name."""
+    from biosem.agreement.forms import SURVEY_EXPORT_COLUMNS, survey_id
+    from biosem.agreement.studies import sheet_csv
+
+    export = items[items["group"] == group].assign(
+        rater=rater, rating=ratings, survey_id=survey_id(items), dont_know="0", time_ms="900"
     )
-    (work / "export_r1.csv").write_text(sheet_csv(export[list(SURVEY_EXPORT_COLUMNS)].astype(str)))
+    name = f"export_{rater}.csv"
+    (work / name).write_text(sheet_csv(export[list(SURVEY_EXPORT_COLUMNS)].astype(str)))
+    return name
+
+
+def survey_export_fractional_rating(work: Path) -> Case:
+    """A survey form export whose rating was edited to 2.5: the forms rate on the integers of the scale."""
+    items = write_survey_design(work)
+    write_survey_export(work, items, 1, "r1", ["1", "2", "2.5", "4", "5"])
     target = rated_dataset.path(ratings="survey1")
     return Case(
         [target, "--allowed-rules", "aggregate_ratings"],
@@ -918,6 +934,44 @@ def survey_export_fractional_rating(work: Path) -> Case:
         [target, rated_dataset_text.path(ratings="survey1")],
         paths.log("aggregate_ratings", "survey1"),
         {"agreement": {"ratings": {"survey1": {"exports": ["export_r1.csv"], "survey": "nouns", "format": "long"}}}},
+        exit_code=1,
+    )
+
+
+def survey_exports_incomplete(work: Path) -> Case:
+    """Issue 40: the exports of three raters of group 1 where the design has two groups of six raters."""
+    items = write_survey_design(work)
+    files = [write_survey_export(work, items, 1, f"r{k}", [str((k + i) % 7) for i in range(5)]) for k in (1, 2, 3)]
+    target = rated_dataset.path(ratings="survey1")
+    return Case(
+        [target, "--allowed-rules", "aggregate_ratings"],
+        [
+            f"3 export(s) ({', '.join(files)}) leave groups of the design short (2 group(s) of 6 raters)",
+            "group 1: 3 of 6 raters exported (rater ids r1, r2, r3)",
+            "group 2: 0 of 6 raters exported",
+            "agreement.ratings.survey1.allow_incomplete: true",
+        ],
+        [
+            target,
+            rated_dataset_text.path(ratings="survey1"),
+            rating_agreement.path(ratings="survey1"),
+            rater_agreement.path(ratings="survey1"),
+        ],
+        paths.log("aggregate_ratings", "survey1"),
+        {"agreement": {"ratings": {"survey1": {"exports": files, "survey": "nouns", "format": "long"}}}},
+        exit_code=1,
+    )
+
+
+def configfile_swallows_target(work: Path) -> Case:
+    """Issue 40: a target written after ``--configfile`` is read as one more config file. Snakemake (9.27)
+    loads the config files before the Snakefile runs, so no biosem code can say more: it prints a traceback
+    ending in this line, which README § Troubleshooting quotes (a missing config file ends the same way). If
+    this fails after a Snakemake upgrade, update that row to the new message."""
+    return Case(
+        [sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", *CONFIG_FILES, "termpairs"],
+        ["FileNotFoundError: [Errno 2] No such file or directory: 'termpairs'"],
+        raw=True,
         exit_code=1,
     )
 
@@ -1120,6 +1174,8 @@ FAULTS: list = [
     pytest.param(vectors_header_count_too_small, id="vectors-header-count-too-small"),
     pytest.param(study_key_edited, id="study-key-edited"),
     pytest.param(survey_export_fractional_rating, id="survey-export-fractional-rating"),
+    pytest.param(survey_exports_incomplete, id="survey-exports-incomplete"),
+    pytest.param(configfile_swallows_target, id="configfile-swallows-target"),
     pytest.param(release_gate_restricted_content, id="release-gate-restricted-content"),
     pytest.param(check_release_renamed_public_folder, id="check-release-renamed-public-folder"),
 ]

@@ -1,5 +1,6 @@
 """The survey and study forms in a real browser (headless Chromium through Selenium): two scripted
-raters fill every item, a reload halfway keeps their progress, the exports run through the readers
+raters fill every item (each finds an empty rater id box, the second none of the first's answers), a
+reload halfway keeps their progress once the id is entered again, the exports run through the readers
 and scorers of the workflow, and the agreement comes out as computed by hand.
 
 Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them); skipped otherwise.
@@ -89,12 +90,17 @@ def browser(downloads: Path) -> Iterator[object]:
 
 
 def start(driver, url: str, rater: str) -> None:
+    """Open the form, check that the rater id box is empty (never the previous rater's id), enter ``rater``."""
     driver.get(url)
     WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.biosemForm"))
-    box = driver.find_element(By.ID, "rater")
-    box.clear()
-    box.send_keys(rater)
+    enter_rater(driver, rater)
     begin(driver)
+
+
+def enter_rater(driver, rater: str) -> None:
+    box = driver.find_element(By.ID, "rater")
+    assert box.get_attribute("value") == ""
+    box.send_keys(rater)
 
 
 def begin(driver) -> None:
@@ -196,9 +202,10 @@ def test_survey_form_fill_reload_export_aggregate(browser, downloads: Path, site
         rate_page(browser, rater, by_item)
         browser.find_element(By.ID, "next").click()
         rate_page(browser, rater, by_item, limit=5)
-        # Reload halfway: the rater id, the page and the 19 answers come back from localStorage.
+        # Reload halfway: the id box is empty again; with the rater's id entered, the page and the 19
+        # answers come back from localStorage.
         reload(browser)
-        assert browser.find_element(By.ID, "rater").get_attribute("value") == rater
+        enter_rater(browser, rater)
         begin(browser)
         assert browser.execute_script("return biosemForm.page()") == 1
         assert len(browser.execute_script("return biosemForm.unanswered()")) == 28 - 19
@@ -300,6 +307,7 @@ def test_wic_form_fill_reload_export_score(browser, downloads: Path, site: tuple
                 answered += 1
                 if page_no == 1 and answered == 6:
                     reload(browser)
+                    enter_rater(browser, f"expert_{rater}")
                     begin(browser)
                     assert len(browser.execute_script("return biosemForm.unanswered()")) == 8 - 6
                     break

@@ -41,7 +41,14 @@ def main(snakemake) -> None:
     path = files[0]
     if "exports" in spec:
         design = read_table(as_list(snakemake.input.design)[0])
-        matrix = read_survey_exports(files, design, params.scale)
+        matrix = read_survey_exports(
+            files,
+            design,
+            params.scale,
+            spec["raters_per_group"],
+            spec["allow_incomplete"],
+            snakemake.wildcards.ratings,
+        )
         log.info("%d survey exports checked against the design of %s", len(files), spec["survey"])
     elif spec["format"] == "wide":
         matrix = read_wide_matrix(path, spec["member"], spec["missing_value"], params.scale)

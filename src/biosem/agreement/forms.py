@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,9 @@ from markupsafe import Markup
 
 from biosem.agreement.ratings import RatingMatrix, long_to_matrix, parse_long_ratings
 from biosem.agreement.studies import restore_frame
-from biosem.errors import SourceFormatError
+from biosem.errors import IncompleteExportsError, SourceFormatError
+
+log = logging.getLogger(__name__)
 
 SURVEY_EXPORT_COLUMNS = (
     "rater",
@@ -320,25 +323,90 @@ def check_survey_export(frame: pd.DataFrame, path: str | Path, design: pd.DataFr
         )
 
 
+def export_coverage(exports: pd.DataFrame, design: pd.DataFrame, raters_per_group: int) -> pd.DataFrame:
+    """Raters per survey group of a set of survey exports, against the design.
+
+    Args:
+        exports: one row per export: ``rater`` and ``group`` (as the export writes it: ``"1"``).
+        design: the survey's ``survey_items`` (its ``group`` column gives the groups).
+        raters_per_group: raters the design asks for in each group (config
+            ``simlex.survey.raters_per_group``; Chiu et al. 2018: 6).
+
+    Returns:
+        One row per group of the design, in group order: ``group`` (int), ``expected``
+        (``raters_per_group``), ``exported`` (distinct raters), ``raters`` (their ids, sorted, ``", "``
+        between), ``complete`` (``exported >= expected``; more raters than asked for is complete).
+    """
+    groups = sorted(int(g) for g in design["group"].unique())
+    given = exports.assign(group=exports["group"].astype(str).str.strip())
+    ids = given.groupby("group")["rater"].agg(lambda r: sorted(set(r)))
+    out = pd.DataFrame({"group": groups, "expected": int(raters_per_group)})
+    found = [ids.get(str(g), []) for g in groups]
+    out["exported"] = [len(r) for r in found]
+    out["raters"] = [", ".join(r) for r in found]
+    out["complete"] = out["exported"] >= out["expected"]
+    return out
+
+
+def coverage_lines(coverage: pd.DataFrame, short_only: bool = True) -> list[str]:
+    """``"group 3: 2 of 6 raters exported (rater ids a, b)"`` per group of :func:`export_coverage` (only the
+    incomplete ones unless ``short_only`` is false)."""
+    rows = coverage[~coverage["complete"]] if short_only else coverage
+    return [
+        f"group {r.group}: {r.exported} of {r.expected} raters exported"
+        + (f" (rater ids {r.raters})" if r.raters else "")
+        for r in rows.itertuples(index=False)
+    ]
+
+
+def _incomplete_message(sid: str, paths: Sequence[str | Path], coverage: pd.DataFrame, name: str) -> str:
+    shown = ", ".join(str(p) for p in paths[:10]) + (f", ... ({len(paths) - 10} more)" if len(paths) > 10 else "")
+    expected = int(coverage["expected"].iat[0])
+    lines = [
+        f"survey {sid}: {len(paths)} export(s) ({shown}) leave groups of the design short "
+        f"({len(coverage)} group(s) of {expected} raters):",
+        *(f"  {line}" for line in coverage_lines(coverage)),
+        f"Add the missing raters' exports to agreement.ratings.{name}.exports, or set "
+        f"agreement.ratings.{name}.allow_incomplete: true to aggregate an incomplete set.",
+    ]
+    return "\n".join(lines)
+
+
 def read_survey_exports(
-    paths: Sequence[str | Path], design: pd.DataFrame, scale: tuple[float, float] = (0.0, 6.0)
+    paths: Sequence[str | Path],
+    design: pd.DataFrame,
+    scale: tuple[float, float] = (0.0, 6.0),
+    raters_per_group: int | None = None,
+    allow_incomplete: bool = False,
+    name: str = "<name>",
 ) -> RatingMatrix:
     """Read the survey forms' exports of one survey, checked against its design, as a :class:`RatingMatrix`.
 
     Each file must be the export of one rater (:func:`check_survey_export`); ratings and "don't
     know" rows are then read as the long format (:func:`biosem.agreement.ratings.parse_long_ratings`).
+    With ``raters_per_group``, the set of exports must then give every group of the design that many
+    raters (:func:`export_coverage`): an incomplete set is refused, unless ``allow_incomplete``, when it
+    is read and a WARNING names the short groups (an INFO line gives every group's raters either way).
 
     Args:
         paths: the exports (one per rater), in config order; ``design``: the survey's ``survey_items``.
         scale: the rating scale (config ``agreement.ratings.<name>.scale``, paper 0-6).
+        raters_per_group: raters per group of the design (config ``simlex.survey.raters_per_group``,
+            paper 6); ``None``: not checked.
+        allow_incomplete: read a set that leaves a group short (config
+            ``agreement.ratings.<name>.allow_incomplete``).
+        name: the rating set (config ``agreement.ratings.<name>``), for the message.
 
     Raises:
         SourceFormatError: a file fails :func:`check_survey_export` or the long-format checks (a
             rating must be an integer in ``scale``: the forms' sliders step by 1), or a rater has a
             second export (naming both files).
+        IncompleteExportsError: a group of the design has fewer than ``raters_per_group`` raters
+            and ``allow_incomplete`` is false; the message names the survey, the files and each short
+            group (``group 2: 3 of 6 raters exported (rater ids a, b, c)``).
     """
     sid = survey_id(design)
-    parts, seen = [], {}
+    parts, exported, seen = [], [], {}
     for path in paths:
         frame = restore_frame(pd.read_csv(path, dtype=str, keep_default_na=False))
         check_survey_export(frame, path, design, sid)
@@ -347,8 +415,25 @@ def read_survey_exports(
             raise SourceFormatError(path, 2, f"one export per rater (rater {rater!r} is in {seen[rater]})", rater)
         seen[rater] = str(path)
         parts.append(parse_long_ratings(frame, path, scale, integer=True))
+        exported.append((rater, frame["group"].iat[0].strip()))
     if not parts:
         raise ValueError(f"no survey exports given for survey {sid}")
+    if raters_per_group is not None:
+        coverage = export_coverage(pd.DataFrame(exported, columns=["rater", "group"]), design, raters_per_group)
+        if not coverage["complete"].all() and not allow_incomplete:
+            short = coverage[~coverage["complete"]].to_dict("records")
+            raise IncompleteExportsError(
+                _incomplete_message(sid, list(paths), coverage, name), sid, [Path(p) for p in paths], short
+            )
+        if not coverage["complete"].all():
+            empty = coverage.loc[coverage["exported"] == 0, "group"].tolist()
+            log.warning(
+                "survey %s: an incomplete export set is aggregated (allow_incomplete: true): %s%s",
+                sid,
+                "; ".join(coverage_lines(coverage)),
+                f"; the items only group(s) {', '.join(map(str, empty))} show are not rated" if empty else "",
+            )
+        log.info("survey %s, raters per group: %s", sid, "; ".join(coverage_lines(coverage, short_only=False)))
     long = pd.concat(parts, ignore_index=True)
     source = str(paths[0]) if len(paths) == 1 else f"{len(paths)} survey exports ({paths[0]} ...)"
     return long_to_matrix(long, source)

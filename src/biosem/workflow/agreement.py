@@ -38,6 +38,7 @@ class Agreement:
                         "higher value ([lowest, highest], e.g. [0, 6])"
                     )
         self.filled: Mapping[str, Any] = self.section["filled_sheets"]
+        self.raters_per_group: int = config["simlex"]["survey"]["raters_per_group"]
         self.sources: Mapping[str, Any] = config["sources"]
         self.termpair_terminologies: list[str] = list(config["termpairs"]["terminologies"])
         self.wic_built = wic_built
@@ -65,7 +66,14 @@ class Agreement:
         return []
 
     def ratings_spec(self, wildcards: Any) -> Mapping[str, Any]:
-        return self.ratings[wildcards.ratings]
+        """The rating set's config as ``aggregate_ratings`` reads it (its ``spec`` param). A set of survey
+        exports also gets ``raters_per_group``, the raters each group of the design needs
+        (``simlex.survey.raters_per_group``); the other formats go without it and without ``allow_incomplete``,
+        which they do not read, so that neither key reruns them."""
+        spec = self.ratings[wildcards.ratings]
+        if "exports" in spec:
+            return {**spec, "raters_per_group": self.raters_per_group}
+        return {key: value for key, value in spec.items() if key != "allow_incomplete"}
 
     def study_terminologies(self) -> list[str]:
         """Terminologies that get a term-pair study sheet (default: every termpairs terminology)."""

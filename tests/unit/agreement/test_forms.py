@@ -7,6 +7,7 @@ tests/workflow/test_forms_browser.py fills real forms in a browser.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import runpy
 from pathlib import Path
@@ -21,6 +22,7 @@ from biosem.agreement.forms import (
     SURVEY_EXPORT_COLUMNS,
     TERMPAIR_EXPORT_COLUMNS,
     WIC_EXPORT_COLUMNS,
+    export_coverage,
     read_survey_exports,
     study_form,
     survey_form,
@@ -28,7 +30,7 @@ from biosem.agreement.forms import (
 )
 from biosem.agreement.ratings import RatingParams, aggregate_ratings, parse_long_ratings, read_long_ratings
 from biosem.agreement.studies import SheetValidationError, read_filled_sheets, score_termpair_study
-from biosem.errors import SourceFormatError
+from biosem.errors import IncompleteExportsError, SourceFormatError
 from biosem.io import write_table
 from biosem.simlex.schemas import QUARTERS, SURVEY_ITEMS
 from biosem.simlex.survey import SurveyParams, design_survey
@@ -130,6 +132,23 @@ def test_survey_form_embeds_the_group_in_designed_order() -> None:
         assert not re.search(r"(src|href)=|https?://|@import", html)  # self-contained
     with pytest.raises(ValueError, match="no items in group 3"):
         survey_form(items, 3, "")
+
+
+def test_survey_form_starts_with_an_empty_rater_id() -> None:
+    """The rater id box is empty on every load (it was filled with the last rater's id, so the next rater
+    on the same computer continued that draft); answers are still kept per rater id."""
+    html = survey_form(design(), 1, "# Survey", (0, 6), False, 10)
+    box = re.search(r"<input id=\"rater\"[^>]*>", html).group(0)
+    assert "value=" not in box and 'autocomplete="off"' in box
+    script = html[html.index('id="form-data"') :]
+    # Nothing fills the box: no remembered id is read or written (the old key is removed), no value set but "".
+    assert 'getItem(D.storage + ":last-rater")' not in script and 'setItem(D.storage + ":last-rater"' not in script
+    assert 'localStorage.removeItem(D.storage + ":last-rater");' in script
+    assert re.findall(r'\$\("rater"\)\.value\s*=\s*([^;]*);', script) == ['""']
+    # Progress: saved under the storage key and the rater id, and read back for that id on Start.
+    assert 'function key(r) { return D.storage + ":" + r; }' in script
+    assert "localStorage.setItem(key(rater), JSON.stringify(state))" in script
+    assert "const saved = localStorage.getItem(key(rater));" in script
 
 
 def test_study_forms_embed_only_the_sheet() -> None:
@@ -248,6 +267,132 @@ def test_export_of_another_design_and_second_export_of_a_rater(tmp_path: Path) -
     assert err.value.path == again and str(first) in str(err.value)
 
 
+def group_exports(items: pd.DataFrame, folder: Path, raters: dict[int, int]) -> list[Path]:
+    """``raters[g]`` exports of group ``g`` (raters ``g<g>r<k>``, files ``g<g>r<k>.csv``)."""
+    return [
+        write(export(items, g, f"g{g}r{k}", score_of(f"r{k}")), folder / f"g{g}r{k}.csv")
+        for g, n in raters.items()
+        for k in range(1, n + 1)
+    ]
+
+
+def test_export_coverage_counts_raters_per_design_group() -> None:
+    items = design()
+    exports = pd.DataFrame({"rater": ["c", "a", "b", "d"], "group": ["1", "1", " 1", "2"]})
+    got = export_coverage(exports, items, 3)
+    assert got.to_dict("list") == {
+        "group": [1, 2],
+        "expected": [3, 3],
+        "exported": [3, 1],
+        "raters": ["a, b, c", "d"],
+        "complete": [True, False],
+    }
+    assert export_coverage(exports, items, 1)["complete"].all()  # more raters than asked for is complete
+    none = export_coverage(pd.DataFrame({"rater": ["a"], "group": ["2"]}), items, 6)
+    assert none[["exported", "raters"]].values.tolist() == [[0, ""], [1, "a"]]
+
+
+def test_complete_export_set_passes(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    items = design()
+    files = group_exports(items, tmp_path, {1: 3, 2: 3})
+    with caplog.at_level(logging.INFO, logger="biosem.agreement.forms"):
+        matrix = read_survey_exports(files, items, raters_per_group=3)
+    assert matrix.raters["group"].value_counts().to_dict() == {"1": 3, "2": 3}
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert (
+        f"survey {survey_id(items)}, raters per group: group 1: 3 of 3 raters exported (rater ids g1r1, g1r2, "
+        "g1r3); group 2: 3 of 3 raters exported (rater ids g2r1, g2r2, g2r3)"
+    ) in caplog.text
+
+
+def test_export_of_one_group_of_two_is_refused_naming_the_groups(tmp_path: Path) -> None:
+    """3 raters of group 1 where the design has 2 groups of 6: refused, both groups named with their raters."""
+    items = design()
+    files = group_exports(items, tmp_path, {1: 3})
+    with pytest.raises(IncompleteExportsError) as err:
+        read_survey_exports(files, items, raters_per_group=6)
+    lines = str(err.value).splitlines()
+    sid = survey_id(items)
+    assert lines[0] == (
+        f"survey {sid}: 3 export(s) ({', '.join(map(str, files))}) leave groups of the design short "
+        "(2 group(s) of 6 raters):"
+    )
+    assert lines[1:3] == [
+        "  group 1: 3 of 6 raters exported (rater ids g1r1, g1r2, g1r3)",
+        "  group 2: 0 of 6 raters exported",
+    ]
+    assert lines[3] == (
+        "Add the missing raters' exports to agreement.ratings.<name>.exports, or set "
+        "agreement.ratings.<name>.allow_incomplete: true to aggregate an incomplete set."
+    )
+    assert len(lines) == 4
+    assert err.value.survey == sid and err.value.paths == files
+    assert [(g["group"], g["exported"]) for g in err.value.short] == [(1, 3), (2, 0)]
+    # Only the short group is named when the other is complete.
+    files += group_exports(items, tmp_path, {2: 6})
+    with pytest.raises(IncompleteExportsError, match="group 1: 3 of 6") as err:
+        read_survey_exports(files, items, raters_per_group=6)
+    assert "group 2" not in str(err.value) and [g["group"] for g in err.value.short] == [1]
+    # A malformed file is still named first (the set is judged once every file is read).
+    bad = write(export(items, 2, "bad", lambda p: 9), tmp_path / "bad.csv")
+    with pytest.raises(SourceFormatError, match="an integer rating in"):
+        read_survey_exports([*files[:3], bad], items, raters_per_group=6)
+
+
+def test_incomplete_export_set_allowed_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    items = design()
+    files = group_exports(items, tmp_path, {1: 3})
+    with caplog.at_level(logging.WARNING, logger="biosem.agreement.forms"):
+        matrix = read_survey_exports(files, items, raters_per_group=6, allow_incomplete=True)
+    assert matrix.raters["rater"].tolist() == ["g1r1", "g1r2", "g1r3"]
+    group1 = set(items.loc[items["group"] == 1, "pair_id"])
+    assert len(matrix.items) == len(group1)  # group 2's own pairs have no rating
+    [warning] = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert warning.getMessage() == (
+        f"survey {survey_id(items)}: an incomplete export set is aggregated (allow_incomplete: true): "
+        "group 1: 3 of 6 raters exported (rater ids g1r1, g1r2, g1r3); group 2: 0 of 6 raters exported; "
+        "the items only group(s) 2 show are not rated"
+    )
+
+
+def _run_script(tmp_path: Path, files: list[Path], items: pd.DataFrame, **spec_keys) -> dict[str, Path]:
+    """The rule's script on ``files`` as Snakemake calls it (design of 2 groups of 6 raters); the outputs."""
+    tmp_path.mkdir(exist_ok=True)
+    design_path = tmp_path / "items.parquet"
+    write_table(items, design_path, SURVEY_ITEMS)
+    ratings = {"format": "long", "survey": "nouns", "exports": [str(f) for f in files], **spec_keys}
+    spec = config_with_defaults(agreement={"ratings": {"forms": ratings}})["agreement"]["ratings"]["forms"]
+    out = {k: tmp_path / f"out.{k}" for k in ("txt", "parquet", "agreement", "raters", "log")}
+    snakemake = SimpleNamespace(
+        input=SimpleNamespace(ratings=[str(f) for f in files], checksums=[], design=[str(design_path)]),
+        output=SimpleNamespace(**{k: str(v) for k, v in out.items() if k != "log"}),
+        params=SimpleNamespace(spec={**spec, "min_items": 1, "min_shared": 2, "raters_per_group": 6}),
+        wildcards=SimpleNamespace(ratings="forms"),
+        log=[str(out["log"])],
+    )
+    script = str(REPO / "workflow/scripts/aggregate_ratings.py")
+    runpy.run_path(script, init_globals={"snakemake": snakemake}, run_name="__main__")
+    return out
+
+
+def test_aggregate_ratings_script_refuses_or_allows_an_incomplete_set(tmp_path: Path) -> None:
+    items = design()
+    files = group_exports(items, tmp_path, {1: 3})
+    with pytest.raises(IncompleteExportsError, match="group 2: 0 of 6 raters exported") as err:
+        _run_script(tmp_path / "refused", files, items)
+    assert "agreement.ratings.forms.allow_incomplete: true" in str(err.value)  # the rating set by name
+    assert sorted(p.name for p in (tmp_path / "refused").iterdir()) == ["items.parquet", "out.log"]  # no output
+
+    out = _run_script(tmp_path, files, items, allow_incomplete=True)
+    log = out["log"].read_text()
+    assert "WARNING biosem.agreement.forms: survey " in log and "group 2: 0 of 6 raters exported" in log
+    table = pd.read_csv(out["agreement"], sep="\t", dtype={"group": str})
+    assert table.loc[table["stage"] == "raw"].groupby("group")["n_raters"].first().to_dict() == {"1": 3, "all": 3}
+    raters = pd.read_csv(out["raters"], sep="\t", dtype={"group": str})
+    assert raters["group"].tolist() == ["1", "1", "1"]
+    assert len(pd.read_parquet(out["parquet"])) == items.loc[items["group"] == 1, "pair_id"].nunique() - 4
+
+
 def test_aggregate_ratings_script_reads_exports_from_the_config(tmp_path: Path) -> None:
     """Config ``agreement.ratings.<name>: {format: long, survey: nouns, exports: [...]}`` through the
     rule's script, as Snakemake calls it."""
@@ -265,7 +410,7 @@ def test_aggregate_ratings_script_reads_exports_from_the_config(tmp_path: Path) 
     snakemake = SimpleNamespace(
         input=SimpleNamespace(ratings=[str(f) for f in files], checksums=[], design=[str(design_path)]),
         output=SimpleNamespace(**out),
-        params=SimpleNamespace(spec={**spec, "min_items": 1, "min_shared": 2}),
+        params=SimpleNamespace(spec={**spec, "min_items": 1, "min_shared": 2, "raters_per_group": 2}),
         wildcards=SimpleNamespace(ratings="forms"),
         log=[],
     )
@@ -340,6 +485,15 @@ def test_plan_wires_forms_and_exports() -> None:
     assert plan.agreement.ratings_checksums(wildcards) == []
     assert plan.agreement.ratings_design(wildcards) == [outputs.simlex_survey_items.path(dataset="verbs")]
     assert plan.agreement.ratings_design(SimpleNamespace(ratings="simverb3500")) == []
+    # The survey design's raters per group reach the exports' spec only; the other formats' spec is their config.
+    spec = plan.agreement.ratings_spec(wildcards)
+    assert spec["raters_per_group"] == config["simlex"]["survey"]["raters_per_group"] == 6
+    assert spec["allow_incomplete"] is False
+    simverb = config["agreement"]["ratings"]["simverb3500"]
+    assert plan.agreement.ratings_spec(SimpleNamespace(ratings="simverb3500")) == {
+        k: v for k, v in simverb.items() if k != "allow_incomplete"
+    }
+    assert "raters_per_group" not in plan.agreement.ratings_spec(SimpleNamespace(ratings="simverb3500"))
 
 
 def test_write_survey_forms_script(tmp_path: Path) -> None:
