@@ -23,9 +23,11 @@ from biosem.evaluate.models import (
     WordVectors,
     corpus_sentences,
     count_tokens,
+    has_upper_case,
     load_keyed_vectors,
     load_representation,
     lowercase_keys,
+    resolve_case,
     save_word2vec_binary,
     tokenize,
     train_word2vec,
@@ -272,3 +274,42 @@ def test_sentence_encoder_with_a_stand_in_package(
     with caplog.at_level(logging.WARNING):
         assert load_representation("enc", model_spec({"format": "sentence_transformers", "model": "missing"})) is None
     assert "could not be loaded" in caplog.text
+
+
+def test_auto_case_matches_a_lower_case_vocabulary_in_lower_case(caplog: pytest.LogCaptureFixture) -> None:
+    """``lowercase: auto``: a vocabulary without an upper-case letter (GloVe 6B) is matched in lower case, a
+    mixed-case one as written; the choice is logged once per model; true / false decide it whatever the keys."""
+    lower = KeyedVectors(3)
+    lower.add_vectors(["heart", "attack", "δ", "il6"], np.eye(4, 3, dtype=np.float32))
+    terms = ["Heart Attack", "heart attack", "IL6", "Δ"]
+    assert not has_upper_case(lower.index_to_key) and has_upper_case(["heart", "Δ"]) and has_upper_case(["IL6"])
+    with caplog.at_level(logging.INFO, logger="biosem.evaluate.models"):
+        auto = WordVectors("glove", lower, lowercase="auto")
+    assert auto.lowercase is True and auto.kv is lower  # keys already lower case: no copy
+    assert auto.phrase_vectors(terms)[1].tolist() == [True, True, True, True]
+    assert caplog.text.count("model glove: no upper-case letter in its 4 keys") == 1
+    assert "lowercase: auto" in caplog.text and "--case-sensitive" in caplog.text
+    written = WordVectors("glove", lower, lowercase=False)  # --case-sensitive, config lowercase: false
+    assert written.lowercase is False and written.phrase_vectors(terms)[1].tolist() == [False, True, False, False]
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="biosem.evaluate.models"):
+        mixed = WordVectors("toy", toy_kv(), lowercase="auto")  # "Heart" and "heart" are two keys
+    assert mixed.lowercase is False and "upper-case letters in its keys, so terms are matched as written" in caplog.text
+    vectors, covered = mixed.phrase_vectors(["Heart", "heart", "HEART"])
+    assert covered.tolist() == [True, True, False] and vectors[0].tolist() == [1, 0, 0]
+    assert WordVectors("toy", toy_kv(), lowercase=True).phrase_vectors(["HEART"])[1].tolist() == [True]
+    assert resolve_case("x", ["a"], True) is True and resolve_case("x", ["a"], False) is False
+    with pytest.raises(ValueError, match="lowercase must be true, false or 'auto', not 'yes'"):
+        WordVectors("toy", toy_kv(), lowercase="yes")
+
+
+def test_a_glove_file_loads_with_auto_case_by_default(tmp_path: Path) -> None:
+    """Through the config spec (schema default ``auto``) a lower-case GloVe file matches capitalised terms; with
+    ``lowercase: false`` it does not."""
+    path = tmp_path / "lower.txt"
+    path.write_text("malaria 0.1 0.2\nfever 0.3 0.1\n")
+    spec = model_spec({"format": "glove", "path": str(path)})
+    assert spec["lowercase"] == "auto"
+    assert load_representation("g", spec).phrase_vectors(["Malaria", "Fever"])[1].tolist() == [True, True]
+    cased = load_representation("g", {**spec, "lowercase": False})
+    assert cased.phrase_vectors(["Malaria", "fever"])[1].tolist() == [False, True]
