@@ -48,6 +48,7 @@ from biosem.errors import SourceFormatError
 from biosem.evaluate import CASE_AUTO, WORD_VECTOR_FORMATS
 from biosem.evaluate.encoders import read_embedding_table
 from biosem.io import atomic_path
+from biosem.logs import Progress
 
 log = logging.getLogger(__name__)
 
@@ -587,6 +588,11 @@ class PhraseWords:
         return out, mask
 
 
+ENCODING_PROGRESS_STEP = 0.1
+""":meth:`SentenceEncoder.phrase_vectors` logs the strings encoded at every tenth of the total (at most every
+10 s; a call of under 10 s that logged nothing stays quiet)."""
+
+
 class SentenceEncoder:
     """A sentence-transformers model: one vector per phrase (no word-level metrics)."""
 
@@ -598,12 +604,41 @@ class SentenceEncoder:
         self.batch_size = batch_size
 
     def phrase_vectors(self, phrases: Sequence[str], require_all: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """``(vectors float32 [n, dim], covered bool [n])``: one ``encode`` call over all ``phrases`` (batch size
+        ``batch_size``), every phrase covered.
+
+        Progress (strings encoded of the total, :data:`ENCODING_PROGRESS_STEP`) is logged from a forward hook
+        that counts the rows of each batch the model runs: sentence-transformers sorts the whole input by
+        length before it cuts batches, so encoding in chunks would change the batches (their padding) and
+        could change the vectors; the hook leaves the call, and so the vectors, as they are. A model without
+        ``register_forward_hook`` encodes without progress lines.
+        """
         if not phrases:
             dim = int(self.model.get_sentence_embedding_dimension())
             return np.zeros((0, dim), dtype=np.float32), np.zeros(0, dtype=bool)
-        vectors = self.model.encode(
-            list(phrases), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+        progress = Progress(
+            log,
+            f"{self.name}: encoding",
+            len(phrases),
+            unit="strings",
+            step=ENCODING_PROGRESS_STEP,
+            finish_after=10.0,
         )
+
+        def count_batch(_module: object, _inputs: object, output: object) -> None:
+            rows = output.get("sentence_embedding") if isinstance(output, Mapping) else None
+            if rows is not None:
+                progress.advance(len(rows))
+
+        hook = self.model.register_forward_hook(count_batch) if hasattr(self.model, "register_forward_hook") else None
+        try:
+            vectors = self.model.encode(
+                list(phrases), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+            )
+        finally:
+            if hook is not None:
+                hook.remove()
+        progress.finish()
         return np.asarray(vectors, dtype=np.float32), np.ones(len(phrases), dtype=bool)
 
 

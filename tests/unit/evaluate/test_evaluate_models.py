@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -18,7 +19,9 @@ from gensim.models import FastText, KeyedVectors
 from gensim.models.fasttext import save_facebook_model
 
 from biosem.errors import SourceFormatError
+from biosem.evaluate import models
 from biosem.evaluate.models import (
+    SentenceEncoder,
     TrainingParams,
     WordVectors,
     corpus_sentences,
@@ -32,6 +35,7 @@ from biosem.evaluate.models import (
     tokenize,
     train_word2vec,
 )
+from biosem.logs import Progress
 
 WORDS = ["Heart", "heart", "attack", "infarction", "myocardial"]
 VECS = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=np.float32)
@@ -313,3 +317,63 @@ def test_a_glove_file_loads_with_auto_case_by_default(tmp_path: Path) -> None:
     assert load_representation("g", spec).phrase_vectors(["Malaria", "Fever"])[1].tolist() == [True, True]
     cased = load_representation("g", {**spec, "lowercase": False})
     assert cased.phrase_vectors(["Malaria", "fever"])[1].tolist() == [False, True]
+
+
+class BatchingModel:
+    """A stand-in for a sentence-transformers model that batches as ``SentenceTransformer.encode`` does (the
+    whole input sorted by length, longest first, then cut into batches) and whose vectors depend on the batch
+    (the longest string of the batch: its padding), so that any change of the batches changes the vectors.
+    Runs its forward hooks on each batch's output as ``nn.Module.__call__`` does."""
+
+    def __init__(self) -> None:
+        self.hooks: dict[int, object] = {}
+        self.calls = 0
+
+    def register_forward_hook(self, hook):
+        key = len(self.hooks) + 100 * self.calls
+        self.hooks[key] = hook
+        return types.SimpleNamespace(remove=lambda: self.hooks.pop(key))
+
+    def encode(self, texts, batch_size=64, convert_to_numpy=True, show_progress_bar=False):
+        self.calls += 1
+        order = np.argsort([-len(t) for t in texts], kind="stable")
+        out = np.zeros((len(texts), 2), dtype=np.float32)
+        for start in range(0, len(texts), batch_size):
+            batch = order[start : start + batch_size]
+            padding = max(len(texts[i]) for i in batch)
+            rows = np.array([[len(texts[i]), padding] for i in batch], dtype=np.float32)
+            for hook in list(self.hooks.values()):
+                hook(self, ({},), {"sentence_embedding": rows})
+            out[batch] = rows
+        return out
+
+
+def test_sentence_encoder_logs_progress_and_encodes_in_one_call(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Progress at every tenth of the strings (a fake clock: 11 s a batch), from a hook that counts each batch's
+    rows; the vectors are those of one ``encode`` call over all strings (the batches as the model cuts them),
+    and the hook is gone afterwards."""
+    strings = [f"term {'x' * (i % 37)} {i}" for i in range(1000)]
+    model = BatchingModel()
+    expected = model.encode(strings, batch_size=64)
+    ticks = iter(range(0, 100_000, 11))
+    monkeypatch.setattr(models, "Progress", functools.partial(Progress, clock=lambda: float(next(ticks))))
+    with caplog.at_level(logging.INFO, logger="biosem.evaluate.models"):
+        vectors, covered = SentenceEncoder("enc", model, batch_size=64).phrase_vectors(strings)
+    assert np.array_equal(vectors, expected) and covered.all() and model.calls == 2 and not model.hooks
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("enc: encoding")]
+    # 16 batches of 64 (the last of 40): a line each time another tenth is passed, then the final one
+    assert [line.split(" (")[1].split(" strings")[0] for line in lines] == [
+        "128/1,000",
+        "256/1,000",
+        "320/1,000",
+        "448/1,000",
+        "512/1,000",
+        "640/1,000",
+        "704/1,000",
+        "832/1,000",
+        "960/1,000",
+        "1,000/1,000",
+    ]
+    assert lines[-1].startswith("enc: encoding: 100% (1,000/1,000 strings)") and "done in" in lines[-1]
