@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from biosem import __version__
-from biosem.evaluate import WORD_VECTOR_FORMATS
+from biosem.evaluate import CASE_AUTO, COVERAGE_WARNING, WORD_VECTOR_FORMATS
 from biosem.layout import outputs, paths
 from biosem.workflow.config import CONFIG_FILE, CONFIG_SCHEMA
 
@@ -362,17 +362,30 @@ def evaluate_models(
 
 
 def format_summary(results: "pd.DataFrame") -> str:
-    """Per model and dataset family: the number of result rows; then Spearman's rho, n and coverage of every
-    rated dataset (subset ``all``)."""
+    """What each model scored, for every family: per model and family the datasets scored, the items scored (the
+    sum of their ``n``) and the range of their coverage (:func:`biosem.evaluate.results.dataset_coverage`); the
+    same per model and group of datasets outside the rated family (a terminology's term pairs or analogies, the
+    category separation, the WiC splits); then Spearman's rho, n and coverage of every rated dataset (subset
+    ``all``)."""
     from biosem.evaluate.rated import METRIC
+    from biosem.evaluate.results import coverage_summary, dataset_coverage
 
-    lines = []
     if results.empty:
         return "no results\n"
-    family = results["dataset"].str.split("/").str[0]
-    family = family.where(results["dataset"].str.contains("/") | (results["metric"] != METRIC), "rated")
-    counts = results.groupby([results["model"], family], sort=True).size()
-    lines += _table([("model", "family", "rows")] + [(m, f, n) for (m, f), n in counts.items()])
+    coverage = dataset_coverage(results)
+    coverage["group"] = coverage["dataset"].str.rsplit("/", n=1).str[0]
+
+    def rows(frame: "pd.DataFrame", by: list[str]) -> list[tuple[object, ...]]:
+        return [
+            (*(getattr(r, c) for c in by), r.datasets, f"{r.n:,}", _coverage_range(r.coverage_min, r.coverage_max))
+            for r in coverage_summary(frame, by).itertuples(index=False)
+        ]
+
+    header = ("datasets", "items scored", "coverage")
+    lines = _table([("model", "family", *header), *rows(coverage, ["model", "family"])])
+    grouped = coverage[coverage["family"] != "rated"]
+    if len(grouped):
+        lines += ["", *_table([("model", "datasets of", *header), *rows(grouped, ["model", "group"])])]
     rated = results[(results["metric"] == METRIC) & (results["subset"] == "all")]
     if len(rated):
         lines += [""]
@@ -383,14 +396,21 @@ def format_summary(results: "pd.DataFrame") -> str:
     return "\n".join(lines) + "\n"
 
 
+def _coverage_range(low: float, high: float) -> str:
+    """A coverage range as the summary prints it: ``1.000``, or ``0.065-0.118``."""
+    return f"{low:.3f}" if f"{low:.3f}" == f"{high:.3f}" else f"{low:.3f}-{high:.3f}"
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
-    """Score the models, write ``--output`` (Parquet, or TSV for a ``.tsv`` name) and print a summary; return 2
-    on a config, model or dataset that cannot be read."""
+    """Score the models, write ``--output`` (Parquet, or TSV for a ``.tsv`` name) and print a summary (what each
+    model scored of every family: :func:`format_summary`) and a ``WARNING: <model> covers <x> of <dataset>`` line
+    (stderr) per dataset covered below :data:`biosem.evaluate.COVERAGE_WARNING`; return 2 on a config, model or
+    dataset that cannot be read."""
     import yaml
     from snakemake_interface_common.exceptions import WorkflowError
 
     from biosem.errors import SourceFormatError
-    from biosem.evaluate.results import COLUMNS, RESULTS
+    from biosem.evaluate.results import COLUMNS, RESULTS, coverage_warnings
     from biosem.io import write_table, write_text
     from biosem.logs import configure_logging
 
@@ -419,6 +439,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     else:
         write_table(results, args.output, RESULTS)
     sys.stdout.write(format_summary(results))
+    for warning in coverage_warnings(results, COVERAGE_WARNING):
+        print(warning, file=sys.stderr)
     print(f"{len(results)} rows written to {args.output}")
     return 0
 
@@ -452,8 +474,11 @@ EVALUATE = (
     f"datasets are built under {paths.DATASETS} (rated, term pairs, analogies with their term counts, WiC dev/test); "
     "term-pair category separation is not scored. Parameters and seed: the config (config/config.yaml of the "
     "current folder with each --configfile merged on it). Writes the workflow's tidy results table "
-    "(model, dataset, subset, metric, value, n, coverage, ci_low, ci_high) to --output and prints a summary; "
-    "exits 2 if the config, a model or a dataset cannot be read."
+    "(model, dataset, subset, metric, value, n, coverage, ci_low, ci_high) to --output and prints a summary of "
+    "what each model scored (datasets, items and coverage per family and per dataset group; rho per rated dataset) "
+    f"and a WARNING line for each dataset a model covers less than {COVERAGE_WARNING} of. A vocabulary without an "
+    "upper-case letter (GloVe 6B) is matched in lower case, any other as written (logged), unless --lowercase or "
+    "--case-sensitive says otherwise. Exits 2 if the config, a model or a dataset cannot be read."
 )
 INFO = (
     "Summarise the workflow config of the current folder (the repository root): config/config.yaml, with each "
@@ -550,7 +575,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("vectors", nargs="+", metavar="VECTORS", help="word-vector files or sentence-transformers folders")
     p.add_argument("--output", "-o", type=Path, required=True, help="results table: .parquet, or .tsv")
     p.add_argument("--format", choices=WORD_VECTOR_FORMATS, help="format of every vector file (default: inferred)")
-    p.add_argument("--lowercase", action="store_true", help="lowercase the vectors' keys and every query")
+    case = p.add_mutually_exclusive_group()
+    case.add_argument(
+        "--lowercase",
+        dest="lowercase",
+        action="store_const",
+        const=True,
+        default=CASE_AUTO,
+        help="lowercase the vectors' keys and every term (default: only for a vocabulary without upper case)",
+    )
+    case.add_argument(
+        "--case-sensitive",
+        dest="lowercase",
+        action="store_const",
+        const=False,
+        help="match terms as written, even against a vocabulary without upper case",
+    )
     p.add_argument("--max-vocab", type=int, metavar="N", help="keep the first N vectors of each file")
     p.add_argument(
         "--families",

@@ -380,3 +380,110 @@ def test_evaluate_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert main(["evaluate", str(tmp_path / "a" / "v.txt"), str(tmp_path / "v.txt"), *out]) == 2
     assert "two models are named 'v'" in capsys.readouterr().err
     assert not (tmp_path / "out.tsv").exists()
+
+
+# Term pairs of a MeSH-like terminology (capitalised terms) and an HPO-like one (lower case): (term1, term2, label).
+MESH_PAIRS = [
+    ("Malaria", "Fever", 1),
+    ("Abnormalities, Drug-Induced", "drug induced abnormalities", 1),
+    ("Anemia", "Heart Attack", 0),
+    ("Fever", "Anemia", 0),
+    ("Heart Attack", "heart", 1),
+    ("malaria", "fever", 1),
+    ("anemia", "drug", 0),
+    ("Drug", "Malaria", 0),
+    ("Fever", "Heart", 0),
+    ("Anemia", "Anemia drug", 1),
+]
+HPO_PAIRS = [
+    ("fever", "malaria", 1),
+    ("heart", "attack", 1),
+    ("drug", "anemia", 0),
+    ("fever", "heart", 0),
+    ("attack", "drug", 0),
+    ("anemia", "malaria", 1),
+]
+VOCABULARY = ["malaria", "fever", "anemia", "drug", "abnormalities", "induced", "heart", "attack"]
+
+
+def _termpair_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path]:
+    """A checkout (:func:`_checkout`) with two built term-pair datasets (MeSH-like and HPO-like
+    fsn_syn_easy_random) and two GloVe files of the same 8 words: ``lower.txt`` all in lower case, ``mixed.txt``
+    with ``Malaria`` capitalised. Returns the overlay and the two files."""
+    overlay = _checkout(tmp_path, monkeypatch)
+    for terminology, pairs in (("mesh", MESH_PAIRS), ("hpo", HPO_PAIRS)):
+        path = Path(outputs.termpair_dataset.path(terminology=terminology, dataset="fsn_syn_easy_random"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pd.DataFrame(pairs, columns=["term1", "term2", "label"]).to_parquet(path)
+    rng = np.random.default_rng(40)
+    vectors = rng.normal(size=(len(VOCABULARY), 4))
+    files = []
+    for name, words in (("lower", VOCABULARY), ("mixed", ["Malaria", *VOCABULARY[1:]])):
+        lines = [" ".join([w, *(f"{v:.6f}" for v in row)]) for w, row in zip(words, vectors)]
+        files.append(tmp_path / f"{name}.txt")
+        files[-1].write_text("\n".join(lines) + "\n")
+    return overlay, files[0], files[1]
+
+
+def _rows(text: str) -> list[list[str]]:
+    """The summary's lines split at whitespace (headers with a space in a column name split too)."""
+    return [line.split() for line in text.splitlines()]
+
+
+def test_evaluate_matches_a_lower_case_vocabulary_in_lower_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a flag, a vocabulary without upper case (lower.txt) scores every capitalised MeSH term (coverage
+    1) and a mixed-case one (mixed.txt) is matched as written (1 of 10 MeSH pairs, 4 of 6 HPO pairs: a WARNING);
+    the summary gives datasets, items scored and coverage per family and per terminology."""
+    overlay, lower, mixed = _termpair_checkout(tmp_path, monkeypatch)
+    out = tmp_path / "out.tsv"
+    argv = ["evaluate", str(lower), str(mixed), "--families", "termpairs", "--configfile", str(overlay), "-o", str(out)]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    rows = _rows(captured.out)
+    assert ["lower", "termpairs", "2", "16", "1.000"] in rows
+    assert ["mixed", "termpairs", "2", "5", "0.100-0.667"] in rows
+    for model, terminology, n, coverage in [
+        ("lower", "mesh", "10", "1.000"),
+        ("lower", "hpo", "6", "1.000"),
+        ("mixed", "mesh", "1", "0.100"),
+        ("mixed", "hpo", "4", "0.667"),
+    ]:
+        assert [model, f"termpairs/{terminology}", "1", n, coverage] in rows
+    assert ["model", "family", "datasets", "items", "scored", "coverage"] in rows
+    assert ["model", "datasets", "of", "datasets", "items", "scored", "coverage"] in rows
+    err = captured.err.splitlines()
+    assert [line for line in err if line.startswith("WARNING")] == [
+        "WARNING: mixed covers 0.100 of termpairs/mesh/fsn_syn_easy_random"
+    ]
+    assert captured.err.count("model lower: no upper-case letter in its 8 keys, so terms are matched in lower") == 1
+    assert captured.err.count("model mixed: upper-case letters in its keys, so terms are matched as written") == 1
+    table = pd.read_csv(out, sep="\t", keep_default_na=False, na_values=[""])
+    auc = table[table["metric"] == "avg_cos:auc"].set_index(["model", "dataset"])
+    assert auc.loc[("lower", "termpairs/mesh/fsn_syn_easy_random"), ["n", "coverage"]].tolist() == [10, 1.0]
+    assert auc.loc[("mixed", "termpairs/hpo/fsn_syn_easy_random"), "n"] == 4
+    assert table.loc[table["model_b"].isna(), "coverage"].notna().all()
+
+
+def test_evaluate_case_sensitive_warns_about_low_coverage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--case-sensitive`` matches the lower-case vocabulary as written: 2 of the 10 MeSH pairs are covered
+    (both terms in lower case), below 0.5, so the exact WARNING line is printed; ``--lowercase`` and
+    ``--case-sensitive`` exclude each other."""
+    overlay, lower, _ = _termpair_checkout(tmp_path, monkeypatch)
+    out = tmp_path / "out.tsv"
+    argv = ["evaluate", str(lower), "--families", "termpairs", "--configfile", str(overlay), "-o", str(out)]
+    assert main([*argv, "--case-sensitive"]) == 0
+    captured = capsys.readouterr()
+    assert ["lower", "termpairs", "2", "8", "0.200-1.000"] in _rows(captured.out)
+    assert ["lower", "termpairs/mesh", "1", "2", "0.200"] in _rows(captured.out)
+    assert [line for line in captured.err.splitlines() if line.startswith("WARNING")] == [
+        "WARNING: lower covers 0.200 of termpairs/mesh/fsn_syn_easy_random"
+    ]
+    assert "lowercase: auto" not in captured.err  # nothing detected: the flag decided
+    assert main([*argv, "--lowercase"]) == 0
+    assert ["lower", "termpairs", "2", "16", "1.000"] in _rows(capsys.readouterr().out)
+    assert _exit_code([*argv, "--lowercase", "--case-sensitive"]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err

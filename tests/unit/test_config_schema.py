@@ -209,8 +209,20 @@ def test_minimal_config_gets_every_default() -> None:
         "batch_size": 64,
         "local_files_only": True,
     }
-    assert models["v"] == {"format": "glove", "path": "p", "lowercase": False, "max_vocab": None}
+    assert models["v"] == {"format": "glove", "path": "p", "lowercase": "auto", "max_vocab": None}
     assert models["t"] == {"format": "train", "sg": 1, "window": 2}
+
+
+def test_a_vector_models_lowercase_is_auto_true_or_false() -> None:
+    """``evaluate.models.<name>.lowercase``: ``auto`` by default (the vocabulary's case decides), true or false
+    as given; anything else is rejected naming the key."""
+    for value in ("auto", True, False):
+        c = config_with_defaults(evaluate={"models": {"v": {"format": "glove", "path": "p", "lowercase": value}}})
+        assert c["evaluate"]["models"]["v"]["lowercase"] == value
+    for wrong in ("yes", "Auto", 1, None):
+        with pytest.raises(WorkflowError) as err:
+            config_with_defaults(evaluate={"models": {"v": {"format": "glove", "path": "p", "lowercase": wrong}}})
+        assert "lowercase" in str(err.value)
 
 
 @pytest.mark.parametrize("key", ["bias_correction", "exclusion"])

@@ -11,7 +11,9 @@ import yaml
 from conftest import REPO, workflow_config
 from gensim.models import KeyedVectors
 
-from biosem.evaluate.results import COLUMNS
+from biosem.evaluate import COVERAGE_WARNING
+from biosem.evaluate.results import COLUMNS, coverage_warnings, dataset_coverage, dataset_family
+from biosem.layout import paths
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 
 pytestmark = pytest.mark.workflow
@@ -152,3 +154,25 @@ def test_report_plots(out: Path) -> None:
     for name in ("rated", "frequency_bands", "termpairs", "analogies", "wic"):
         data = (out / "plots" / f"{name}.png").read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_every_family_carries_n_and_coverage_and_the_logs_say_it(
+    workflow_runs: dict[int, Path], results: pd.DataFrame
+) -> None:
+    """Rows of every family (rated, term pairs with the category separation, analogies, WiC with its random
+    baseline) carry n and a coverage in [0, 1]; only the rows comparing two models have none. The evaluate rules
+    log the items scored and the coverage per dataset, collect_evaluation sums them per family and repeats the
+    WARNING line of every dataset covered below 0.5 (UMNSRS, among others, on the overlay's two corpora)."""
+    own = results[results["model_b"].isna()]
+    assert own["coverage"].notna().all() and own["coverage"].between(0, 1).all() and own["n"].ge(0).all()
+    assert results.loc[results["model_b"].notna(), "coverage"].isna().all()
+    assert set(own["dataset"].map(dataset_family)) == {"rated", "termpairs", "analogies", "wic"}
+    coverage = dataset_coverage(results)
+    assert set(coverage["model"]) == {*MODELS, "random"}
+    termpairs = (workflow_runs[2] / paths.log("evaluate_termpairs", "sg_w10")).read_text()
+    for r in coverage[(coverage["model"] == "sg_w10") & (coverage["family"] == "termpairs")].itertuples():
+        assert f"sg_w10 on {r.dataset} (termpairs): {r.n} items scored, coverage {r.coverage:.3f}" in termpairs
+    collect = (workflow_runs[2] / paths.log("collect_evaluation", "results")).read_text()
+    warnings = coverage_warnings(results, COVERAGE_WARNING)
+    assert warnings and all(line in collect for line in warnings)
+    assert all(f"{model} rated: " in collect and f"{model} termpairs: " in collect for model in MODELS)

@@ -12,7 +12,7 @@ import pandas as pd
 from biosem.evaluate.models import load_rule_model
 from biosem.evaluate.results import RESULTS, results_frame
 from biosem.evaluate.schemas import ANALOGY_PREDICTIONS
-from biosem.evaluate.suite import analogy_params, score_analogies
+from biosem.evaluate.suite import analogy_params, log_coverage, score_analogies
 from biosem.io import write_table
 from biosem.logs import configure_logging
 
@@ -31,6 +31,7 @@ def main(snakemake) -> None:
             analogy_params(snakemake.params.analogies),
             workers=snakemake.threads,
         )
+        log_coverage(rows)
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
     write_table(predictions, snakemake.output.predictions, ANALOGY_PREDICTIONS)
 

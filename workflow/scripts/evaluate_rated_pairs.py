@@ -8,7 +8,7 @@ import logging
 
 from biosem.evaluate.models import load_rule_model
 from biosem.evaluate.results import RESULTS, results_frame
-from biosem.evaluate.suite import read_rated_datasets, read_token_counts, score_rated
+from biosem.evaluate.suite import log_coverage, read_rated_datasets, read_token_counts, score_rated
 from biosem.io import write_table
 from biosem.logs import configure_logging
 from biosem.sources import verify_fetched
@@ -33,6 +33,7 @@ def main(snakemake) -> None:
         rows = score_rated(
             model, datasets, snakemake.params.rated, snakemake.params.seed, counts, snakemake.params.band_corpus
         )
+        log_coverage(rows)
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
 
 

@@ -9,7 +9,7 @@ import logging
 from biosem.evaluate.models import load_rule_model
 from biosem.evaluate.results import RESULTS, results_frame
 from biosem.evaluate.schemas import TERMPAIR_PREDICTIONS
-from biosem.evaluate.suite import category_samples, termpair_params
+from biosem.evaluate.suite import category_samples, log_coverage, termpair_params
 from biosem.evaluate.termpairs import (
     category_rows,
     empty_predictions,
@@ -43,6 +43,7 @@ def main(snakemake) -> None:
         )
         for terminology, sample, cat in category_samples(cfg["categories"], tables, seed, snakemake.params.termpairs):
             rows += category_rows(model, f"categories/{terminology}", sample, cat.bins)
+        log_coverage(rows)
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
     write_table(predictions, snakemake.output.predictions, TERMPAIR_PREDICTIONS)
 

@@ -4,7 +4,7 @@ import logging
 
 from biosem.evaluate.models import load_rule_model
 from biosem.evaluate.results import RESULTS, results_frame
-from biosem.evaluate.suite import score_wic
+from biosem.evaluate.suite import log_coverage, score_wic
 from biosem.io import read_table, write_table
 from biosem.logs import configure_logging
 
@@ -18,6 +18,7 @@ def main(snakemake) -> None:
     if model is not None:
         dev, test = (read_table(p) for p in snakemake.input.splits)
         rows = score_wic(model, dev, test, snakemake.params.wic, snakemake.params.seed)
+        log_coverage(rows)
     write_table(results_frame(rows), snakemake.output.results, RESULTS)
 
 

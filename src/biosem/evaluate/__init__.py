@@ -20,3 +20,13 @@ Modules (docs/design.md § Evaluation):
 WORD_VECTOR_FORMATS = ("word2vec_binary", "word2vec_text", "glove", "fasttext")
 """The word-vector file formats :mod:`biosem.evaluate.models` reads (here, so that ``biosem evaluate --help``
 lists them without importing gensim)."""
+
+CASE_AUTO = "auto"
+"""``lowercase: auto`` (config ``evaluate.models.<name>.lowercase``, the default; ``biosem evaluate`` without
+``--lowercase`` or ``--case-sensitive``): a vocabulary without an upper-case letter is matched in lower case,
+any other as written (:func:`biosem.evaluate.models.resolve_case`)."""
+
+COVERAGE_WARNING = 0.5
+"""A model that covers less than this share of a dataset's items gets a ``WARNING: <model> covers <x> of
+<dataset>`` line (:func:`biosem.evaluate.results.coverage_warnings`): in ``biosem evaluate``'s output and the
+evaluate rules' logs."""

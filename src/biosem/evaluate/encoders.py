@@ -29,12 +29,14 @@ EMBEDDINGS = TableSpec(
 
 
 def encode_distinct(encoder: object, strings: Iterable[str]) -> pa.Table:
-    """Encode each distinct string of ``strings`` once, in sorted order (one ``phrase_vectors`` call).
+    """Encode each distinct string of ``strings`` once, in sorted order (one ``phrase_vectors`` call; a
+    :class:`biosem.evaluate.models.SentenceEncoder` logs the strings encoded at every tenth of them).
 
     ``encoder``: a representation with ``phrase_vectors`` (a :class:`biosem.evaluate.models.SentenceEncoder`).
     Returns an :data:`EMBEDDINGS` table (``string``, ``vector`` float32 [dim]).
     """
     distinct = sorted(set(strings))
+    log.info("%s: encoding %d distinct strings", getattr(encoder, "name", "encoder"), len(distinct))
     vectors, _ = encoder.phrase_vectors(distinct)  # type: ignore[attr-defined]
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     dim = int(vectors.shape[1]) if vectors.ndim == 2 else 0

@@ -9,8 +9,11 @@ Word vectors are read with gensim ``KeyedVectors`` in the formats people publish
   vocabulary get vectors from their character n-grams.
 
 ``max_vocab`` keeps the first N vectors of the file (word2vec and GloVe files list the most frequent
-words first). ``lowercase`` lowercases the model's keys, keeping the first (most frequent) vector
-when several keys collide, and lowercases every query.
+words first). ``lowercase: true`` lowercases the model's keys, keeping the first (most frequent) vector
+when several keys collide, and lowercases every query; ``false`` matches queries as written; ``auto``
+(the default, :func:`resolve_case`) matches in lower case when no key holds an upper-case letter
+(GloVe 6B, trained lower-case models), else as written: a lower-case vocabulary asked for "Malaria" or
+"Abnormalities, Drug-Induced" as written covers about a tenth of MeSH's term pairs.
 
 Phrases (multi-word terms) are the mean of their words' raw vectors (Schulz & Juric 2020; BMASS
 multi-word terms), unless the phrase itself is a key of the model (phrase embeddings). Words are
@@ -42,9 +45,10 @@ from gensim.models.fasttext import FastTextKeyedVectors, load_facebook_vectors
 from scipy import sparse
 
 from biosem.errors import SourceFormatError
-from biosem.evaluate import WORD_VECTOR_FORMATS
+from biosem.evaluate import CASE_AUTO, WORD_VECTOR_FORMATS
 from biosem.evaluate.encoders import read_embedding_table
 from biosem.io import atomic_path
+from biosem.logs import Progress
 
 log = logging.getLogger(__name__)
 
@@ -380,6 +384,40 @@ def infer_vector_format(path: str | Path) -> str:
     return "glove"
 
 
+def has_upper_case(keys: Iterable[str]) -> bool:
+    """Whether any key holds an upper-case letter (one that ``str.lower`` changes: ``Malaria``, ``IL6``, ``Δ``)."""
+    return any(key != key.lower() for key in keys)
+
+
+def resolve_case(name: str, keys: Sequence[str], lowercase: bool | str) -> bool:
+    """Whether model ``name`` matches terms in lower case: ``lowercase`` itself when it is a bool, else (``auto``,
+    :data:`biosem.evaluate.CASE_AUTO`) whether none of its vocabulary ``keys`` holds an upper-case letter
+    (:func:`has_upper_case`). What ``auto`` chose is logged (INFO, once per call: once per model load).
+
+    Raises:
+        ValueError: ``lowercase`` is neither a bool nor ``auto``.
+    """
+    if isinstance(lowercase, bool):
+        return lowercase
+    if lowercase != CASE_AUTO:
+        raise ValueError(f"model {name}: lowercase must be true, false or {CASE_AUTO!r}, not {lowercase!r}")
+    lower = not has_upper_case(keys)
+    if lower:
+        log.info(
+            "model %s: no upper-case letter in its %d keys, so terms are matched in lower case (lowercase: auto; "
+            "config lowercase: false or biosem evaluate --case-sensitive matches them as written)",
+            name,
+            len(keys),
+        )
+    else:
+        log.info(
+            "model %s: upper-case letters in its keys, so terms are matched as written (lowercase: auto; "
+            "config lowercase: true or biosem evaluate --lowercase lowercases keys and terms)",
+            name,
+        )
+    return lower
+
+
 class Representation(Protocol):
     """What the evaluation families need from a model."""
 
@@ -392,16 +430,24 @@ class Representation(Protocol):
 
 
 class WordVectors:
-    """Word vectors with phrase lookup. ``vectors`` are the model's raw (unnormalised) vectors."""
+    """Word vectors with phrase lookup. ``vectors`` are the model's raw (unnormalised) vectors.
+
+    ``lowercase``: True (keys lowercased, :func:`lowercase_keys`, and every query), False (queries as
+    written) or ``auto`` (:func:`resolve_case`: lower case when no key holds an upper-case letter, then the
+    keys need no copy); the choice made is ``self.lowercase``.
+
+    Raises:
+        ValueError: ``lowercase`` is neither a bool nor ``auto``.
+    """
 
     word_level = True
 
-    def __init__(self, name: str, kv: KeyedVectors, lowercase: bool) -> None:
+    def __init__(self, name: str, kv: KeyedVectors, lowercase: bool | str) -> None:
         self.name = name
         # fastText keys stay as they are (their n-grams were built from them); queries are lowercased.
         self.subword = isinstance(kv, FastTextKeyedVectors)
-        self.kv = lowercase_keys(kv) if lowercase and not self.subword else kv
-        self.lowercase = lowercase
+        self.lowercase = resolve_case(name, kv.index_to_key, lowercase)
+        self.kv = lowercase_keys(kv) if lowercase is True and not self.subword else kv
         self.dim = int(self.kv.vector_size)
         self._mean: np.ndarray | None = None
 
@@ -542,6 +588,11 @@ class PhraseWords:
         return out, mask
 
 
+ENCODING_PROGRESS_STEP = 0.1
+""":meth:`SentenceEncoder.phrase_vectors` logs the strings encoded at every tenth of the total (at most every
+10 s; a call of under 10 s that logged nothing stays quiet)."""
+
+
 class SentenceEncoder:
     """A sentence-transformers model: one vector per phrase (no word-level metrics)."""
 
@@ -553,12 +604,41 @@ class SentenceEncoder:
         self.batch_size = batch_size
 
     def phrase_vectors(self, phrases: Sequence[str], require_all: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """``(vectors float32 [n, dim], covered bool [n])``: one ``encode`` call over all ``phrases`` (batch size
+        ``batch_size``), every phrase covered.
+
+        Progress (strings encoded of the total, :data:`ENCODING_PROGRESS_STEP`) is logged from a forward hook
+        that counts the rows of each batch the model runs: sentence-transformers sorts the whole input by
+        length before it cuts batches, so encoding in chunks would change the batches (their padding) and
+        could change the vectors; the hook leaves the call, and so the vectors, as they are. A model without
+        ``register_forward_hook`` encodes without progress lines.
+        """
         if not phrases:
             dim = int(self.model.get_sentence_embedding_dimension())
             return np.zeros((0, dim), dtype=np.float32), np.zeros(0, dtype=bool)
-        vectors = self.model.encode(
-            list(phrases), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+        progress = Progress(
+            log,
+            f"{self.name}: encoding",
+            len(phrases),
+            unit="strings",
+            step=ENCODING_PROGRESS_STEP,
+            finish_after=10.0,
         )
+
+        def count_batch(_module: object, _inputs: object, output: object) -> None:
+            rows = output.get("sentence_embedding") if isinstance(output, Mapping) else None
+            if rows is not None:
+                progress.advance(len(rows))
+
+        hook = self.model.register_forward_hook(count_batch) if hasattr(self.model, "register_forward_hook") else None
+        try:
+            vectors = self.model.encode(
+                list(phrases), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+            )
+        finally:
+            if hook is not None:
+                hook.remove()
+        progress.finish()
         return np.asarray(vectors, dtype=np.float32), np.ones(len(phrases), dtype=bool)
 
 
@@ -601,7 +681,7 @@ def load_representation(name: str, spec: Mapping[str, Any], path: str | Path | N
         kv = load_keyed_vectors(path if path is not None else spec["path"], "word2vec_binary")
         return WordVectors(name, kv, lowercase=True)
     kv = load_keyed_vectors(path if path is not None else spec["path"], fmt, spec["max_vocab"])
-    return WordVectors(name, kv, lowercase=bool(spec["lowercase"]))
+    return WordVectors(name, kv, lowercase=spec["lowercase"])
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:

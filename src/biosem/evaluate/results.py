@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -124,6 +124,74 @@ def collect(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
         return results_frame([])
     out = pd.concat(frames, ignore_index=True)[COLUMNS]
     return out.sort_values(list(RESULTS.sort_keys), kind="stable").reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------------------------------
+# Coverage: what a model scored of each dataset
+# --------------------------------------------------------------------------------------------------
+FAMILY_OF_PREFIX = {"simlex": "rated", "categories": "termpairs"}
+"""The family of a dataset name's first part where it is not the family itself: ``simlex/<name>`` (biosem's
+rated datasets) is rated, ``categories/<t>`` (category separation) belongs to the term pairs."""
+
+
+def dataset_family(dataset: str) -> str:
+    """The family of a result row's ``dataset``: ``rated`` for an external benchmark (no ``/``: ``simlex999``)
+    or ``simlex/<name>``, else its first part (``termpairs``, ``analogies``, ``wic``; :data:`FAMILY_OF_PREFIX`)."""
+    if "/" not in dataset:
+        return "rated"
+    prefix = dataset.split("/", 1)[0]
+    return FAMILY_OF_PREFIX.get(prefix, prefix)
+
+
+COVERAGE_COLUMNS = {"model": object, "family": object, "dataset": object, "n": np.int64, "coverage": float}
+
+
+def dataset_coverage(results: pd.DataFrame) -> pd.DataFrame:
+    """What each model scored of each dataset, from a results table (:data:`RESULTS` columns).
+
+    Returns one row per (model, dataset), sorted by both, columns ``model, family, dataset, n, coverage``:
+    ``family`` (:func:`dataset_family`), ``n`` (the items scored: the largest ``n`` of the dataset's rows of
+    subset ``all``, or of all its rows where it has none; a WiC split counts every instance, since an
+    uncovered one gets the fallback label) and ``coverage`` (the share of the dataset's items the model could
+    represent, 0-1). Rows comparing two models (``model_b`` set) and rows without a coverage are left out.
+    """
+    rows = results[results["model_b"].isna() & results["coverage"].notna()]
+    if rows.empty:
+        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in COVERAGE_COLUMNS.items()})
+    is_all = rows["subset"].eq("all")
+    has_all = is_all.groupby([rows["model"], rows["dataset"]]).transform("any")
+    rows = rows[is_all | ~has_all]
+    out = rows.groupby(["model", "dataset"], sort=True).agg(n=("n", "max"), coverage=("coverage", "first"))
+    out = out.reset_index()
+    out.insert(1, "family", out["dataset"].map(dataset_family))
+    return out.astype(COVERAGE_COLUMNS)[list(COVERAGE_COLUMNS)]
+
+
+def coverage_summary(coverage: pd.DataFrame, by: Sequence[str] = ("model", "family")) -> pd.DataFrame:
+    """:func:`dataset_coverage` rows summed up per ``by`` (columns of it, e.g. ``model, family``): ``datasets``
+    (how many), ``n`` (the items scored, summed) and the range of their coverage (``coverage_min``,
+    ``coverage_max``); sorted by ``by``."""
+    by = list(by)
+    if coverage.empty:
+        return pd.DataFrame(columns=[*by, "datasets", "n", "coverage_min", "coverage_max"])
+    return (
+        coverage.groupby(by, sort=True)
+        .agg(
+            datasets=("dataset", "size"),
+            n=("n", "sum"),
+            coverage_min=("coverage", "min"),
+            coverage_max=("coverage", "max"),
+        )
+        .reset_index()
+    )
+
+
+def coverage_warnings(results: pd.DataFrame, threshold: float) -> list[str]:
+    """``WARNING: <model> covers <coverage> of <dataset>`` (coverage to 3 decimals) for every dataset a model
+    covers less than ``threshold`` of (:func:`dataset_coverage`), in model and dataset order."""
+    coverage = dataset_coverage(results)
+    low = coverage[coverage["coverage"] < threshold]
+    return [f"WARNING: {r.model} covers {r.coverage:.3f} of {r.dataset}" for r in low.itertuples(index=False)]
 
 
 # --------------------------------------------------------------------------------------------------

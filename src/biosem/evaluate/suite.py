@@ -15,10 +15,12 @@ from typing import Any
 
 import pandas as pd
 
+from biosem.evaluate import COVERAGE_WARNING
 from biosem.evaluate.analogies import AnalogyParams, analogy_phrases, candidate_key, evaluate_analogy_datasets
 from biosem.evaluate.benchmarks import read_rated_pairs
 from biosem.evaluate.models import Representation
 from biosem.evaluate.rated import RatedParams, evaluate_rated_datasets
+from biosem.evaluate.results import coverage_warnings, dataset_coverage, results_frame
 from biosem.evaluate.schemas import ANALOGY_PREDICTIONS
 from biosem.evaluate.termpairs import CategoryParams, TermPairEvalParams, category_terms
 from biosem.evaluate.wic import context_strings, evaluate_context_cosine
@@ -198,3 +200,16 @@ def encoder_strings(
         for contexts in context_strings(split, wic_window):
             strings.update(contexts)
     return strings
+
+
+def log_coverage(rows: Iterable[Mapping[str, object]] | pd.DataFrame, threshold: float = COVERAGE_WARNING) -> None:
+    """Log what each model scored of each dataset of result ``rows`` (result-row dicts or a results table):
+    one line per (model, dataset) with its family, the items scored and the coverage
+    (:func:`biosem.evaluate.results.dataset_coverage`), then a WARNING line ``WARNING: <model> covers <x> of
+    <dataset>`` per dataset covered below ``threshold`` (:func:`biosem.evaluate.results.coverage_warnings`),
+    the lines ``biosem evaluate`` prints."""
+    frame = rows if isinstance(rows, pd.DataFrame) else results_frame(rows)
+    for r in dataset_coverage(frame).itertuples(index=False):
+        log.info("%s on %s (%s): %d items scored, coverage %.3f", r.model, r.dataset, r.family, r.n, r.coverage)
+    for line in coverage_warnings(frame, threshold):
+        log.warning("%s", line)

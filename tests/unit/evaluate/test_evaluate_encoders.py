@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from biosem.evaluate import models
 from biosem.evaluate.analogies import AnalogyParams, evaluate_analogy_datasets
 from biosem.evaluate.encoders import EMBEDDINGS, EmbeddingTable, encode_distinct, read_embedding_table
 from biosem.evaluate.models import load_rule_model, load_sentence_encoder
@@ -20,6 +21,7 @@ from biosem.evaluate.suite import encoder_strings, rated_params
 from biosem.evaluate.termpairs import TermPairEvalParams, category_rows, evaluate_termpair_datasets
 from biosem.evaluate.wic import evaluate_context_cosine
 from biosem.io import write_table
+from biosem.logs import Progress
 from biosem.seeds import generator
 
 pytest.importorskip(
@@ -253,3 +255,26 @@ def test_biosem_evaluate_encodes_each_string_once(
         found = got.loc[(row["dataset"], "all")]
         assert (found["n"], found["coverage"]) == (row["n"], row["coverage"]) == (4, 1.0)
         np.testing.assert_allclose(found["value"], row["value"], atol=1e-6)
+
+
+def test_encoding_progress_counts_the_model_batches_and_keeps_the_vectors(
+    encoder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The progress of :meth:`SentenceEncoder.phrase_vectors` counts the rows of each batch the model runs (batch
+    size 4: every batch of 4 but the last), all of them, and its vectors are, bit for bit, those of one plain
+    ``encode`` call with the same batch size (the hook changes nothing; it is removed afterwards)."""
+    strings = sorted(_all_strings(encoder))
+    counted: list[float] = []
+
+    class Counting(Progress):
+        def advance(self, amount: float = 1) -> None:
+            counted.append(amount)
+            super().advance(amount)
+
+    monkeypatch.setattr(models, "Progress", Counting)
+    vectors, covered = encoder.phrase_vectors(strings)
+    assert covered.all() and sum(counted) == len(strings) > 30
+    assert counted[:-1] == [4] * (len(counted) - 1) and 1 <= counted[-1] <= 4
+    direct = encoder.model.encode(strings, batch_size=4, convert_to_numpy=True, show_progress_bar=False)
+    assert np.array_equal(vectors, direct)
+    assert not encoder.model._forward_hooks  # torch's registry of forward hooks: the hook is gone

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -18,18 +19,23 @@ from gensim.models import FastText, KeyedVectors
 from gensim.models.fasttext import save_facebook_model
 
 from biosem.errors import SourceFormatError
+from biosem.evaluate import models
 from biosem.evaluate.models import (
+    SentenceEncoder,
     TrainingParams,
     WordVectors,
     corpus_sentences,
     count_tokens,
+    has_upper_case,
     load_keyed_vectors,
     load_representation,
     lowercase_keys,
+    resolve_case,
     save_word2vec_binary,
     tokenize,
     train_word2vec,
 )
+from biosem.logs import Progress
 
 WORDS = ["Heart", "heart", "attack", "infarction", "myocardial"]
 VECS = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=np.float32)
@@ -272,3 +278,102 @@ def test_sentence_encoder_with_a_stand_in_package(
     with caplog.at_level(logging.WARNING):
         assert load_representation("enc", model_spec({"format": "sentence_transformers", "model": "missing"})) is None
     assert "could not be loaded" in caplog.text
+
+
+def test_auto_case_matches_a_lower_case_vocabulary_in_lower_case(caplog: pytest.LogCaptureFixture) -> None:
+    """``lowercase: auto``: a vocabulary without an upper-case letter (GloVe 6B) is matched in lower case, a
+    mixed-case one as written; the choice is logged once per model; true / false decide it whatever the keys."""
+    lower = KeyedVectors(3)
+    lower.add_vectors(["heart", "attack", "δ", "il6"], np.eye(4, 3, dtype=np.float32))
+    terms = ["Heart Attack", "heart attack", "IL6", "Δ"]
+    assert not has_upper_case(lower.index_to_key) and has_upper_case(["heart", "Δ"]) and has_upper_case(["IL6"])
+    with caplog.at_level(logging.INFO, logger="biosem.evaluate.models"):
+        auto = WordVectors("glove", lower, lowercase="auto")
+    assert auto.lowercase is True and auto.kv is lower  # keys already lower case: no copy
+    assert auto.phrase_vectors(terms)[1].tolist() == [True, True, True, True]
+    assert caplog.text.count("model glove: no upper-case letter in its 4 keys") == 1
+    assert "lowercase: auto" in caplog.text and "--case-sensitive" in caplog.text
+    written = WordVectors("glove", lower, lowercase=False)  # --case-sensitive, config lowercase: false
+    assert written.lowercase is False and written.phrase_vectors(terms)[1].tolist() == [False, True, False, False]
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="biosem.evaluate.models"):
+        mixed = WordVectors("toy", toy_kv(), lowercase="auto")  # "Heart" and "heart" are two keys
+    assert mixed.lowercase is False and "upper-case letters in its keys, so terms are matched as written" in caplog.text
+    vectors, covered = mixed.phrase_vectors(["Heart", "heart", "HEART"])
+    assert covered.tolist() == [True, True, False] and vectors[0].tolist() == [1, 0, 0]
+    assert WordVectors("toy", toy_kv(), lowercase=True).phrase_vectors(["HEART"])[1].tolist() == [True]
+    assert resolve_case("x", ["a"], True) is True and resolve_case("x", ["a"], False) is False
+    with pytest.raises(ValueError, match="lowercase must be true, false or 'auto', not 'yes'"):
+        WordVectors("toy", toy_kv(), lowercase="yes")
+
+
+def test_a_glove_file_loads_with_auto_case_by_default(tmp_path: Path) -> None:
+    """Through the config spec (schema default ``auto``) a lower-case GloVe file matches capitalised terms; with
+    ``lowercase: false`` it does not."""
+    path = tmp_path / "lower.txt"
+    path.write_text("malaria 0.1 0.2\nfever 0.3 0.1\n")
+    spec = model_spec({"format": "glove", "path": str(path)})
+    assert spec["lowercase"] == "auto"
+    assert load_representation("g", spec).phrase_vectors(["Malaria", "Fever"])[1].tolist() == [True, True]
+    cased = load_representation("g", {**spec, "lowercase": False})
+    assert cased.phrase_vectors(["Malaria", "fever"])[1].tolist() == [False, True]
+
+
+class BatchingModel:
+    """A stand-in for a sentence-transformers model that batches as ``SentenceTransformer.encode`` does (the
+    whole input sorted by length, longest first, then cut into batches) and whose vectors depend on the batch
+    (the longest string of the batch: its padding), so that any change of the batches changes the vectors.
+    Runs its forward hooks on each batch's output as ``nn.Module.__call__`` does."""
+
+    def __init__(self) -> None:
+        self.hooks: dict[int, object] = {}
+        self.calls = 0
+
+    def register_forward_hook(self, hook):
+        key = len(self.hooks) + 100 * self.calls
+        self.hooks[key] = hook
+        return types.SimpleNamespace(remove=lambda: self.hooks.pop(key))
+
+    def encode(self, texts, batch_size=64, convert_to_numpy=True, show_progress_bar=False):
+        self.calls += 1
+        order = np.argsort([-len(t) for t in texts], kind="stable")
+        out = np.zeros((len(texts), 2), dtype=np.float32)
+        for start in range(0, len(texts), batch_size):
+            batch = order[start : start + batch_size]
+            padding = max(len(texts[i]) for i in batch)
+            rows = np.array([[len(texts[i]), padding] for i in batch], dtype=np.float32)
+            for hook in list(self.hooks.values()):
+                hook(self, ({},), {"sentence_embedding": rows})
+            out[batch] = rows
+        return out
+
+
+def test_sentence_encoder_logs_progress_and_encodes_in_one_call(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Progress at every tenth of the strings (a fake clock: 11 s a batch), from a hook that counts each batch's
+    rows; the vectors are those of one ``encode`` call over all strings (the batches as the model cuts them),
+    and the hook is gone afterwards."""
+    strings = [f"term {'x' * (i % 37)} {i}" for i in range(1000)]
+    model = BatchingModel()
+    expected = model.encode(strings, batch_size=64)
+    ticks = iter(range(0, 100_000, 11))
+    monkeypatch.setattr(models, "Progress", functools.partial(Progress, clock=lambda: float(next(ticks))))
+    with caplog.at_level(logging.INFO, logger="biosem.evaluate.models"):
+        vectors, covered = SentenceEncoder("enc", model, batch_size=64).phrase_vectors(strings)
+    assert np.array_equal(vectors, expected) and covered.all() and model.calls == 2 and not model.hooks
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("enc: encoding")]
+    # 16 batches of 64 (the last of 40): a line each time another tenth is passed, then the final one
+    assert [line.split(" (")[1].split(" strings")[0] for line in lines] == [
+        "128/1,000",
+        "256/1,000",
+        "320/1,000",
+        "448/1,000",
+        "512/1,000",
+        "640/1,000",
+        "704/1,000",
+        "832/1,000",
+        "960/1,000",
+        "1,000/1,000",
+    ]
+    assert lines[-1].startswith("enc: encoding: 100% (1,000/1,000 strings)") and "done in" in lines[-1]
