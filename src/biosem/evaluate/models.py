@@ -645,8 +645,8 @@ class SentenceEncoder:
 def load_sentence_encoder(name: str, spec: Mapping[str, Any]) -> SentenceEncoder | None:
     """Load a sentence-transformers model, or return None after logging why it is skipped.
 
-    Skipped (not an error) when the ``sentence-transformers`` package is not installed (install the
-    ``encoders`` extra: ``pip install 'biosem[encoders]'``) or its weights cannot be loaded (by
+    Skipped (not an error) when the ``sentence-transformers`` package is not installed (the ``encoders``
+    extra, after PyTorch's CPU build: README § Sentence encoders) or its weights cannot be loaded (by
     default only from the local cache: ``local_files_only: true``).
     """
     try:
@@ -654,7 +654,7 @@ def load_sentence_encoder(name: str, spec: Mapping[str, Any]) -> SentenceEncoder
     except ImportError:
         log.warning(
             "model %s skipped: the sentence-transformers package is not installed "
-            "(pip install 'biosem[encoders]' to evaluate sentence encoders)",
+            "(install PyTorch's CPU build, then pip install -e '.[encoders]': README § Sentence encoders)",
             name,
         )
         return None
