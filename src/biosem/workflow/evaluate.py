@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from biosem.evaluate.families import FAMILIES
 from biosem.layout import outputs, paths
 
 WIC_SPLITS = ("dev", "test")
@@ -215,10 +216,16 @@ class Evaluate:
             out.append(outputs.wic_random_scores.template)
         return out
 
+    @property
+    def family_tables(self) -> dict[str, str]:
+        """Outputs of ``split_evaluation_results``: the results table of each family, by family
+        (:data:`biosem.evaluate.families.FAMILIES`)."""
+        return {family: outputs.evaluation_results_family.path(family=family) for family in FAMILIES}
+
     def built(self) -> list[outputs.Built]:
         """The declared outputs ``rule all`` asks of the stage (:mod:`biosem.layout.outputs`: the results
-        table and its plots), none when no model can be evaluated."""
-        return outputs.expand("evaluate") if self.evaluated else []
+        table, its tables per family and its plots), none when no model can be evaluated."""
+        return outputs.expand("evaluate", family=FAMILIES) if self.evaluated else []
 
     def targets(self) -> list[str]:
         """Outputs requested by ``rule all`` (none when no model can be evaluated)."""

@@ -36,6 +36,19 @@ def test_pages_are_the_shown_tables_and_texts() -> None:
     assert outputs.termpair_counts.category == "Term pairs"
 
 
+def test_the_results_table_is_shown_by_family_with_every_row() -> None:
+    """The whole results table has no page (it would show its first rows only); each family's has, whole."""
+    assert not outputs.evaluation_results_csv.has_page
+    family = outputs.evaluation_results_family
+    assert family.has_page and family.all_rows and family.wildcards == ("family",)
+    assert [o.name for o in outputs.PAGES if o.all_rows] == ["evaluation_results_family"]
+    built = outputs.expand("evaluate", family=["rated", "wic"])
+    assert [b.path for b in built if b.output is family] == [
+        "results/evaluation/results_rated.csv",
+        "results/evaluation/results_wic.csv",
+    ]
+
+
 def test_path_fills_every_wildcard_or_fails() -> None:
     dataset = outputs.termpair_dataset
     assert dataset.wildcards == ("terminology", "dataset")
@@ -89,6 +102,8 @@ def test_a_shown_output_is_flagged_for_the_report() -> None:
         ({"kind": outputs.DATASET, "caption": "x"}, "not shown in the report"),
         ({"kind": outputs.TABLE, "caption": "x", "template": "results/x.parquet"}, "page shows .tsv or .csv"),
         ({"kind": outputs.TABLE, "caption": "x", "target": False}, "targets only"),
+        ({"kind": outputs.TABLE, "all_rows": True}, "all_rows without a caption"),
+        ({"kind": outputs.PLOT, "caption": "x", "all_rows": True, "template": "results/x.png"}, "all_rows is for"),
     ],
 )
 def test_declarations_the_report_cannot_show_are_refused(kwargs: dict, message: str) -> None:
