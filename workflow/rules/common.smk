@@ -8,7 +8,6 @@ from snakemake.exceptions import WorkflowError
 
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 from biosem.termpairs import DIFFICULTIES, POSITIVE_KINDS, STRATEGIES
-from biosem.evaluate.families import FAMILIES as RESULT_FAMILIES
 from biosem.layout import outputs, paths
 from biosem.workflow.config import CONFIG_SCHEMA, ConfigError, validate_config
 from biosem.workflow.plan import Plan
@@ -52,5 +51,5 @@ wildcard_constraints:
     corpus=name_pattern(sorted(config["corpora"]["specs"])),
     ratings=name_pattern(sorted(plan.agreement.ratings)),
     model=name_pattern(sorted(plan.evaluate.models)),
-    family=name_pattern(RESULT_FAMILIES),
+    results_table=name_pattern(plan.evaluate.result_tables),
     visibility="public|private",

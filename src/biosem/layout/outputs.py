@@ -534,13 +534,13 @@ wic_scores = Output("evaluate", paths.EVALUATION + "/wic/{model}.parquet", FILE,
 wic_random_scores = Output("evaluate", paths.EVALUATION + "/baselines/wic_random.parquet", FILE, target=False)
 evaluation_results = Output("evaluate", paths.EVALUATION + "/results.parquet", TABLE)
 evaluation_results_csv = Output("evaluate", paths.EVALUATION + "/results.csv", TABLE)
-evaluation_results_family = Output(
+evaluation_results_table = Output(
     "evaluate",
-    paths.EVALUATION + "/results_{family}.csv",
+    paths.EVALUATION + "/tables/{results_table}.csv",
     TABLE,
     caption="evaluate_results",
-    labels={"table": "results: {family}"},
-    all_rows=True,  # the whole table's tens of thousands of rows are split by family (biosem.evaluate.families)
+    labels={"table": "results: {results_table}"},
+    all_rows=True,  # the whole table is split by family and terminology (biosem.evaluate.families)
 )
 evaluation_plot_analogies = Output(
     "evaluate",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from biosem.evaluate.families import FAMILIES
+from biosem.evaluate.families import table_names
 from biosem.layout import outputs, paths
 
 WIC_SPLITS = ("dev", "test")
@@ -217,15 +217,20 @@ class Evaluate:
         return out
 
     @property
-    def family_tables(self) -> dict[str, str]:
-        """Outputs of ``split_evaluation_results``: the results table of each family, by family
-        (:data:`biosem.evaluate.families.FAMILIES`)."""
-        return {family: outputs.evaluation_results_family.path(family=family) for family in FAMILIES}
+    def result_tables(self) -> list[str]:
+        """The parts of the results table the report shows (:func:`biosem.evaluate.families.table_names`):
+        rated, the term pairs (with category separation) and the analogies of each terminology scored, WiC."""
+        termpairs = {name.split("/")[1] for name in self.termpair_datasets} | set(self.encoded_categories)
+        return table_names(sorted(termpairs), self.analogy_terminologies, wic=bool(self.wic_splits))
+
+    def result_table_files(self) -> list[str]:
+        """Outputs of ``split_evaluation_results``, in :attr:`result_tables` order."""
+        return [outputs.evaluation_results_table.path(results_table=t) for t in self.result_tables]
 
     def built(self) -> list[outputs.Built]:
         """The declared outputs ``rule all`` asks of the stage (:mod:`biosem.layout.outputs`: the results
-        table, its tables per family and its plots), none when no model can be evaluated."""
-        return outputs.expand("evaluate", family=FAMILIES) if self.evaluated else []
+        table, its parts for the report and its plots), none when no model can be evaluated."""
+        return outputs.expand("evaluate", results_table=self.result_tables) if self.evaluated else []
 
     def targets(self) -> list[str]:
         """Outputs requested by ``rule all`` (none when no model can be evaluated)."""

@@ -36,16 +36,19 @@ def test_pages_are_the_shown_tables_and_texts() -> None:
     assert outputs.termpair_counts.category == "Term pairs"
 
 
-def test_the_results_table_is_shown_by_family_with_every_row() -> None:
-    """The whole results table has no page (it would show its first rows only); each family's has, whole."""
+def test_the_results_table_is_shown_in_parts_with_every_row() -> None:
+    """The whole results table has no page (it would show its first rows only); each part's has, whole."""
     assert not outputs.evaluation_results_csv.has_page
-    family = outputs.evaluation_results_family
-    assert family.has_page and family.all_rows and family.wildcards == ("family",)
-    assert [o.name for o in outputs.PAGES if o.all_rows] == ["evaluation_results_family"]
-    built = outputs.expand("evaluate", family=["rated", "wic"])
-    assert [b.path for b in built if b.output is family] == [
-        "results/evaluation/results_rated.csv",
-        "results/evaluation/results_wic.csv",
+    part = outputs.evaluation_results_table
+    assert part.has_page and part.all_rows and part.wildcards == ("results_table",)
+    assert [o.name for o in outputs.PAGES if o.all_rows] == ["evaluation_results_table"]
+    built = outputs.expand("evaluate", results_table=["rated", "termpairs/hpo"])
+    assert [(b.path, b.page) for b in built if b.output is part] == [
+        ("results/evaluation/tables/rated.csv", "results/report/pages/evaluation/tables/rated.csv.html"),
+        (
+            "results/evaluation/tables/termpairs/hpo.csv",
+            "results/report/pages/evaluation/tables/termpairs/hpo.csv.html",
+        ),
     ]
 
 
