@@ -561,7 +561,7 @@ evaluation_plot_rated = Output(
     paths.EVALUATION + "/plots/rated.png",
     PLOT,
     caption="evaluate_rated",
-    labels={"plot": "Spearman's rho per rated dataset and model (95% BCa intervals)"},
+    labels={"plot": "Spearman's rho per rated dataset (95% BCa)"},
 )
 evaluation_plot_termpairs = Output(
     "evaluate",

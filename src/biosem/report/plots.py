@@ -263,7 +263,7 @@ def analogies_figure(relations: pd.DataFrame) -> Figure:
     ours, theirs = relations[~paper], relations[paper]
     rows = max(len(ours), len(theirs), 1)
     fig = Figure(figsize=(FIGURE_WIDTH, min(MAX_HEIGHT, max(3.5, 0.2 * rows + 1.4))), layout="constrained")
-    counts, amb, bmass = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 0.75, 1.65]})
+    counts, amb, bmass = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 0.6, 1.9]})
     amb.sharey(counts)
     amb.sharex(bmass)
     size = 9 if rows <= 40 else 7
