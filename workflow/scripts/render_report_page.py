@@ -11,7 +11,8 @@ log = logging.getLogger(__name__)
 
 def main(snakemake) -> None:
     configure_logging(snakemake)
-    page = render_page(snakemake.input.table, max_rows=None if snakemake.params.all_rows else MAX_ROWS)
+    every_row = snakemake.params.all_rows  # a long page: no embedded copy of the file (biosem.report.tables)
+    page = render_page(snakemake.input.table, max_rows=None if every_row else MAX_ROWS, embed=not every_row)
     write_text(page, snakemake.output.page)
     log.info("%s: page of %d bytes written to %s", snakemake.input.table, len(page), snakemake.output.page)
 

@@ -195,11 +195,14 @@ def markdown_html(text: str, title: str, download: dict[str, str] | None = None)
     )
 
 
-def render_page(path: str | os.PathLike[str], title: str | None = None, max_rows: int | None = MAX_ROWS) -> str:
+def render_page(
+    path: str | os.PathLike[str], title: str | None = None, max_rows: int | None = MAX_ROWS, embed: bool = True
+) -> str:
     """The HTML page of one table (``.tsv``, ``.csv``: :func:`table_html`), text file (``.txt``:
     :func:`text_html`; ``max_rows`` its lines) or Markdown file (``.md``: :func:`markdown_html`, always
     whole); ``title`` defaults to the path as given; ``max_rows`` None shows every row or line. Files up
-    to :data:`MAX_EMBED_BYTES` are embedded as a download.
+    to :data:`MAX_EMBED_BYTES` are embedded as a download, unless ``embed`` is false (a page of every row
+    of a long table: the report embeds each page as a data URI, which Chromium opens up to 2 MB only).
 
     Raises:
         SourceFormatError: another suffix, or a table :func:`read_text_table` cannot read; a text
@@ -207,7 +210,7 @@ def render_page(path: str | os.PathLike[str], title: str | None = None, max_rows
     """
     path = Path(path)
     title = title or str(path)
-    download = _download(path)
+    download = _download(path) if embed else None
     if path.suffix in TEXT_SUFFIXES:
         try:
             text = path.read_text(encoding="utf-8")

@@ -91,6 +91,7 @@ def test_a_page_asked_for_all_rows_shows_every_row(tmp_path: Path) -> None:
     assert len(rows) == 450 and rows[-1] == [("num", "449"), ("num", "449,000")]
     meta = page.split('<p class="meta">', 1)[1].split(" · ", 1)[0]
     assert meta == "450 rows × 2 columns"  # no "the first ... shown"
+    assert "download=" in page and "download=" not in render_page(table, max_rows=None, embed=False)
 
 
 def test_markdown_is_rendered_with_its_headings_and_tables(tmp_path: Path) -> None:
