@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import textwrap
 
 import numpy as np
@@ -345,7 +346,7 @@ def frequency_bands_figure(rows: pd.DataFrame) -> Figure:
             ax.plot(xs, values, color=colours[model], label=model)
             ax.plot(xs[~partial], values[~partial], "o", color=colours[model])
             ax.plot(xs[partial], values[partial], "o", color=colours[model], markerfacecolor="none")
-        ax.set_xticks(range(len(band_order)), [b.removeprefix("band:") for b in band_order])
+        ax.set_xticks(range(len(band_order)), [_band_label(b) for b in band_order])
         ax.set_xlim(-0.3, len(band_order) - 0.7)
         title = dataset if shared else f"{dataset}\n(counts: {corpora[dataset] or 'unknown'})"
         ax.set_title(title, fontsize=10)
@@ -376,6 +377,19 @@ def plot_frequency_bands(results: pd.DataFrame, path: str | os.PathLike[str], me
     rows = rows[rows["value"].notna()]
     _write(rows, lambda: frequency_bands_figure(rows), path, "no frequency-band results")
     return rows["dataset"].nunique()
+
+
+def _band_label(subset: str) -> str:
+    """A band's tick label: ``band:100-1000`` -> ``100-1k``, ``band:1000+`` -> ``1k+`` (short enough for
+    four bands side by side)."""
+    return re.sub(r"\d+", lambda m: _compact(int(m.group())), subset.removeprefix("band:"))
+
+
+def _compact(n: int) -> str:
+    for size, suffix in ((1_000_000, "M"), (1000, "k")):
+        if n >= size and n % size == 0:
+            return f"{n // size}{suffix}"
+    return str(n)
 
 
 def _band_key(label: str) -> float:

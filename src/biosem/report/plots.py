@@ -153,7 +153,7 @@ def termpair_figure(terminology: str, sizes: pd.DataFrame, distances: pd.DataFra
     for i, total in enumerate(totals):
         left.text(max(total, 1), i, f" {total:,}", va="center", fontsize=9)
     left.set_xscale("log")
-    left.set_xlim(1, max(10, totals.max() * 30))  # room for the largest count's label
+    left.set_xlim(1, max(10, totals.max() * 200))  # room for the largest count's label
     left.xaxis.set_major_formatter(count_formatter())
     left.set_yticks(y, sizes["dataset"])
     left.invert_yaxis()

@@ -12,6 +12,7 @@ from biosem.evaluate.plots import (
     CELL_NOTE,
     PARTIAL_HATCH,
     POINT_NOTE,
+    _band_label,
     coverage_label,
     frequency_bands_figure,
     plot_frequency_bands,
@@ -188,6 +189,12 @@ def test_frequency_bands_mark_partial_coverage_and_name_the_corpus() -> None:
     fig = frequency_bands_figure(bands)
     ax = fig.axes[0]
     assert ax.get_title() == "bio_simlex"  # the corpus every panel shares is named once, under the title
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1-10", "10+"]
+    assert [_band_label(b) for b in ("band:100-1000", "band:1000+", "band:1500-1000000")] == [
+        "100-1k",
+        "1k+",
+        "1500-1M",
+    ]
     assert "counts: bc5cdr+ncbi_disease" in fig.get_suptitle()
     hollow = [len(line.get_xdata()) for line in ax.lines if line.get_markerfacecolor() == "none"]
     assert sum(hollow) == 2  # the two bands of the 0.6-coverage model
