@@ -15,10 +15,11 @@ same PNG bytes.
   speech (Chiu et al. 2018, § 3).
 
 Every figure of the report (these and :mod:`biosem.evaluate.plots`) fits the report's panel: Snakemake's
-report shows an image in the panel beside its menu, scaled down to the panel's width (about 1,150 pixels
-in a 1600 × 900 window) and centred vertically, so that the part of a taller image above and below the
-window cannot be scrolled to. Figures are :data:`FIGURE_WIDTH` inches wide at :data:`DPI` (1,000 pixels:
-shown at their size, text at :data:`STYLE`'s 9-11 points) and at most :data:`MAX_HEIGHT` inches high.
+report shows an image in the panel beside its menu, scaled down to the panel's width (816 to 1,000 pixels
+in a 1600 × 900 window, as wide as the menu's labels leave it) and centred in a panel of the window's
+height. Figures are :data:`FIGURE_WIDTH` inches wide at :data:`DPI` (1,000 pixels: shown at their size or
+slightly smaller, text at :data:`STYLE`'s 9-12 points, cell values at 8) and at most :data:`MAX_HEIGHT`
+inches high.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from biosem.io import atomic_path
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 
 FIGURE_WIDTH = 10.0
-"""Width of every report figure in inches (at :data:`DPI`: 1,000 pixels, narrower than the report's panel)."""
+"""Width of every report figure in inches (at :data:`DPI`: 1,000 pixels, the report's widest panel at 1600 × 900)."""
 MAX_HEIGHT = 8.4
 """Height of the tallest report figure in inches (840 pixels: the report's panel in a 900-pixel window)."""
 DPI = 100
