@@ -307,7 +307,7 @@ def test_snakemake_report_includes_release(release_runs: dict[int, Path], tmp_pa
     counted = ("termpair_counts", "analogy_counts", "simlex_counts", "wic_counts")  # pages named counts.tsv.html
     assert len(pages) >= 60 and in_report["counts.tsv.html"] == sum(b.output.name in counted for b in plan.report.pages)
     assert not [n for n in names if n.endswith((".tsv", ".csv", ".txt", ".md"))]
-    assert all("<table>" in text or "<pre>" in text for text in shown.values())
+    assert all("<table>" in text or "<pre>" in text or '<div class="md">' in text for text in shown.values())
     hpo = [text for text in shown.values() if "<h1>results/datasets/termpairs/hpo/counts.tsv</h1>" in text]
     assert len(hpo) == 1 and '<td class="num">' in hpo[0] and "fsn_syn" in hpo[0]
     # the datasets' own plots beside the evaluation plots
