@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -293,7 +294,10 @@ def test_snakemake_report_includes_release(release_runs: dict[int, Path], tmp_pa
         (html,) = [n for n in names if n.endswith("/report.html")]
         page = archive.read(html).decode("utf-8")
         shown = {n: archive.read(n).decode("utf-8") for n in names if n.endswith(".html") and n != html}
-    assert sum(n.endswith("/RELEASE.md") for n in names) == 2  # public and private manifests
+    # public and private manifests, rendered: the report offers a .md file as a download only
+    assert sum(n.endswith("/RELEASE.md.html") for n in names) == 2
+    manifests = [text for n, text in shown.items() if n.endswith("/RELEASE.md.html")]
+    assert all(re.search(r"<h1>biosem release [^<]+</h1>", text) and "<h2>Datasets</h2>" in text for text in manifests)
     # every table and text file of rule all is shown as an HTML page, none is a bare download
     plan = Plan(validated_config(workflow_config()))
     pages = plan.report.targets()
@@ -302,8 +306,8 @@ def test_snakemake_report_includes_release(release_runs: dict[int, Path], tmp_pa
     assert Counter(PurePosixPath(p).name for p in [*pages, *plots]) <= in_report
     counted = ("termpair_counts", "analogy_counts", "simlex_counts", "wic_counts")  # pages named counts.tsv.html
     assert len(pages) >= 60 and in_report["counts.tsv.html"] == sum(b.output.name in counted for b in plan.report.pages)
-    assert not [n for n in names if n.endswith((".tsv", ".csv", ".txt", ".md")) and not n.endswith("/RELEASE.md")]
-    assert all("<table>" in text or "<pre>" in text for text in shown.values())
+    assert not [n for n in names if n.endswith((".tsv", ".csv", ".txt", ".md"))]
+    assert all("<table>" in text or "<pre>" in text or '<div class="md">' in text for text in shown.values())
     hpo = [text for text in shown.values() if "<h1>results/datasets/termpairs/hpo/counts.tsv</h1>" in text]
     assert len(hpo) == 1 and '<td class="num">' in hpo[0] and "fsn_syn" in hpo[0]
     # the datasets' own plots beside the evaluation plots

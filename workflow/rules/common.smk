@@ -51,4 +51,5 @@ wildcard_constraints:
     corpus=name_pattern(sorted(config["corpora"]["specs"])),
     ratings=name_pattern(sorted(plan.agreement.ratings)),
     model=name_pattern(sorted(plan.evaluate.models)),
+    results_table=name_pattern(plan.evaluate.result_tables),
     visibility="public|private",

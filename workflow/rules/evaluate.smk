@@ -219,6 +219,24 @@ rule collect_evaluation:
         "../scripts/collect_evaluation.py"
 
 
+# The results table split by family (and terminology) for the report's pages (one page of the whole
+# table would show its head only): biosem.evaluate.families.
+rule split_evaluation_results:
+    input:
+        results=outputs.evaluation_results.template,
+    output:
+        tables=plan.evaluate.result_table_files(),
+    log:
+        paths.log("split_evaluation_results", "results"),
+    localrule: True
+    conda:
+        "../envs/biosem.yaml"
+    params:
+        tables=plan.evaluate.result_tables,
+    script:
+        "../scripts/split_evaluation_results.py"
+
+
 rule plot_evaluation:
     input:
         results=outputs.evaluation_results.template,

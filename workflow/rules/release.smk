@@ -60,9 +60,21 @@ rule write_release_manifest:
     input:
         plan.release.manifest_inputs,
     output:
-        manifest=report(
-            paths.release(
-                plan.release.release["version"], "{visibility}", "RELEASE.md"
+        manifest=paths.release(
+            plan.release.release["version"], "{visibility}", "RELEASE.md"
+        ),
+        config=paths.release(
+            plan.release.release["version"], "{visibility}", "config.yaml"
+        ),
+        sums=paths.release(
+            plan.release.release["version"], "{visibility}", "SHA256SUMS"
+        ),
+        # RELEASE.md rendered for the report, which offers a .md file as a download only.
+        page=report(
+            paths.report_page(
+                paths.release(
+                    plan.release.release["version"], "{visibility}", "RELEASE.md"
+                )
             ),
             caption="../report/release_manifest.rst",
             category="Release",
@@ -70,12 +82,6 @@ rule write_release_manifest:
                 "release": plan.release.release["version"],
                 "visibility": "{visibility}",
             },
-        ),
-        config=paths.release(
-            plan.release.release["version"], "{visibility}", "config.yaml"
-        ),
-        sums=paths.release(
-            plan.release.release["version"], "{visibility}", "SHA256SUMS"
         ),
     log:
         paths.log("write_release_manifest", "{visibility}"),

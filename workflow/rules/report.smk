@@ -18,6 +18,8 @@ for _shown in outputs.PAGES:
         localrule: True
         conda:
             "../envs/biosem.yaml"
+        params:
+            all_rows=_shown.all_rows,
         script:
             "../scripts/render_report_page.py"
 

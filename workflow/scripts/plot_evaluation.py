@@ -3,7 +3,13 @@ partial coverage marked)."""
 
 import logging
 
-from biosem.evaluate.results import partial_coverage, plot_frequency_bands, plot_relation_map, plot_scores_with_ci
+from biosem.evaluate.plots import (
+    partial_coverage,
+    plot_frequency_bands,
+    plot_relation_map,
+    plot_scores_with_ci,
+    plot_termpair_heatmap,
+)
 from biosem.io import read_table
 from biosem.logs import configure_logging
 
@@ -19,10 +25,8 @@ def main(snakemake) -> None:
     partial = partial_coverage(rated["coverage"].to_numpy(dtype=float))
     log.info("rated: %d of %d scores on partial coverage (marked)", int(partial.sum()), len(rated))
     log.info("frequency bands: %d datasets", plot_frequency_bands(results, out.frequency_bands))
-    termpairs = results[(results["metric"] == "avg_cos:auc") & results["dataset"].str.startswith("termpairs/")]
-    termpairs = termpairs.assign(dataset=termpairs["dataset"].str.removeprefix("termpairs/"))
-    log.info("term pairs: %d datasets", plot_scores_with_ci(termpairs, out.termpairs, "Term pairs (avg_cos)", "AUC"))
-    log.info("analogies: %d datasets", plot_relation_map(results, out.analogies))
+    log.info("term pairs: %d terminologies", plot_termpair_heatmap(results, out.termpairs))
+    log.info("analogies: %d terminologies", plot_relation_map(results, out.analogies))
     wic = results[
         (results["dataset"] == "wic/test") & results["metric"].isin(["context_cosine:accuracy", "random:accuracy"])
     ]

@@ -14,7 +14,8 @@ Modules (docs/design.md § Evaluation):
   threshold accuracy, category separation.
 * :mod:`biosem.evaluate.analogies`: 3CosAdd, PairwiseDistance, 3CosMul; AccR, MAP, MRR (BMASS).
 * :mod:`biosem.evaluate.wic`: word-in-context baselines (BioWiC).
-* :mod:`biosem.evaluate.results`: the tidy results table and the report plots.
+* :mod:`biosem.evaluate.results`: the tidy results table; :mod:`biosem.evaluate.families`: the table
+  split per family (the report's pages); :mod:`biosem.evaluate.plots`: its report plots.
 """
 
 WORD_VECTOR_FORMATS = ("word2vec_binary", "word2vec_text", "glove", "fasttext")

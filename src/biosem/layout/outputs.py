@@ -86,12 +86,15 @@ class Output:
             study sheets of the terminologies with filled sheets only); None for the stage's main part.
         target: whether the stage's targets name the file (False: rules read it, ``rule all`` does not ask).
         pages_for: wildcard values whose files get a report page (default: every built file).
+        all_rows: whether the report page shows every row of the table (default: its head,
+            :data:`biosem.report.tables.MAX_ROWS` rows, and its size).
         name: the module attribute the output is declared as (set when the module loads): the key of
             :data:`OUTPUTS` and the name of its ``render_<name>`` rule.
 
     Raises:
         ValueError: an unknown kind or stage, or a caption on an output the report cannot show (a
-            dataset, a file, a table or text whose suffix no page renders, a non-target).
+            dataset, a file, a table or text whose suffix no page renders, a non-target), ``all_rows``
+            on an output without a page.
     """
 
     stage: str
@@ -103,6 +106,7 @@ class Output:
     part: str | None = None
     target: bool = True
     pages_for: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    all_rows: bool = False
     name: str = field(default="", init=False)
 
     def __post_init__(self) -> None:
@@ -111,9 +115,13 @@ class Output:
         if self.stage not in CATEGORIES:
             raise ValueError(f"{self.template}: stage {self.stage!r} is not one of {', '.join(CATEGORIES)}")
         if self.caption is None:
+            if self.all_rows:
+                raise ValueError(f"{self.template}: all_rows without a caption (no page)")
             return
         if self.kind not in (*PAGE_SUFFIXES, PLOT):
             raise ValueError(f"{self.template}: a {self.kind} is not shown in the report (no caption)")
+        if self.all_rows and self.kind not in PAGE_SUFFIXES:
+            raise ValueError(f"{self.template}: all_rows is for a table or text page, not a {self.kind}")
         if self.kind in PAGE_SUFFIXES and not self.template.endswith(PAGE_SUFFIXES[self.kind]):
             raise ValueError(f"{self.template}: a {self.kind} page shows {' or '.join(PAGE_SUFFIXES[self.kind])}")
         if not self.target:
@@ -525,12 +533,14 @@ analogy_predictions = Output(
 wic_scores = Output("evaluate", paths.EVALUATION + "/wic/{model}.parquet", FILE, target=False)
 wic_random_scores = Output("evaluate", paths.EVALUATION + "/baselines/wic_random.parquet", FILE, target=False)
 evaluation_results = Output("evaluate", paths.EVALUATION + "/results.parquet", TABLE)
-evaluation_results_csv = Output(
+evaluation_results_csv = Output("evaluate", paths.EVALUATION + "/results.csv", TABLE)
+evaluation_results_table = Output(
     "evaluate",
-    paths.EVALUATION + "/results.csv",
+    paths.EVALUATION + "/tables/{results_table}.csv",
     TABLE,
     caption="evaluate_results",
-    labels={"table": "results (tidy)"},
+    labels={"table": "results: {results_table}"},
+    all_rows=True,  # the whole table is split by family and terminology (biosem.evaluate.families)
 )
 evaluation_plot_analogies = Output(
     "evaluate",
@@ -551,7 +561,7 @@ evaluation_plot_rated = Output(
     paths.EVALUATION + "/plots/rated.png",
     PLOT,
     caption="evaluate_rated",
-    labels={"plot": "Spearman's rho per rated dataset and model (95% BCa intervals)"},
+    labels={"plot": "Spearman's rho per rated dataset (95% BCa)"},
 )
 evaluation_plot_termpairs = Output(
     "evaluate",

@@ -13,6 +13,13 @@ same PNG bytes.
   (Newman-Griffis et al. 2017);
 * simlex: the vocabulary's corpus-vs-general-English frequency ratio and its domain split per part of
   speech (Chiu et al. 2018, § 3).
+
+Every figure of the report (these and :mod:`biosem.evaluate.plots`) fits the report's panel: Snakemake's
+report shows an image in the panel beside its menu, scaled down to the panel's width (816 to 1,000 pixels
+in a 1600 × 900 window, as wide as the menu's labels leave it) and centred in a panel of the window's
+height. Figures are :data:`FIGURE_WIDTH` inches wide at :data:`DPI` (1,000 pixels: shown at their size or
+slightly smaller, text at :data:`STYLE`'s 9-12 points, cell values at 8) and at most :data:`MAX_HEIGHT`
+inches high.
 """
 
 from __future__ import annotations
@@ -20,15 +27,45 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import StrMethodFormatter
+from matplotlib.ticker import EngFormatter, StrMethodFormatter
 
 from biosem.analogies.construct import STATUS_KEPT
 from biosem.analogies.summary import BMASS
 from biosem.io import atomic_path
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
+
+FIGURE_WIDTH = 10.0
+"""Width of every report figure in inches (at :data:`DPI`: 1,000 pixels, the report's widest panel at 1600 × 900)."""
+MAX_HEIGHT = 8.4
+"""Height of the tallest report figure in inches (840 pixels: the report's panel in a 900-pixel window)."""
+DPI = 100
+STYLE = {
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "legend.fontsize": 9,
+    "figure.titlesize": 12,
+    "figure.labelsize": 10,
+    "hatch.linewidth": 0.6,
+    "svg.hashsalt": "biosem",
+}
+"""Font sizes (points) of every report figure: set while a figure is drawn and while it is saved (tick
+labels are made when the figure is drawn)."""
+styled = matplotlib.rc_context(STYLE)
+"""Decorator of the functions that draw a report figure (and of :func:`save_png`): :data:`STYLE` in force."""
+
+
+def count_formatter() -> EngFormatter:
+    """Tick labels of a log count axis with an SI prefix and no space (``1``, ``100``, ``10k``, ``1M``):
+    the labels of neighbouring decades never overlap, as ``100,000`` and ``1,000,000`` did."""
+    return EngFormatter(sep="")
+
 
 LEVENSHTEIN_CAP = 60
 """Distances from this value up share the last bin of :func:`levenshtein_counts`."""
@@ -104,24 +141,25 @@ def levenshtein_counts(datasets: Mapping[str, pd.DataFrame], cap: int = LEVENSHT
     return pd.DataFrame(counts, index=pd.RangeIndex(cap + 1, name="distance"))
 
 
+@styled
 def termpair_figure(terminology: str, sizes: pd.DataFrame, distances: pd.DataFrame) -> Figure:
     """Two panels: pairs per dataset (horizontal bars, log scale; an empty dataset has none) and the
     Levenshtein distance distributions (:func:`levenshtein_counts`) as step histograms."""
-    fig = Figure(figsize=(13, 6.5))
-    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.3]})
+    fig = Figure(figsize=(FIGURE_WIDTH, 6.0), layout="constrained")
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.2]})
     y = np.arange(len(sizes))
     totals = (sizes["positives"] + sizes["negatives"]).to_numpy()
     hard = sizes["dataset"].str.contains("_hard_").to_numpy()
     left.barh(y, np.where(totals > 0, totals, np.nan), color=np.where(hard, "#2166ac", "#92c5de"))
     for i, total in enumerate(totals):
-        left.text(max(total, 1), i, f" {total:,}", va="center", fontsize=8)
+        left.text(max(total, 1), i, f" {total:,}", va="center", fontsize=9)
     left.set_xscale("log")
-    left.set_xlim(1, max(10, totals.max() * 8))
-    left.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
-    left.set_yticks(y, sizes["dataset"], fontsize=8)
+    left.set_xlim(1, max(10, totals.max() * 200))  # room for the largest count's label
+    left.xaxis.set_major_formatter(count_formatter())
+    left.set_yticks(y, sizes["dataset"])
     left.invert_yaxis()
-    left.set_xlabel("pairs (half positives, half negatives; log scale)")
-    left.set_title(f"{terminology}: pairs per dataset (dark: hard, light: easy)")
+    left.set_xlabel("pairs (half positives; log scale)")
+    left.set_title("pairs per dataset (dark: hard, light: easy)", fontsize=10)
     x = distances.index.to_numpy()
     labels = {
         "positives": "positives",
@@ -131,13 +169,14 @@ def termpair_figure(terminology: str, sizes: pd.DataFrame, distances: pd.DataFra
     for column, label in labels.items():
         total = int(distances[column].sum())
         right.step(x, distances[column], where="mid", color=_COLOURS[column], label=f"{label} ({total:,})")
-    right.set_xlabel(f"Levenshtein distance of the lowercased terms (last bin: ≥ {x[-1]})")
+    right.set_xlabel(f"edits, lowercased (last bin: ≥ {x[-1]})")  # no wider than the axes
     right.set_ylabel("pairs")
     right.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
-    right.set_title(f"{terminology}: Levenshtein distance of the pairs, all datasets")
-    right.legend(fontsize=8)
+    right.set_title("Levenshtein distance, all datasets", fontsize=10)
+    right.set_ylim(0, max(1, int(distances.to_numpy().max())) * 1.3)  # headroom for the legend
+    right.legend(loc="upper right")
     right.grid(alpha=0.3)
-    fig.tight_layout()
+    fig.suptitle(f"Term pairs of {terminology}")
     return fig
 
 
@@ -164,10 +203,12 @@ def wic_composition(splits: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["split", "cat", "label", "instances"])
 
 
+@styled
 def wic_figure(composition: pd.DataFrame) -> Figure:
-    """One panel per split: instances per group, label 1 and label 0 stacked, each bar annotated."""
+    """One panel per split: instances per group, label 1 and label 0 stacked, each bar annotated with
+    both counts (label 0 above label 1, as stacked)."""
     splits = list(dict.fromkeys(composition["split"]))
-    fig = Figure(figsize=(4.3 * len(splits), 4.8))
+    fig = Figure(figsize=(FIGURE_WIDTH, 4.8), layout="constrained")
     axes = fig.subplots(1, len(splits), squeeze=False)
     for ax, split in zip(axes[0], splits):
         part = composition[composition["split"] == split]
@@ -175,19 +216,17 @@ def wic_figure(composition: pd.DataFrame) -> Figure:
         same = part[part["label"] == 1].set_index("cat").reindex(cats)["instances"].to_numpy()
         other = part[part["label"] == 0].set_index("cat").reindex(cats)["instances"].to_numpy()
         x = np.arange(len(cats))
-        ax.bar(x, same, color=_COLOURS[1], label="label 1 (same concept)")
-        ax.bar(x, other, bottom=same, color=_COLOURS[0], label="label 0")
-        for i, (s, o) in enumerate(zip(same, other)):
-            ax.text(i, s + o, f"{s:,} / {o:,}", ha="center", va="bottom", fontsize=8)
-        ax.set_xticks(x, [c.replace("_", "\n") for c in cats], fontsize=8)
+        ax.bar(x, same, color=_COLOURS[1], label="label 1, same concept (lower number)")
+        ax.bar(x, other, bottom=same, color=_COLOURS[0], label="label 0 (upper number)")
+        for i, (s, o) in enumerate(zip(same, other)):  # numbers stacked as the bars are
+            ax.text(i, s + o, f"{o:,}\n{s:,}", ha="center", va="bottom", fontsize=9, linespacing=1.1)
+        ax.set_xticks(x, [c.replace("_", "\n") for c in cats])
         ax.set_title(f"{split}: {int(same.sum() + other.sum()):,} instances")
-        ax.margins(y=0.12)
-    for ax in axes[0]:
+        ax.margins(y=0.18)
         ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     axes[0][0].set_ylabel("instances")
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.93))
+    fig.legend(handles, labels, loc="outside upper center", ncols=2, frameon=False)
     return fig
 
 
@@ -216,33 +255,51 @@ def analogy_relations(relations: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+@styled
 def analogies_figure(relations: pd.DataFrame) -> Figure:
-    """Two panels sharing the relations axis: one-to-one instances (log scale) and Amb, the paper's
-    relations in grey with their mean Amb as a dashed line."""
-    n = len(relations)
-    fig = Figure(figsize=(12, max(4.0, 0.24 * n + 1.5)))
-    left, right = fig.subplots(1, 2, sharey=True)
-    y = np.arange(n)
+    """Three panels: the terminologies' kept relations with their one-to-one instances (log scale) and
+    their Amb, and the Amb of the paper's relations (BMASS 2017, Table 2) on the same Amb axis, its mean a
+    dashed line in both Amb panels. Rows in the order of ``relations`` (:func:`analogy_relations`)."""
     paper = (relations["terminology"] == BMASS).to_numpy()
-    colours = np.where(paper, "#bababa", "#2166ac")
-    pairs = zip(relations["terminology"], relations["relation"])
-    names = [f"{t}: {r}" if t != BMASS else f"BMASS {r}" for t, r in pairs]
-    ones = relations["one_to_one"].fillna(0).to_numpy()
-    left.barh(y[~paper], ones[~paper], color="#2166ac")
-    left.set_xscale("log")
-    left.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
-    left.set_xlabel("one-to-one instances (log)")
-    left.set_title("kept relations: one-to-one instances")
-    left.set_yticks(y, names, fontsize=7)
-    left.invert_yaxis()
-    right.barh(y, relations["amb"].fillna(0), color=colours)
-    if paper.any():
-        mean = float(relations.loc[paper, "amb"].mean())
-        right.axvline(mean, color="k", ls="--", lw=1, label=f"BMASS mean Amb {mean:.2f}")
-        right.legend(fontsize=8, loc="lower right")
-    right.set_xlabel("Amb (mean valid answers per Multi-Answer analogy)")
-    right.set_title("Amb per relation (grey: BMASS 2017, Table 2)")
-    fig.tight_layout()
+    ours, theirs = relations[~paper], relations[paper]
+    rows = max(len(ours), len(theirs), 1)
+    fig = Figure(figsize=(FIGURE_WIDTH, min(MAX_HEIGHT, max(3.5, 0.2 * rows + 1.4))), layout="constrained")
+    counts, amb, bmass = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 0.6, 1.9]})
+    amb.sharey(counts)
+    amb.sharex(bmass)
+    size = 9 if rows <= 40 else 7
+    y = np.arange(len(ours))
+    counts.barh(y, ours["one_to_one"].fillna(0), color="#2166ac")
+    counts.set_xscale("log")
+    counts.xaxis.set_major_formatter(count_formatter())
+    counts.set_yticks(y, [f"{t}: {r}" for t, r in zip(ours["terminology"], ours["relation"])], fontsize=size)
+    counts.set_ylim(len(ours) - 0.5, -0.5)
+    counts.set_xlabel("one-to-one instances (log)")
+    counts.set_title("kept relations", fontsize=10)
+    amb.barh(y, ours["amb"].fillna(0), color="#2166ac")
+    amb.tick_params(labelleft=False)
+    amb.set_xlabel("Amb")
+    amb.set_title("their Amb", fontsize=10)
+    z = np.arange(len(theirs))
+    values = theirs["amb"].fillna(0).to_numpy(dtype=float)
+    bmass.barh(z, values, color="#bababa")
+    bmass.set_yticks(z, [])  # the names are written beside (or in) their bars: the panel keeps its width
+    bmass.set_ylim(max(len(theirs), len(ours)) - 0.5, -0.5)
+    bmass.set_xlim(0, max(1.0, float(np.nanmax(np.r_[values, ours["amb"].to_numpy(dtype=float), 0]))) * 1.05)
+    inside = values > 0.5 * bmass.get_xlim()[1]
+    for i, (name, value) in enumerate(zip(theirs["relation"], values)):
+        x, ha = (value - 0.1, "right") if inside[i] else (value + 0.1, "left")
+        box = None if inside[i] else {"facecolor": "white", "edgecolor": "none", "pad": 0.3}  # over the mean line
+        colour = "white" if inside[i] else "black"
+        bmass.text(x, i, name, ha=ha, va="center", fontsize=size, color=colour, bbox=box, zorder=3)
+    bmass.set_xlabel("Amb")
+    bmass.set_title("BMASS's relations (Table 2)", fontsize=10)
+    if len(theirs):
+        mean = float(theirs["amb"].mean())
+        for ax in (amb, bmass):
+            ax.axvline(mean, color="k", ls="--", lw=1, label=f"BMASS mean Amb {mean:.2f}")
+        bmass.legend(loc="lower right")
+    fig.suptitle("Analogy relations: one-to-one instances and Amb (mean valid answers per Multi-Answer analogy)")
     return fig
 
 
@@ -286,10 +343,11 @@ def log_ratio_counts(domains: pd.DataFrame, width: float = LOG_RATIO_BIN) -> pd.
     return table
 
 
+@styled
 def simlex_figure(ratios: pd.DataFrame, counts: pd.DataFrame, width: float = LOG_RATIO_BIN) -> Figure:
     """Two panels: the log frequency ratio per domain (stacked histogram) and lemmas per part of
     speech and domain (stacked bars, annotated)."""
-    fig = Figure(figsize=(12, 4.8))
+    fig = Figure(figsize=(FIGURE_WIDTH, 4.6), layout="constrained")
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.6, 1]})
     bottom = np.zeros(len(ratios))
     for domain in ratios.columns:
@@ -303,24 +361,24 @@ def simlex_figure(ratios: pd.DataFrame, counts: pd.DataFrame, width: float = LOG
     left.set_xlabel("log10(corpus per million / general English per million)")
     left.set_ylabel("lemmas")
     left.set_title("vocabulary: corpus vs general-English frequency")
-    left.legend(fontsize=8)
+    left.legend()
     x = np.arange(len(counts))
     bottom = np.zeros(len(counts))
     for domain in counts.columns:
         right.bar(x, counts[domain], bottom=bottom, color=_COLOURS.get(domain, "#4d4d4d"), label=domain)
         for i, (b, v) in enumerate(zip(bottom, counts[domain])):
             if v:
-                right.text(i, b + v / 2, f"{v:,}", ha="center", va="center", fontsize=8, color="white")
+                right.text(i, b + v / 2, f"{v:,}", ha="center", va="center", fontsize=9, color="white")
         bottom = bottom + counts[domain].to_numpy()
     right.set_xticks(x, counts.index)
     right.set_ylabel("lemmas")
     right.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     right.set_title("vocabulary: domain per part of speech")
-    fig.tight_layout()
     return fig
 
 
+@styled
 def save_png(fig: Figure, path: str | os.PathLike[str]) -> None:
-    """Write ``fig`` as a PNG (100 dpi, no time stamp) atomically."""
+    """Write ``fig`` as a PNG (:data:`DPI`, no time stamp) atomically."""
     with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
+        fig.savefig(tmp, format="png", dpi=DPI, metadata={"Software": None})

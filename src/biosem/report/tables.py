@@ -4,7 +4,9 @@ Snakemake's HTML report shows images, PDF and HTML inline and offers every other
 only; these pages put each counts, agreement and dataset table in front of the reader. A page is one
 HTML document with inline CSS and no script: numbers right-aligned with thousands separators, a line
 with the source file as title and its size (rows and columns), the first :data:`MAX_ROWS` rows of a larger
-table, and the file itself as an embedded download link when it is at most :data:`MAX_EMBED_BYTES`.
+table (or every row, where the page is asked for all), and the file itself as an embedded download link
+when it is at most :data:`MAX_EMBED_BYTES`. A Markdown file (``.md``) is shown rendered (CommonMark with
+tables, raw HTML escaped): Snakemake's report offers a ``.md`` file as a download only.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from pathlib import Path
 
 import pandas as pd
 from jinja2 import Environment
+from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from biosem.errors import SourceFormatError
 
 MAX_ROWS = 200
-"""Rows (or text lines) a page shows; a longer table shows its head and its row count."""
+"""Rows (or text lines) a page shows by default; a longer table shows its head and its row count."""
 
 MAX_EMBED_BYTES = 1_000_000
 """Files up to this size are embedded in their page as a download link (data URI)."""
@@ -50,6 +53,13 @@ td.flag { background: #fff1e5; color: #9a3412; font-weight: 600; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 pre { font-size: 13px; background: #f6f8fa; padding: 8px; overflow-x: auto; }
 a { color: #0969da; }
+div.md { max-width: 72em; line-height: 1.45; }
+div.md h1 { font-size: 20px; margin: 16px 0 8px 0; }
+div.md h2 { font-size: 17px; margin: 20px 0 8px 0; border-bottom: 1px solid #d0d7de; }
+div.md h3 { font-size: 15px; margin: 16px 0 6px 0; }
+div.md code { font-size: 13px; background: #f6f8fa; padding: 1px 3px; }
+div.md pre code { padding: 0; }
+div.md table { margin: 8px 0; }
 """)  # trusted CSS: not escaped
 
 _TEMPLATE = Environment(autoescape=True, keep_trailing_newline=True).from_string(
@@ -68,6 +78,9 @@ download {{ download.name }}</a>{% endif %}</p>
 {{ cell.text }}</td>{% endfor %}</tr>
 {% endfor %}</tbody>
 </table>
+{%- elif markdown is not none -%}
+<div class="md">
+{{ markdown }}</div>
 {%- else -%}
 <pre>{{ text }}</pre>
 {%- endif %}
@@ -118,18 +131,18 @@ def read_text_table(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 
 def table_html(
-    frame: pd.DataFrame, title: str, max_rows: int = MAX_ROWS, download: dict[str, str] | None = None
+    frame: pd.DataFrame, title: str, max_rows: int | None = MAX_ROWS, download: dict[str, str] | None = None
 ) -> str:
     """One HTML page showing the string table ``frame`` (as :func:`read_text_table` reads it).
 
     Columns whose every non-empty cell is a number are right-aligned and formatted by
     :func:`format_number`; every cell is HTML-escaped; a ``status`` cell reading ``flag`` (a failed
     check of a ``validity.tsv``, :mod:`biosem.validity`) is highlighted. A table longer than ``max_rows`` shows its
-    first ``max_rows`` rows, and the line under the title says how many rows it has. ``download``
-    (``name``, ``href``) adds a download link.
+    first ``max_rows`` rows (``None``: every row), and the line under the title says how many rows it has.
+    ``download`` (``name``, ``href``) adds a download link.
     """
     numeric = {c: is_numeric(frame[c].astype(str)) for c in frame.columns}
-    shown = frame.head(max_rows)
+    shown = frame if max_rows is None else frame.head(max_rows)
     rows = [
         [_cell(str(value), numeric[column], column) for column, value in zip(frame.columns, record)]
         for record in shown.itertuples(index=False, name=None)
@@ -143,30 +156,53 @@ def table_html(
         meta=size,
         columns=[{"name": _header(str(c)), "numeric": numeric[c]} for c in frame.columns],
         rows=rows,
+        markdown=None,
         download=download,
     )
 
 
-def text_html(text: str, title: str, max_lines: int = MAX_ROWS, download: dict[str, str] | None = None) -> str:
-    """One HTML page showing a text file (``.txt``, ``.md``) preformatted and escaped: its first
-    ``max_lines`` lines, and the line count under the title."""
+def text_html(text: str, title: str, max_lines: int | None = MAX_ROWS, download: dict[str, str] | None = None) -> str:
+    """One HTML page showing a text file (``.txt``) preformatted and escaped: its first ``max_lines``
+    lines (``None``: every line), and the line count under the title."""
     lines = text.splitlines()
     size = f"{len(lines):,} lines"
-    if len(lines) > max_lines:
+    if max_lines is not None and len(lines) > max_lines:
         size += f"; the first {max_lines:,} shown"
+        lines = lines[:max_lines]
     return _TEMPLATE.render(
         title=title,
         style=_STYLE,
         meta=size,
         columns=None,
-        text="\n".join(lines[:max_lines]),
+        markdown=None,
+        text="\n".join(lines),
         download=download,
     )
 
 
-def render_page(path: str | os.PathLike[str], title: str | None = None, max_rows: int = MAX_ROWS) -> str:
-    """The HTML page of one table (``.tsv``, ``.csv``) or text file (``.txt``, ``.md``); ``title``
-    defaults to the path as given. Files up to :data:`MAX_EMBED_BYTES` are embedded as a download.
+def markdown_html(text: str, title: str, download: dict[str, str] | None = None) -> str:
+    """One HTML page showing a Markdown file rendered whole: CommonMark with GitHub's pipe tables
+    (markdown-it-py); raw HTML in the file is escaped, not passed through. The line under the title gives
+    the file's line count."""
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return _TEMPLATE.render(
+        title=title,
+        style=_STYLE,
+        meta=f"{len(text.splitlines()):,} lines of Markdown",
+        columns=None,
+        markdown=Markup(body),  # markdown-it escapes the text; raw HTML is off
+        download=download,
+    )
+
+
+def render_page(
+    path: str | os.PathLike[str], title: str | None = None, max_rows: int | None = MAX_ROWS, embed: bool = True
+) -> str:
+    """The HTML page of one table (``.tsv``, ``.csv``: :func:`table_html`), text file (``.txt``:
+    :func:`text_html`; ``max_rows`` its lines) or Markdown file (``.md``: :func:`markdown_html`, always
+    whole); ``title`` defaults to the path as given; ``max_rows`` None shows every row or line. Files up
+    to :data:`MAX_EMBED_BYTES` are embedded as a download, unless ``embed`` is false (a page of every row
+    of a long table: the report embeds each page as a data URI, which Chromium opens up to 2 MB only).
 
     Raises:
         SourceFormatError: another suffix, or a table :func:`read_text_table` cannot read; a text
@@ -174,12 +210,14 @@ def render_page(path: str | os.PathLike[str], title: str | None = None, max_rows
     """
     path = Path(path)
     title = title or str(path)
-    download = _download(path)
+    download = _download(path) if embed else None
     if path.suffix in TEXT_SUFFIXES:
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as error:
             raise SourceFormatError(path, None, "UTF-8 text", f"byte offset {error.start}: {error.reason}") from None
+        if path.suffix == ".md":
+            return markdown_html(text, title, download)
         return text_html(text, title, max_rows, download)
     return table_html(read_text_table(path), title, max_rows, download)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from biosem.evaluate.families import table_names
 from biosem.layout import outputs, paths
 
 WIC_SPLITS = ("dev", "test")
@@ -215,10 +216,21 @@ class Evaluate:
             out.append(outputs.wic_random_scores.template)
         return out
 
+    @property
+    def result_tables(self) -> list[str]:
+        """The parts of the results table the report shows (:func:`biosem.evaluate.families.table_names`):
+        rated, the term pairs (with category separation) and the analogies of each terminology scored, WiC."""
+        termpairs = {name.split("/")[1] for name in self.termpair_datasets} | set(self.encoded_categories)
+        return table_names(sorted(termpairs), self.analogy_terminologies, wic=bool(self.wic_splits))
+
+    def result_table_files(self) -> list[str]:
+        """Outputs of ``split_evaluation_results``, in :attr:`result_tables` order."""
+        return [outputs.evaluation_results_table.path(results_table=t) for t in self.result_tables]
+
     def built(self) -> list[outputs.Built]:
         """The declared outputs ``rule all`` asks of the stage (:mod:`biosem.layout.outputs`: the results
-        table and its plots), none when no model can be evaluated."""
-        return outputs.expand("evaluate") if self.evaluated else []
+        table, its parts for the report and its plots), none when no model can be evaluated."""
+        return outputs.expand("evaluate", results_table=self.result_tables) if self.evaluated else []
 
     def targets(self) -> list[str]:
         """Outputs requested by ``rule all`` (none when no model can be evaluated)."""

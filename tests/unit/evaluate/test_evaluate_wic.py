@@ -1,4 +1,4 @@
-"""WiC baselines (biosem.evaluate.wic) and the results table and plots (biosem.evaluate.results)."""
+"""WiC baselines (biosem.evaluate.wic) and the results table (biosem.evaluate.results)."""
 
 from __future__ import annotations
 
@@ -12,20 +12,10 @@ from gensim.models import KeyedVectors
 
 from biosem.evaluate.models import WordVectors
 from biosem.evaluate.results import (
-    BAR_NOTE,
     COLUMNS,
-    PARTIAL_HATCH,
-    POINT_NOTE,
     collect,
-    coverage_label,
-    frequency_bands_figure,
-    plot_frequency_bands,
-    plot_relation_map,
-    plot_scores_with_ci,
-    relation_map_figure,
     result_row,
     results_frame,
-    scores_figure,
     write_results,
 )
 from biosem.evaluate.wic import (
@@ -164,78 +154,3 @@ def test_results_table_round_trip_sorted_and_deduplicated(tmp_path: Path) -> Non
     assert csv[5].startswith("m2,,simlex999,all,cosine:spearman,0.123456789012,900,0.9,0.05,0.2,")
     with pytest.raises(ValueError, match="duplicate"):
         write_results(results_frame(rows + rows[:1]), tmp_path / "x.parquet")
-
-
-def test_plots_are_written_and_deterministic(tmp_path: Path) -> None:
-    rows = []
-    for model in ("sg", "cbow"):
-        for ds in ("simlex999", "bio_simlex"):
-            rows.append(result_row(model, ds, "all", "cosine:spearman", 0.3, 100, 0.9, 0.2, 0.4))
-            rows.append(result_row(model, ds, "band:1-10", "cosine:spearman", 0.2, 20, 0.9))
-            rows.append(result_row(model, ds, "band:10-100", "cosine:spearman", 0.4, 20, 0.9))
-        for rel in ("r1", "r2", "macro"):
-            rows.append(result_row(model, "analogies/hpo/all_info", rel, "3CosAdd:MAP", 0.1, 5, 1.0))
-    frame = results_frame(rows)
-    for i in (1, 2):
-        rated = frame[(frame["metric"] == "cosine:spearman") & (frame["subset"] == "all")]
-        assert plot_scores_with_ci(rated, tmp_path / f"s{i}.png", "Rated pairs", "Spearman") == 2
-        assert plot_relation_map(frame, tmp_path / f"m{i}.png") == 1
-        assert plot_frequency_bands(frame, tmp_path / f"f{i}.png") == 2
-    for name in ("s", "m", "f"):
-        a, b = (tmp_path / f"{name}1.png").read_bytes(), (tmp_path / f"{name}2.png").read_bytes()
-        assert a[:8] == b"\x89PNG\r\n\x1a\n" and a == b
-    assert plot_scores_with_ci(results_frame([]), tmp_path / "empty.png", "t", "y") == 0
-    assert (tmp_path / "empty.png").stat().st_size > 0
-
-
-def test_plots_mark_scores_on_partial_coverage() -> None:
-    """A model at 0.22 coverage beside one at 1.0: its bars are hatched, paler and labelled; the
-    legend says so; a full-coverage or comparison row (null coverage) is not marked."""
-    import matplotlib.pyplot as plt
-
-    rows = results_frame(
-        [
-            result_row("full", "simlex999", "all", "cosine:spearman", 0.40, 999, 1.0, 0.3, 0.5),
-            result_row("full", "bio_simlex", "all", "cosine:spearman", 0.50, 988, 1.0, 0.4, 0.6),
-            result_row("small", "simlex999", "all", "cosine:spearman", 0.60, 220, 0.2202, 0.5, 0.7),
-            result_row("small", "bio_simlex", "all", "cosine:spearman", float("nan"), 0, 0.0),
-        ]
-    )
-    fig = scores_figure(rows, "Rated pairs", "Spearman")
-    ax = fig.axes[0]
-    assert [t.get_text() for t in ax.texts] == ["cov 0", "cov 0.22"]  # groups sorted: bio_simlex, simlex999
-    bars = [c for c in ax.containers if hasattr(c, "patches")]
-    assert [[p.get_hatch() for p in c.patches] for c in bars] == [[None, None], [PARTIAL_HATCH, PARTIAL_HATCH]]
-    assert bars[1].patches[1].get_alpha() < 1 and bars[0].patches[1].get_alpha() is None
-    assert ax.texts[1].get_position()[1] > 0.7  # above the interval of the 0.22 bar
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["full", "small", BAR_NOTE]
-    plt.close(fig)
-    assert coverage_label(0.004) == "cov <0.01" and coverage_label(0.999) == "cov 1.00"
-
-    analogies = results_frame(
-        [
-            result_row(m, "analogies/hpo/all_info", r, "3CosAdd:MAP", 0.2, 5, c)
-            for m, c in (("full", 1.0), ("small", 0.5))
-            for r in ("r1", "r2")
-        ]
-    )
-    fig = relation_map_figure(analogies)
-    hatches = [p.get_hatch() for c in fig.axes[0].containers for p in c.patches]
-    assert hatches == [None, None, PARTIAL_HATCH, PARTIAL_HATCH]
-    assert fig.legends[0].get_texts()[-1].get_text().startswith("hatched: coverage < 1")
-    plt.close(fig)
-
-    bands = results_frame(
-        [
-            result_row(m, "bio_simlex", b, "cosine:spearman", 0.3, 20, c, corpus="bc5cdr+ncbi_disease")
-            for m, c in (("full", 1.0), ("small", 0.6))
-            for b in ("band:1-10", "band:10+")
-        ]
-    )
-    fig = frequency_bands_figure(bands)
-    ax = fig.axes[0]
-    assert ax.get_title() == "bio_simlex (counts: bc5cdr+ncbi_disease)"
-    hollow = [len(line.get_xdata()) for line in ax.lines if line.get_markerfacecolor() == "none"]
-    assert sum(hollow) == 2  # the two bands of the 0.6-coverage model
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["full", "small", POINT_NOTE]
-    plt.close(fig)

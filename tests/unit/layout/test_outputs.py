@@ -36,6 +36,22 @@ def test_pages_are_the_shown_tables_and_texts() -> None:
     assert outputs.termpair_counts.category == "Term pairs"
 
 
+def test_the_results_table_is_shown_in_parts_with_every_row() -> None:
+    """The whole results table has no page (it would show its first rows only); each part's has, whole."""
+    assert not outputs.evaluation_results_csv.has_page
+    part = outputs.evaluation_results_table
+    assert part.has_page and part.all_rows and part.wildcards == ("results_table",)
+    assert [o.name for o in outputs.PAGES if o.all_rows] == ["evaluation_results_table"]
+    built = outputs.expand("evaluate", results_table=["rated", "termpairs/hpo"])
+    assert [(b.path, b.page) for b in built if b.output is part] == [
+        ("results/evaluation/tables/rated.csv", "results/report/pages/evaluation/tables/rated.csv.html"),
+        (
+            "results/evaluation/tables/termpairs/hpo.csv",
+            "results/report/pages/evaluation/tables/termpairs/hpo.csv.html",
+        ),
+    ]
+
+
 def test_path_fills_every_wildcard_or_fails() -> None:
     dataset = outputs.termpair_dataset
     assert dataset.wildcards == ("terminology", "dataset")
@@ -89,6 +105,8 @@ def test_a_shown_output_is_flagged_for_the_report() -> None:
         ({"kind": outputs.DATASET, "caption": "x"}, "not shown in the report"),
         ({"kind": outputs.TABLE, "caption": "x", "template": "results/x.parquet"}, "page shows .tsv or .csv"),
         ({"kind": outputs.TABLE, "caption": "x", "target": False}, "targets only"),
+        ({"kind": outputs.TABLE, "all_rows": True}, "all_rows without a caption"),
+        ({"kind": outputs.PLOT, "caption": "x", "all_rows": True, "template": "results/x.png"}, "all_rows is for"),
     ],
 )
 def test_declarations_the_report_cannot_show_are_refused(kwargs: dict, message: str) -> None:

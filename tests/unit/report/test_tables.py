@@ -83,6 +83,39 @@ def test_large_table_shows_head_and_row_count(tmp_path: Path) -> None:
     assert "450 rows × 2 columns; the first 100 shown" in page
 
 
+def test_a_page_asked_for_all_rows_shows_every_row(tmp_path: Path) -> None:
+    table = tmp_path / "results_termpairs.csv"
+    table.write_text("i,value\n" + "".join(f"{i},{i * 1000}\n" for i in range(450)), encoding="utf-8")
+    page = render_page(table, max_rows=None)
+    rows = cells(page)
+    assert len(rows) == 450 and rows[-1] == [("num", "449"), ("num", "449,000")]
+    meta = page.split('<p class="meta">', 1)[1].split(" · ", 1)[0]
+    assert meta == "450 rows × 2 columns"  # no "the first ... shown"
+    assert "download=" in page and "download=" not in render_page(table, max_rows=None, embed=False)
+
+
+def test_markdown_is_rendered_with_its_headings_and_tables(tmp_path: Path) -> None:
+    """RELEASE.md (the report offers a .md file as a download only): headings, pipe tables, code blocks
+    as HTML; raw HTML in the file escaped; the whole file whatever its length."""
+    manifest = tmp_path / "RELEASE.md"
+    datasets = "".join(f"| `termpairs/t{i}` | {i:,} |\n" for i in range(300))
+    manifest.write_text(
+        "# biosem release 0.1.0 (private)\n\n**Private release**: <b>licensees</b> only.\n\n"
+        f"## Datasets\n\n| dataset | rows |\n|---|---|\n{datasets}\n"
+        "## How it was made\n\n```\nsnakemake --cores N release_private\n```\n",
+        encoding="utf-8",
+    )
+    page = render_page(manifest, title="release 0.1.0 (private)")
+    body = page.split('<div class="md">', 1)[1]
+    headings = re.findall(r"<(h[1-3])>(.*?)</h[1-3]>", body)
+    assert headings == [("h1", "biosem release 0.1.0 (private)"), ("h2", "Datasets"), ("h2", "How it was made")]
+    assert "<strong>Private release</strong>: &lt;b&gt;licensees&lt;/b&gt; only." in body
+    assert body.count("<tr>") == 301 and "<td><code>termpairs/t299</code></td>" in body  # every row
+    assert "<pre><code>snakemake --cores N release_private\n</code></pre>" in body
+    assert "<pre>" not in page.split('<div class="md">', 1)[0]  # not shown as plain text
+    assert f"{len(manifest.read_text().splitlines()):,} lines of Markdown" in page
+
+
 def test_large_file_is_not_embedded(tmp_path: Path) -> None:
     table = tmp_path / "big.tsv"
     table.write_text("a\n" + "x" * (MAX_EMBED_BYTES + 10) + "\n", encoding="utf-8")

@@ -170,3 +170,18 @@ def test_frequency_bands_count_the_configured_corpus() -> None:
     cfg["evaluate"]["rated"]["frequency_corpus"] = "pubmed"
     with pytest.raises(ValueError, match=r"'pubmed' is neither 'training' nor a key of `corpora.specs`"):
         stage(cfg, corpora=CORPORA)
+
+
+def test_results_tables_per_family_and_terminology() -> None:
+    """The report's parts of the results table: rated, the term pairs of every scored or category
+    terminology, the analogies of every terminology, WiC when its splits are built."""
+    cfg = config()
+    termpairs = {f"termpairs/{t}/fsn_syn_easy_random": f"{t}.parquet" for t in ("mesh", "go")}
+    analogies = {"analogies/doid/all_info": "doid.parquet", "analogies/doid/single_answer": "doid1.parquet"}
+    p = stage(cfg, corpora=CORPORA, termpairs=termpairs, analogies=analogies, wic=True)
+    terminologies = sorted({"mesh", "go", *p.encoded_categories})
+    assert p.result_tables == ["rated", *(f"termpairs/{t}" for t in terminologies), "analogies/doid", "wic"]
+    files = p.result_table_files()
+    assert files[0] == "results/evaluation/tables/rated.csv" and "results/evaluation/tables/termpairs/go.csv" in files
+    assert set(files) <= set(p.targets())
+    assert stage(cfg, corpora=CORPORA, termpairs={}).result_tables == ["rated"]
