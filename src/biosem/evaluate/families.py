@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from biosem.evaluate.results import COLUMNS, RESULTS
+from biosem.evaluate.results import COLUMNS, RESULTS, dataset_family
 from biosem.io import write_text
 
 FAMILIES = ("rated", "termpairs", "analogies", "wic")
@@ -30,19 +30,6 @@ FAMILIES = ("rated", "termpairs", "analogies", "wic")
 
 PER_TERMINOLOGY = ("termpairs", "analogies")
 """The families whose rows are split by terminology (the second part of the dataset name)."""
-
-FAMILY_OF_PREFIX = {"simlex": "rated", "categories": "termpairs"}
-"""The family of a dataset name's first part where it is not the family itself."""
-
-
-def dataset_family(dataset: str) -> str:
-    """The family of a result row's ``dataset``: ``rated`` for a name without ``/``, else the name's first
-    part as mapped by :data:`FAMILY_OF_PREFIX` (``simlex/bio_simverb`` -> ``rated``,
-    ``categories/hpo`` -> ``termpairs``, ``wic/test`` -> ``wic``)."""
-    if "/" not in dataset:
-        return "rated"
-    prefix = dataset.split("/", 1)[0]
-    return FAMILY_OF_PREFIX.get(prefix, prefix)
 
 
 def result_table(dataset: str) -> str:
