@@ -843,7 +843,7 @@ def vectors_header_count_too_small(work: Path) -> Case:
 
 def study_key_edited(work: Path) -> Case:
     """The key edited after the sheets were written (by hand, in a spreadsheet): named as the key, not the sheets."""
-    from biosem.agreement.studies import sheet_csv
+    from biosem.agreement.sheets import sheet_csv
 
     key = pd.DataFrame(
         {
@@ -884,7 +884,7 @@ def study_key_edited(work: Path) -> Case:
 def survey_export_fractional_rating(work: Path) -> Case:
     """A survey form export whose rating was edited to 2.5: the forms rate on the integers of the scale."""
     from biosem.agreement.forms import SURVEY_EXPORT_COLUMNS, survey_id
-    from biosem.agreement.studies import sheet_csv
+    from biosem.agreement.sheets import sheet_csv
     from biosem.io import write_table
     from biosem.simlex.schemas import SURVEY_ITEMS
 
