@@ -73,7 +73,8 @@ def task_plain(path: Path) -> dict:
 
 def task_read(path: Path) -> dict:
     """biosem's streaming reader (``iter_rrf``) with the columns and checks the ingestion uses."""
-    from biosem.terminology.rrf import (  # the reader's own column selections, so the two cannot drift
+    from biosem.terminology.rrf.reader import iter_rrf
+    from biosem.terminology.rrf.umls import (  # the reader's own column selections, so the two cannot drift
         _MRCONSO_READ,
         _MRCONSO_REQUIRED,
         _MRREL_READ,
@@ -82,7 +83,6 @@ def task_read(path: Path) -> dict:
         CUI_PATTERN,
         MRCONSO_COLUMNS,
         MRREL_COLUMNS,
-        iter_rrf,
     )
 
     if path.name.startswith("MRCONSO"):

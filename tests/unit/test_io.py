@@ -1,4 +1,4 @@
-"""Tests of biosem.io's atomic writes: modes follow the umask, failures leave nothing behind."""
+"""Tests of biosem.io: atomic writes (modes follow the umask, failures leave nothing behind), the Parquet readers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from biosem.io import TableSpec, atomic_path, sorted_dictionary, string_field, write_row_groups, write_table, write_text
+from biosem.io import (
+    TableSpec,
+    atomic_path,
+    read_concat,
+    read_where,
+    sorted_dictionary,
+    string_field,
+    write_row_groups,
+    write_table,
+    write_text,
+)
 
 SPEC = TableSpec("pairs", pa.schema([string_field("term1"), string_field("term2")]), ("term1", "term2"))
 
@@ -145,3 +155,30 @@ def test_an_unreadable_parquet_names_the_rule_that_wrote_it(tmp_path, monkeypatc
     assert "`snakemake --cores 1 <your targets> --forcerun ingest_obo`" in str(err.value)
     with pytest.raises(FileNotFoundError):
         read_table("results/intermediate/terms/absent.parquet")
+
+
+RELATIONS = TableSpec(
+    "relations",
+    pa.schema([string_field("subject_id"), string_field("rel"), string_field("object_id")]),
+    ("subject_id", "rel", "object_id"),
+)
+
+
+def test_read_where_filters_while_reading_and_takes_an_empty_set(tmp_path):
+    path = tmp_path / "relations.parquet"
+    rows = {"subject_id": ["C1", "C1", "C2", "C3"], "rel": ["SY", "RB", "SY", "RN"], "object_id": ["C9"] * 4}
+    write_table(pa.table(rows), path, RELATIONS)
+    synonyms = read_where(path, [("rel", "in", ["SY", "RQ"])], ["subject_id", "rel"])
+    assert synonyms.to_dict("list") == {"subject_id": ["C1", "C2"], "rel": ["SY", "SY"]}
+    assert read_where(path, [("subject_id", "==", "C3")])["rel"].tolist() == ["RN"]
+    nothing = read_where(path, [("rel", "in", [])], ["subject_id"])  # pyarrow refuses an empty set
+    assert len(nothing) == 0 and list(nothing.columns) == ["subject_id"]
+    assert len(read_where(path, [])) == 4
+
+
+def test_read_concat_keeps_the_given_order(tmp_path):
+    paths = [tmp_path / "b.parquet", tmp_path / "a.parquet"]
+    write_table(pa.table({"term1": ["x", "y"], "term2": ["1", "2"]}), paths[0], SPEC)
+    write_table(pa.table({"term1": ["a"], "term2": ["3"]}), paths[1], SPEC)
+    assert read_concat(paths)["term1"].tolist() == ["x", "y", "a"]
+    assert read_concat([]).empty

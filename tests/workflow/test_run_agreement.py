@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from conftest import workflow_config
 
-from biosem.agreement.studies import TERMPAIR_SHEET_COLUMNS, WIC_SHEET_COLUMNS, read_key, read_sheet
+from biosem.agreement.sheets import read_sheet
+from biosem.agreement.studies import TERMPAIR_SHEET_COLUMNS, WIC_SHEET_COLUMNS, read_key
 from biosem.termpairs import DATASETS
 
 pytestmark = pytest.mark.workflow

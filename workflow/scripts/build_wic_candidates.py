@@ -12,11 +12,10 @@ import logging
 
 import pandas as pd
 
-from biosem.io import read_table, write_table, write_text
+from biosem.io import read_table, read_term_sets, read_where, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator
 from biosem.wic.candidates import build_candidates, params_from_config
-from biosem.wic.io import read_term_sets, read_where
 from biosem.wic.prune import ANCESTOR, RECORD, SYNONYM, namespace
 from biosem.wic.schemas import CANDIDATES
 

@@ -1,11 +1,11 @@
 """Lay out the rating survey of one pair set: sheets per group, design table, instructions (docs/design.md § simlex).
 
-The sheets' cells are neutralised against formula injection (biosem.agreement.studies.sheet_csv).
+The sheets' cells are neutralised against formula injection (biosem.agreement.sheets.sheet_csv).
 """
 
 import logging
 
-from biosem.agreement.studies import sheet_csv
+from biosem.agreement.sheets import sheet_csv
 from biosem.io import read_table, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator

@@ -14,7 +14,7 @@ import logging
 import pandas as pd
 
 from biosem.corpora.notices import classify_notices
-from biosem.io import read_table, write_table, write_text
+from biosem.io import read_concat, read_table, read_where, write_table, write_text
 from biosem.logs import configure_logging
 from biosem.terminology.obo import ALT_ID_CODE_SYSTEM
 from biosem.terminology.resolve import log_resolution
@@ -28,7 +28,6 @@ from biosem.wic.concepts import (
     select_mentions,
     unify_concepts,
 )
-from biosem.wic.io import read_concat, read_where
 from biosem.wic.lexical import configure_nltk_data, no_definitions, parenthesised_definitions
 from biosem.wic.schemas import CORPUS_TERMS, DEFINITIONS, SELECTED
 

@@ -1,12 +1,12 @@
 """Write the rating survey of one pair set as a crowdsourcing batch: the batch CSV (one row per HIT =
 survey page) and the HTML task template with ${column} placeholders (MTurk / Prolific-style tools;
 biosem.agreement.interchange). Cells that a spreadsheet would read as a formula are neutralised
-(biosem.agreement.studies.sheet_csv), and the results reader undoes it."""
+(biosem.agreement.sheets.sheet_csv), and the results reader undoes it."""
 
 import logging
 
 from biosem.agreement.interchange import survey_hits, survey_task_template
-from biosem.agreement.studies import sheet_csv
+from biosem.agreement.sheets import sheet_csv
 from biosem.io import read_table, write_text
 from biosem.logs import configure_logging
 

@@ -8,7 +8,8 @@ import logging
 from pathlib import Path
 
 from biosem.agreement.forms import study_form
-from biosem.agreement.studies import TERMPAIR_INSTRUCTIONS, sheet_csv, termpair_study, write_xlsx
+from biosem.agreement.sheets import sheet_csv
+from biosem.agreement.studies import TERMPAIR_INSTRUCTIONS, termpair_study, write_xlsx
 from biosem.io import read_table, write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator

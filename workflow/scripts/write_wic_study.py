@@ -8,7 +8,8 @@ import logging
 import pandas as pd
 
 from biosem.agreement.forms import study_form
-from biosem.agreement.studies import WIC_INSTRUCTIONS, read_wic_split, sheet_csv, wic_study, write_xlsx
+from biosem.agreement.sheets import sheet_csv
+from biosem.agreement.studies import WIC_INSTRUCTIONS, read_wic_split, wic_study, write_xlsx
 from biosem.io import write_text
 from biosem.logs import configure_logging
 from biosem.seeds import generator

@@ -24,7 +24,7 @@ CSV file. The export formats below are the contract with the readers:
 CSV dialect of every export: UTF-8 without BOM, ``,`` separator, ``\\n`` line ends, a header row,
 fields quoted (``"``, doubled inside) only when they hold a comma, quote or line break; a field that
 a spreadsheet would read as a formula is neutralised as the sheets' cells are
-(:func:`biosem.agreement.studies.neutralise_cell`: a leading ``'``), and the readers restore it.
+(:func:`biosem.agreement.sheets.neutralise_cell`: a leading ``'``), and the readers restore it.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from biosem.agreement.ratings import RatingMatrix, long_to_matrix, parse_long_ratings
-from biosem.agreement.studies import restore_frame
+from biosem.agreement.sheets import restore_frame
 from biosem.errors import IncompleteExportsError, SourceFormatError
 
 log = logging.getLogger(__name__)

@@ -27,8 +27,8 @@ from the survey design by ``item_id``.
   unprefixed (``item_<k>_id`` ... ``item_<k>_rating``).
 
 The batch CSV's cells are neutralised against formula injection as the study sheets' are
-(:func:`biosem.agreement.studies.sheet_csv`); the results' cells are restored
-(:func:`biosem.agreement.studies.restore_cell`) before they are compared with the design.
+(:func:`biosem.agreement.sheets.sheet_csv`); the results' cells are restored
+(:func:`biosem.agreement.sheets.restore_cell`) before they are compared with the design.
 
 Rejected submissions (mturk ``Rejected``; prolific ``REJECTED``, ``RETURNED``, ``TIMED-OUT``) are
 dropped and counted. The result is the long format :func:`biosem.agreement.ratings.parse_long_ratings`
@@ -64,7 +64,7 @@ import numpy as np
 import pandas as pd
 
 from biosem.agreement.forms import STUDY_CHOICES
-from biosem.agreement.studies import ANSWERS, MARK_CLOSE, MARK_OPEN, normalise_answer, restore_frame
+from biosem.agreement.sheets import ANSWERS, MARK_CLOSE, MARK_OPEN, normalise_answer, read_sheet, restore_frame
 from biosem.errors import SourceFormatError
 
 HIT_FIXED_COLUMNS = ("hit", "survey", "group", "page", "n_items")
@@ -77,7 +77,7 @@ STUDY_KINDS = ("termpairs", "wic")
 ANSWER_FIELD = "answer"
 """The ``name`` of the Label Studio ``<Choices>`` (``from_name`` in the export)."""
 CHOICE_LABELS = {kind: dict(choices) for kind, choices in STUDY_CHOICES.items()}
-"""Canonical answer (:data:`biosem.agreement.studies.ANSWERS`, the ``alias``) -> the label shown, per study:
+"""Canonical answer (:data:`biosem.agreement.sheets.ANSWERS`, the ``alias``) -> the label shown, per study:
 the labels of the study forms (:data:`biosem.agreement.forms.STUDY_CHOICES`)."""
 
 
@@ -539,10 +539,8 @@ def read_labelstudio_export(path: str | Path, annotator: str | int, kind: str = 
 
 def read_filled_sheet(path: str | Path, spec: Mapping[str, Any] | None = None, kind: str = "termpairs") -> pd.DataFrame:
     """A filled sheet by its config entry: ``format: sheet`` (default; CSV/XLSX,
-    :func:`biosem.agreement.studies.read_sheet`) or ``format: labelstudio`` with ``annotator``
+    :func:`biosem.agreement.sheets.read_sheet`) or ``format: labelstudio`` with ``annotator``
     (:func:`read_labelstudio_export`)."""
-    from biosem.agreement.studies import read_sheet
-
     if spec is None or spec.get("format", "sheet") == "sheet":
         return read_sheet(path)
     if spec["format"] == "labelstudio":

@@ -31,7 +31,7 @@ The final distance is read from the last column of the DP matrix: with ``VP`` / 
 popcount(VP) - popcount(VN)`` over the pattern's ``m`` bits, so no per-step score is kept.
 
 Distances are exact (no cutoff) and equal to ``rapidfuzz.distance.Levenshtein.distance`` on the same
-strings; ``tests/test_bitparallel.py`` checks this on random and hand-made strings, long ones included.
+strings; ``tests/unit/levenshtein/test_kernels.py`` checks this on random and hand-made strings, long ones included.
 
 The scan calls :func:`screened_pairs`, which runs the same algorithm compiled for AVX-512 where the
 machine has it (``src/biosem/levenshtein/_lev512.c``, built by ``pip install``; :data:`KERNEL` says which is in

@@ -162,7 +162,7 @@ def abbreviation_term_pairs(terms: np.ndarray, min_tokens: int = 2) -> pd.DataFr
 def terminology_abbreviation_term_pairs(terms: np.ndarray, term_sets: pd.DataFrame) -> pd.DataFrame:
     """Term pairs (t1 < t2) of a concept's abbreviation and another of its terms, both corpus terms.
 
-    ``term_sets``: ``concept_id, term_lower, abbreviation`` (see :func:`biosem.wic.io.read_term_sets`;
+    ``term_sets``: ``concept_id, term_lower, abbreviation`` (see :func:`biosem.io.read_term_sets`;
     ``abbreviation`` from the terminology's term types, e.g. MeSH LexicalTag ABB / ACR). The
     abbreviation must be one token (no whitespace) and shorter than the long form, which must not be an
     abbreviation of the concept itself: MeSH tags some multi-word entry terms ABB or ACR ("RNAi

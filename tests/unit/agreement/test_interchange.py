@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from scipy.stats import spearmanr
 
 from biosem.agreement import interchange as X
+from biosem.agreement import sheets as SH
 from biosem.agreement import studies as S
 from biosem.agreement.ratings import RatingParams, aggregate_ratings, long_to_matrix, parse_long_ratings
 from biosem.errors import SourceFormatError
@@ -258,7 +259,7 @@ def test_labelstudio_config_is_valid_xml_with_the_three_answers() -> None:
     assert [t.get("value") for t in view.iter("Text")] == ["$term1", "$term2"]
     choices = view.find("Choices")
     assert (choices.get("name"), choices.get("toName"), choices.get("choice")) == ("answer", "term1", "single")
-    assert [c.get("alias") for c in choices] == list(S.ANSWERS)
+    assert [c.get("alias") for c in choices] == list(SH.ANSWERS)
     wic = ET.fromstring(X.labelstudio_config("wic"))
     assert [t.get("value") for t in wic.iter("HyperText")] == ["$sentence1", "$sentence2"]
     assert [c.get("value") for c in wic.find("Choices")] == ["Same meaning", "Different meaning", "Don't know"]

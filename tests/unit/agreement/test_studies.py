@@ -12,6 +12,7 @@ from nltk.metrics.agreement import AnnotationTask
 from nltk.metrics.distance import binary_distance
 from sklearn.metrics import cohen_kappa_score
 
+from biosem.agreement import sheets as SH
 from biosem.agreement import studies as S
 from biosem.seeds import generator
 from biosem.termpairs import DATASETS
@@ -148,7 +149,7 @@ def test_xlsx_round_trip_and_reproducible(tmp_path: Path) -> None:
     S.write_xlsx(sheet, tmp_path / "a.xlsx", S.TERMPAIR_INSTRUCTIONS)
     S.write_xlsx(sheet, tmp_path / "b.xlsx", S.TERMPAIR_INSTRUCTIONS)
     assert (tmp_path / "a.xlsx").read_bytes() == (tmp_path / "b.xlsx").read_bytes()
-    back = S.read_sheet(tmp_path / "a.xlsx")
+    back = SH.read_sheet(tmp_path / "a.xlsx")
     assert back.equals(sheet.astype(str))
     with zipfile.ZipFile(tmp_path / "a.xlsx") as z:
         xml = z.read("xl/worksheets/sheet1.xml").decode()
@@ -272,7 +273,7 @@ def test_sheet_from_two_samples_is_rejected(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------------------
 # Scoring
 # --------------------------------------------------------------------------------------------------
-SAME, NOT, DK = S.SAME, S.NOT_SAME, S.DONT_KNOW
+SAME, NOT, DK = SH.SAME, SH.NOT_SAME, SH.DONT_KNOW
 ANSWERS = pd.DataFrame(
     {
         #       P1    P2    P3    P4    P5    P6    P7    P8
@@ -396,7 +397,7 @@ def test_wic_scores_known_answers() -> None:
 
 def test_read_key_and_wic_split(tmp_path: Path) -> None:
     _, key, _ = S.wic_study(wic_split(10), 4, 2, generator(3))
-    (tmp_path / "key.csv").write_text(S.sheet_csv(key))
+    (tmp_path / "key.csv").write_text(SH.sheet_csv(key))
     back = S.read_key(tmp_path / "key.csv")
     assert back["label"].dtype == "int64" and back["in_sheet_a"].dtype == bool
     assert back["item"].tolist() == key["item"].tolist()
@@ -439,9 +440,9 @@ def planted_wic_split() -> pd.DataFrame:
 
 @pytest.mark.parametrize("value", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "'=x", "''x", "'x", "x", "", "a=b"])
 def test_neutralised_cells_round_trip(value: str) -> None:
-    written = S.neutralise_cell(value)
-    assert written[:1] not in S.FORMULA_TRIGGERS
-    assert S.restore_cell(written) == value
+    written = SH.neutralise_cell(value)
+    assert written[:1] not in SH.FORMULA_TRIGGERS
+    assert SH.restore_cell(written) == value
 
 
 def test_planted_formulas_stay_text_in_csv_and_xlsx_and_score(tmp_path: Path) -> None:
@@ -451,8 +452,8 @@ def test_planted_formulas_stay_text_in_csv_and_xlsx_and_score(tmp_path: Path) ->
     sheet = sheets["a"]
     assert len(sheet) == 8 and sheet["term1"].str[:1].isin(TRIGGERS).sum() == 6
     assert sheet["sentence1"].str[:1].isin(TRIGGERS).sum() == sheet["sentence2"].str[:1].isin(TRIGGERS).sum() == 6
-    (tmp_path / "key.csv").write_text(S.sheet_csv(key))
-    (tmp_path / "sheet.csv").write_text(S.sheet_csv(sheet))
+    (tmp_path / "key.csv").write_text(SH.sheet_csv(key))
+    (tmp_path / "sheet.csv").write_text(SH.sheet_csv(sheet))
     S.write_xlsx(sheet, tmp_path / "sheet.xlsx", S.WIC_INSTRUCTIONS)
     # CSV: every formula-like cell starts with the apostrophe, so a spreadsheet shows it as text.
     raw = pd.read_csv(tmp_path / "sheet.csv", dtype=str, keep_default_na=False)
@@ -466,13 +467,13 @@ def test_planted_formulas_stay_text_in_csv_and_xlsx_and_score(tmp_path: Path) ->
     # Both formats read back as written; filled in, they score against the (restored) key.
     assert S.read_key(tmp_path / "key.csv")[["term1", "sentence1"]].equals(key[["term1", "sentence1"]])
     for path in (tmp_path / "sheet.csv", tmp_path / "sheet.xlsx"):
-        back = S.read_sheet(path)
+        back = SH.read_sheet(path)
         assert back[["term1", "sentence1", "sentence2"]].equals(sheet[["term1", "sentence1", "sentence2"]])
     truth = S.read_key(tmp_path / "key.csv").set_index("item")["label"]
     for name, fmt in (("r1", "csv"), ("r2", "xlsx")):
-        filled = sheet.assign(answer=[S.SAME if truth[i] == 1 else S.NOT_SAME for i in sheet["item"]])
+        filled = sheet.assign(answer=[SH.SAME if truth[i] == 1 else SH.NOT_SAME for i in sheet["item"]])
         if fmt == "csv":
-            (tmp_path / f"{name}.csv").write_text(S.sheet_csv(filled))
+            (tmp_path / f"{name}.csv").write_text(SH.sheet_csv(filled))
         else:
             S.write_xlsx(filled, tmp_path / f"{name}.xlsx")
     answers, which = S.read_filled_sheets(
@@ -490,14 +491,14 @@ def test_planted_formulas_stay_text_in_csv_and_xlsx_and_score(tmp_path: Path) ->
 
 def test_an_edited_key_is_named_not_blamed_on_the_sheets(tmp_path: Path) -> None:
     sheet, key, _, _ = make_study()
-    (tmp_path / "sheet.csv").write_text(S.sheet_csv(sheet))
-    (tmp_path / "key.csv").write_text(S.sheet_csv(key))
+    (tmp_path / "sheet.csv").write_text(SH.sheet_csv(sheet))
+    (tmp_path / "key.csv").write_text(SH.sheet_csv(key))
     assert S.check_key(
         S.read_key(tmp_path / "key.csv"), tmp_path / "key.csv", {"sheet": tmp_path / "sheet.csv"}, "w"
     ) == {"sheet": set(key["item"])}
     edited = key.copy()
     edited.loc[4, "term2"] = "edited term"
-    (tmp_path / "key.csv").write_text(S.sheet_csv(edited))
+    (tmp_path / "key.csv").write_text(SH.sheet_csv(edited))
     with pytest.raises(S.EditedKeyError) as err:
         S.check_key(S.read_key(tmp_path / "key.csv"), tmp_path / "key.csv", {"sheet": tmp_path / "sheet.csv"}, "w")
     assert str(err.value).startswith(
@@ -509,10 +510,10 @@ def test_an_edited_key_is_named_not_blamed_on_the_sheets(tmp_path: Path) -> None
     # A label that is not 0/1 and a repeated item are the key's own errors, with its line.
     edited = key.copy().astype({"label": str})
     edited.loc[2, "label"] = "yes"
-    (tmp_path / "key.csv").write_text(S.sheet_csv(edited))
+    (tmp_path / "key.csv").write_text(SH.sheet_csv(edited))
     with pytest.raises(S.SourceFormatError, match=rf"key.csv:4: expected label 0 or 1 for item {key.loc[2, 'item']}"):
         S.read_key(tmp_path / "key.csv")
-    (tmp_path / "key.csv").write_text(S.sheet_csv(pd.concat([key, key.iloc[[0]]], ignore_index=True)))
+    (tmp_path / "key.csv").write_text(SH.sheet_csv(pd.concat([key, key.iloc[[0]]], ignore_index=True)))
     with pytest.raises(S.SourceFormatError, match=rf"key.csv:{len(key) + 2}: expected each item once in the key"):
         S.read_key(tmp_path / "key.csv")
 
@@ -521,12 +522,12 @@ def test_an_edited_wic_key_sentence_is_named(tmp_path: Path) -> None:
     sheets, key, _ = S.wic_study(wic_split(40), 20, 10, generator(1, "wic"))
     paths = {name: tmp_path / f"sheet_{name}.csv" for name in sheets}
     for name, sheet in sheets.items():
-        paths[name].write_text(S.sheet_csv(sheet))
-    (tmp_path / "key.csv").write_text(S.sheet_csv(key))
+        paths[name].write_text(SH.sheet_csv(sheet))
+    (tmp_path / "key.csv").write_text(SH.sheet_csv(key))
     members = S.check_key(S.read_key(tmp_path / "key.csv"), tmp_path / "key.csv", paths, "write_wic_study")
     assert members == {n: set(key.loc[key[f"in_sheet_{n}"], "item"]) for n in ("a", "b")}
     edited = key.copy()
     edited.loc[0, "sentence2"] = "The edited sentence."
-    (tmp_path / "key.csv").write_text(S.sheet_csv(edited))
+    (tmp_path / "key.csv").write_text(SH.sheet_csv(edited))
     with pytest.raises(S.EditedKeyError, match=rf"key.csv:2: expected sentence2 .* for item {key.loc[0, 'item']}"):
         S.check_key(S.read_key(tmp_path / "key.csv"), tmp_path / "key.csv", paths, "write_wic_study")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from biosem.errors import SourceFormatError, SourceNotFoundError
 from biosem.terminology import rrf
-from biosem.terminology.rrf import MRCONSO_COLUMNS, MRREL_COLUMNS, iter_rrf, read_rrf
+from biosem.terminology.rrf import MRCONSO_COLUMNS, MRREL_COLUMNS, iter_rrf, read_rrf, reader
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 
 SAMPLES = SHARED_DATA / "umls-rrf-samples"
@@ -639,9 +639,9 @@ def test_pattern_checks_agree_with_re2(values: list[str], offset: int) -> None:
     array = pa.array(["C0000001", *values], pa.string()).slice(min(offset, len(values)))
     for pattern in PATTERNS:
         expected = pc.match_substring_regex(array, f"^(?:{pattern})$").to_numpy(zero_copy_only=False)
-        assert rrf._full_match(array, pattern).tolist() == expected.tolist(), pattern
-    assert rrf._compile_pattern(rrf.CUI_PATTERN) is not None
-    assert rrf._compile_pattern(r"[^\s]+") is None
+        assert reader.full_match(array, pattern).tolist() == expected.tolist(), pattern
+    assert reader._compile_pattern(rrf.CUI_PATTERN) is not None
+    assert reader._compile_pattern(r"[^\s]+") is None
 
 
 def test_pieces_of_whole_lines_give_the_rows_of_one_pass(tmp_path: Path) -> None:
@@ -682,4 +682,4 @@ def test_fixed_width_digit_checks_agree_with_re2(cuis: list[str], tuis: list[str
     for values, pattern in ((cuis, rrf.CUI_PATTERN), (tuis, rrf.TUI_PATTERN)):
         array = pa.array(values, pa.string())
         expected = pc.match_substring_regex(array, f"^(?:{pattern})$").to_numpy(zero_copy_only=False)
-        assert rrf._full_match(array, pattern).tolist() == expected.tolist()
+        assert reader.full_match(array, pattern).tolist() == expected.tolist()

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from biosem.terminology import rrf, rrf_kernels
+from biosem.terminology.rrf import AUI_PATTERN, columns, kernels, reader, umls
 
 KERNELS = ["c", "numba"]
 # The fixture only selects the implementation: the same for every example.
@@ -21,9 +21,9 @@ EXAMPLES = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 @pytest.fixture(params=KERNELS)
 def kernel(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "c" and rrf_kernels._rrf is None:
-        pytest.fail("the C extension biosem.terminology._rrf is not built (pip install -e . builds it)")
-    monkeypatch.setattr(rrf_kernels, "KERNEL", request.param)
+    if request.param == "c" and kernels._rrf is None:
+        pytest.fail("the C extension biosem.terminology.rrf._rrf is not built (pip install -e . builds it)")
+    monkeypatch.setattr(kernels, "KERNEL", request.param)
     return request.param
 
 
@@ -40,9 +40,9 @@ VALUES = st.lists(
 @given(values=VALUES, skip=st.integers(0, 3))
 def test_pattern_kernel_is_re2(kernel: str, values: list[str], skip: int) -> None:
     array = pa.array(["A1"] * skip + values, pa.string()).slice(skip)
-    for pattern in (rrf.AUI_PATTERN, "(?:A[0-9]+)?", "A[0-9]{2,5}", "[0-49]", "[NOEY]", "x[a-z0-9]", "[0-9A-F]+"):
+    for pattern in (AUI_PATTERN, "(?:A[0-9]+)?", "A[0-9]{2,5}", "[0-49]", "[NOEY]", "x[a-z0-9]", "[0-9A-F]+"):
         expected = pc.match_substring_regex(array, f"^(?:{pattern})$").to_numpy(zero_copy_only=False)
-        assert rrf._full_match(array, pattern).tolist() == expected.tolist(), pattern
+        assert reader.full_match(array, pattern).tolist() == expected.tolist(), pattern
 
 
 @EXAMPLES
@@ -53,13 +53,13 @@ def test_pattern_kernel_is_re2(kernel: str, values: list[str], skip: int) -> Non
 def test_aui_key_kernel_orders_as_strings(kernel: str, digits: list[str], flags: list[bool]) -> None:
     auis = pa.array([f"A{d}" for d in digits], pa.string())
     keep = pa.array(flags[: len(digits)], pa.bool_()).to_numpy(zero_copy_only=False)
-    keys = rrf._aui_order_keys(auis, keep)
+    keys = umls._aui_order_keys(auis, keep)
     kept = [f"A{d}" for d, k in zip(digits, keep, strict=True) if k]
     assert keys is not None and len(keys) == len(kept)
     assert sorted(range(len(kept)), key=lambda i: keys[i]) == sorted(range(len(kept)), key=lambda i: kept[i])
-    assert rrf._aui_order_keys(pa.array(["A1", "A12345678901"])) is None
-    assert rrf._aui_order_keys(pa.array(["A1", "A12345678901"]), keep=pa.array([True, False]).to_numpy(False)) == [
-        rrf._aui_order_keys(pa.array(["A1"]))[0]
+    assert umls._aui_order_keys(pa.array(["A1", "A12345678901"])) is None
+    assert umls._aui_order_keys(pa.array(["A1", "A12345678901"]), keep=pa.array([True, False]).to_numpy(False)) == [
+        umls._aui_order_keys(pa.array(["A1"]))[0]
     ]
 
 
@@ -77,7 +77,7 @@ def test_aui_key_kernel_orders_as_strings(kernel: str, digits: list[str], flags:
     skip=st.integers(0, 2),
 )
 def test_code_kernel_gives_codes_in_order_of_first_occurrence(kernel: str, batches: list[list[str]], skip: int) -> None:
-    codes = rrf._Codes()
+    codes = columns.Codes()
     index: dict[str, int] = {}
     for values in batches:
         array = pa.array(["MSH"] * skip + values, pa.string()).slice(skip)
@@ -88,8 +88,8 @@ def test_code_kernel_gives_codes_in_order_of_first_occurrence(kernel: str, batch
 def test_code_kernel_beyond_its_first_store_and_past_its_limit(kernel: str) -> None:
     """Many distinct values sharing their first 8 bytes and their length,
     a store grown across batches, and the uint16 limit."""
-    codes = rrf._Codes()
-    values = [f"SHARED8_{i:05d}" for i in range(rrf._MAX_CODES)]
+    codes = columns.Codes()
+    values = [f"SHARED8_{i:05d}" for i in range(columns.MAX_CODES)]
     for lo in range(0, len(values), 20_000):
         part = values[lo : lo + 20_000]
         assert codes.encode(pa.array(part + part[::-1])).tolist() == [
@@ -109,7 +109,7 @@ def test_code_kernel_beyond_its_first_store_and_past_its_limit(kernel: str) -> N
 def test_equals_kernel(kernel: str, values: list[str], skip: int) -> None:
     array = pa.array(["PF"] * skip + values, pa.string()).slice(skip)
     for text in ("", "N", "PF", "NOCODE", "é"):
-        assert rrf._equals(array, text.encode()).tolist() == [v == text for v in values]
+        assert reader.equals(array, text.encode()).tolist() == [v == text for v in values]
 
 
 @EXAMPLES
@@ -131,13 +131,13 @@ def test_gathered_strings_are_arrows_filter(kernel: str, parts: list[tuple[list[
         rows = None if every else np.flatnonzero(keep.to_numpy(zero_copy_only=False))
         given_parts.append((array, rows))
         expected.append(array if every else array.filter(keep))
-    gathered = rrf._gather(Path("MRCONSO.RRF"), "STR", given_parts)
+    gathered = columns.gather(Path("MRCONSO.RRF"), "STR", given_parts)
     gathered.validate(full=True)
     assert gathered.equals(pa.concat_arrays([pa.array([], pa.string()), *expected]))
     assert given_parts == []  # each part released once copied
 
 
 def test_gather_kernel_refuses_a_short_output(kernel: str) -> None:
-    offsets, data = rrf._string_buffers(pa.array(["abc", "de"]))
+    offsets, data = reader.string_buffers(pa.array(["abc", "de"]))
     with pytest.raises(ValueError, match="too short"):
-        rrf_kernels.gather_strings(offsets, data, None, 0, np.zeros(3, np.int32), np.zeros(4, np.uint8))
+        kernels.gather_strings(offsets, data, None, 0, np.zeros(3, np.int32), np.zeros(4, np.uint8))

@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 import biosem.io
 from biosem.errors import SourceFormatError
 from biosem.io import write_table
-from biosem.terminology import rrf
-from biosem.terminology.rrf import MRCONSO_COLUMNS, iter_rrf, read_rrf, write_rrf
+from biosem.terminology.rrf import MRCONSO_COLUMNS, columns, iter_rrf, read_rrf, umls, write_rrf
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 from biosem.terminology.write import write_terminology
 
@@ -120,7 +119,7 @@ def test_write_rrf_on_the_samples(sample: str, tmp_path: Path) -> None:
 def test_chunks_are_row_groups(release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With row groups of 2 rows, write_rrf's files equal write_table's, and read back as its tables."""
     tables = read_rrf(release, "umls", languages=None)
-    monkeypatch.setattr(rrf, "_ROW_GROUP", 2)
+    monkeypatch.setattr(umls, "_ROW_GROUP", 2)
     monkeypatch.setattr(biosem.io, "ROW_GROUP", 2)
     assert all(t.equals(tables[n]) for n, t in read_rrf(release, "umls", languages=None).items())
     out = outputs(tmp_path / "small")
@@ -190,7 +189,7 @@ def test_serial_pass_after_a_late_short_row_repeats_no_row(tmp_path: Path) -> No
 )
 def test_aui_keys_order_like_strings(digits: list[str]) -> None:
     auis = pa.array([f"A{d}" for d in digits])
-    keys = rrf._aui_order_keys(auis)
+    keys = umls._aui_order_keys(auis)
     assert keys is not None
     by_key = sorted(range(len(digits)), key=lambda i: keys[i])
     assert by_key == sorted(range(len(digits)), key=lambda i: f"A{digits[i]}")
@@ -209,13 +208,13 @@ def test_aui_keys_order_like_strings(digits: list[str]) -> None:
 )
 def test_distinct_string_order_is_arrows(values: list[str], skip: int) -> None:
     array = pa.array(["pad"] * skip + values, type=pa.string()).slice(skip)  # a slice: offsets not from 0
-    order = rrf._distinct_string_order(array)
+    order = columns.distinct_string_order(array)
     assert order.tolist() == pc.sort_indices(array).to_numpy().tolist()
     assert [values[i] for i in order] == sorted(values, key=str.encode)
 
 
 def test_long_auis_are_ranked_as_strings(tmp_path: Path) -> None:
-    assert rrf._aui_order_keys(pa.array(["A1", "A12345678901"])) is None
+    assert umls._aui_order_keys(pa.array(["A1", "A12345678901"])) is None
     lines = [conso(1, "A12345678901", "b"), conso(1, "A2", "a", ts="S"), conso(1, "A123", "c")]
     meta = write_meta(tmp_path / "META", MRCONSO=lines)
     terms = read_rrf(meta, "umls")["terms"].to_pylist()
@@ -228,15 +227,15 @@ def test_long_auis_are_ranked_as_strings(tmp_path: Path) -> None:
 
 def test_cui_numbers_round_trip() -> None:
     numbers = np.array([0, 5, 1234567, 9_999_999], dtype=np.int32)
-    strings = rrf._cui_strings(numbers)
+    strings = columns.cui_strings(numbers)
     assert strings.to_pylist() == ["C0000000", "C0000005", "C1234567", "C9999999"]
-    assert rrf._cui_numbers(strings.slice(1)).tolist() == [5, 1234567, 9_999_999]
+    assert columns.cui_numbers(strings.slice(1)).tolist() == [5, 1234567, 9_999_999]
     # Every digit in every position, and a slice that does not start on an 8-byte boundary.
     many = np.random.default_rng(1).integers(0, 10**7, 20_000)
-    text = rrf._cui_strings(many)
+    text = columns.cui_strings(many)
     assert text.to_pylist() == [f"C{n:07d}" for n in many]
-    assert rrf._cui_numbers(text.slice(3)).tolist() == many[3:].tolist()
-    assert rrf._distinct_cuis(many.astype(np.int32)).tolist() == np.unique(many).tolist()
+    assert columns.cui_numbers(text.slice(3)).tolist() == many[3:].tolist()
+    assert columns.distinct_cuis(many.astype(np.int32)).tolist() == np.unique(many).tolist()
 
 
 def test_lookup_keeps_nulls_and_order() -> None:
@@ -244,30 +243,30 @@ def test_lookup_keeps_nulls_and_order() -> None:
     present only, in byte order, None as null; repeated values share one entry."""
     values = [None, "isa", "", "has_finding_site", "isa", "unused"]
     codes = np.array([3, 0, 1, 1, 2, 3, 4], dtype=np.uint16)
-    looked_up = rrf._lookup(values, codes)
+    looked_up = columns.lookup(values, codes)
     assert looked_up.type == biosem.io.DICTIONARY
     assert looked_up.dictionary.to_pylist() == ["", "has_finding_site", "isa"]
     assert looked_up.to_pylist() == [values[c] for c in codes]
     plain = pa.array([values[c] for c in codes], type=pa.string())
     assert biosem.io.sorted_dictionary(plain).equals(looked_up)
     assert biosem.io.sorted_dictionary(looked_up) is looked_up  # already canonical
-    assert rrf._lookup(values, np.zeros(0, np.int32)).to_pylist() == []
-    assert rrf._repeat(None, 3).null_count == 3
+    assert columns.lookup(values, np.zeros(0, np.int32)).to_pylist() == []
+    assert columns.repeat_value(None, 3).null_count == 3
 
 
 def test_packed_keys_sort_like_tuples() -> None:
     rng = np.random.default_rng(0)
     fields = [rng.integers(0, m, 500) for m in (50, 7, 50, 3)]
     expected = sorted(set(zip(*(f.tolist() for f in fields), strict=True)))
-    one = rrf._sort_distinct([f.copy() for f in fields], [50, 7, 50, 3])
-    two = rrf._sort_distinct([f.copy() for f in fields], [50, 2**40, 2**30, 3])  # two words
-    three = rrf._sort_distinct([f.copy() for f in fields], [2**63, 2**40, 2**30, 3])
+    one = columns.sort_distinct([f.copy() for f in fields], [50, 7, 50, 3])
+    two = columns.sort_distinct([f.copy() for f in fields], [50, 2**40, 2**30, 3])  # two words
+    three = columns.sort_distinct([f.copy() for f in fields], [2**63, 2**40, 2**30, 3])
     assert (len(one.words), len(two.words), len(three.words)) == (1, 2, 3)
     for packed in (one, two, three):
         got = packed.fields(0, len(packed))
         assert list(zip(*(g.tolist() for g in got), strict=True)) == expected
         assert [g.tolist() for g in packed.fields(3, 9)] == [g[3:9].tolist() for g in got]
-    assert len(rrf._sort_distinct([np.zeros(0, np.int64)] * 2, [1, 1])) == 0
+    assert len(columns.sort_distinct([np.zeros(0, np.int64)] * 2, [1, 1])) == 0
 
 
 @pytest.mark.parametrize("parts", [1, 3, 7])
@@ -276,10 +275,10 @@ def test_mapping_ranges_give_the_same_file(
 ) -> None:
     """The mappings sorted in 1, 3 or 7 ranges (with row groups of 2 rows, so chunks straddle the
     ranges) give the file of the default 2."""
-    monkeypatch.setattr(rrf, "_ROW_GROUP", 2)
+    monkeypatch.setattr(umls, "_ROW_GROUP", 2)
     default = outputs(tmp_path / "default")
     write_rrf(release, "umls", default, languages=None)
-    monkeypatch.setattr(rrf, "_MAPPING_PARTS", parts)
+    monkeypatch.setattr(umls, "_MAPPING_PARTS", parts)
     other = outputs(tmp_path / f"parts{parts}")
     write_rrf(release, "umls", other, languages=None)
     assert pq.read_table(other["mappings"]).num_rows >= 4
@@ -301,7 +300,7 @@ def test_no_mappings_gives_the_file_of_write_terminology(tmp_path: Path) -> None
 def test_aui_keys_of_the_kept_values() -> None:
     auis = pa.array(["A9", "A10", "A0000000001", "A12345678", "A1234567890"])
     keep = np.array([True, False, True, True, True])
-    keys = rrf._aui_order_keys(auis, keep)
+    keys = umls._aui_order_keys(auis, keep)
     assert keys is not None and len(keys) == 4
-    assert keys.tolist() == rrf._aui_order_keys(auis.filter(pa.array(keep))).tolist()
+    assert keys.tolist() == umls._aui_order_keys(auis.filter(pa.array(keep))).tolist()
     assert np.argsort(keys).tolist() == [1, 2, 3, 0]  # "A0000000001" < "A12345678" < "A1234567890" < "A9"

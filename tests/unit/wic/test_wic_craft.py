@@ -19,6 +19,7 @@ from biosem.corpora.notices import (
     classify_notice,
     classify_notices,
 )
+from biosem.io import read_term_sets
 from biosem.seeds import generator
 from biosem.terminology.obo import read_obo
 from biosem.wic.candidates import CandidateParams, build_candidates, terminology_abbreviation_term_pairs
@@ -29,7 +30,6 @@ from biosem.wic.concepts import (
     resolve_namespace_ids,
     unify_concepts,
 )
-from biosem.wic.io import read_term_sets
 from biosem.wic.lexical import parenthesised_definitions, short_form_of
 from biosem.wic.prune import ancestor_links, gene_family_links, prune_reasons
 from biosem.wic.splits import term_classes, term_pair_keys

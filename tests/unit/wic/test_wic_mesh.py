@@ -12,10 +12,10 @@ import pyarrow.parquet as pq
 import pyreadr
 import pytest
 
+from biosem.io import read_term_sets
 from biosem.terminology.mesh import THESAURUS_COLUMNS
 from biosem.wic.candidates import synonym_term_pairs, terminology_abbreviation_term_pairs
 from biosem.wic.concepts import MAPPED_TO, deduplicate_documents, unify_concepts
-from biosem.wic.io import read_term_sets
 from biosem.wic.prune import prune_reasons
 
 # Parkinsonian Disorders (C10.228.662) is the tree parent of Parkinson Disease (C10.228.662.600) and of

@@ -1,4 +1,4 @@
-/* Per-row passes of the RRF reader over Arrow string buffers, in C (see biosem.terminology.rrf_kernels,
+/* Per-row passes of the RRF reader over Arrow string buffers, in C (see biosem.terminology.rrf.kernels,
  * whose numba kernels compute the same and serve where this extension is not built).
  *
  * Every function takes a string column as its two buffers, offsets (int32, n + 1, rebased to 0) and data
@@ -313,6 +313,6 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_rrf",
-                                    "RRF reader kernels (see biosem.terminology.rrf_kernels).", -1, methods};
+                                    "RRF reader kernels (see biosem.terminology.rrf.kernels).", -1, methods};
 
 PyMODINIT_FUNC PyInit__rrf(void) { return PyModule_Create(&module); }

@@ -1,0 +1,291 @@
+"""Compiled per-row passes of the RRF reader over Arrow string buffers: the dispatch and the numba twins.
+
+Each kernel takes a string column as its two buffers, ``offsets`` (int32, n + 1, rebased to 0) and
+``data`` (uint8), as :func:`biosem.terminology.rrf.reader.string_buffers` gives them, and reads every
+value once, byte by byte: one loop where numpy needs a dozen whole-array passes and their
+temporaries. The loops release the GIL (the RRF reader checks a batch in one thread while the next
+is parsed in others).
+
+They run in C (``_rrf.c`` beside this file, built by ``pip install``; no start-up cost), or, where that
+extension could not be built, as the numba twins below (``_numba_*``: the same loops, the same results;
+compiled on a process's first call and cached on disk, about 0.5 s to load in each process, so numba
+is imported only then). :data:`KERNEL` says which; ``BIOSEM_KERNEL=numba`` forces the numba kernels.
+The layout is that of :mod:`biosem.levenshtein.kernels` (its C source ``_lev512.c`` beside it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import cache
+
+import numpy as np
+
+try:  # the C kernels (_rrf.c beside this file); optional at install time
+    from biosem.terminology.rrf import _rrf
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _rrf = None  # type: ignore[assignment]
+
+KERNEL = "c" if _rrf is not None and os.environ.get("BIOSEM_KERNEL") != "numba" else "numba"
+
+
+def match_prefixed_class(
+    offsets: np.ndarray,
+    data: np.ndarray,
+    prefix: bytes,
+    in_class: np.ndarray,
+    min_count: int,
+    max_count: int | None,
+    optional: bool,
+) -> np.ndarray:
+    """Per value: ``prefix``, then ``min_count`` .. ``max_count`` (None: any number) bytes ``b``
+    with ``in_class[b]`` (bool, 256), and nothing else? ``optional``: "" matches too. bool array of n.
+    """
+    limit = -1 if max_count is None else max_count
+    prefix_bytes = np.frombuffer(prefix, dtype=np.uint8)
+    if KERNEL == "c":
+        out = np.empty(len(offsets) - 1, dtype=bool)
+        _rrf.match_prefixed_class(offsets, data, prefix_bytes, in_class, min_count, limit, optional, out)
+        return out
+    return _numba(_numba_match_prefixed_class)(offsets, data, prefix_bytes, in_class, min_count, limit, optional)
+
+
+def equals(offsets: np.ndarray, data: np.ndarray, text: bytes) -> np.ndarray:
+    """Per value: is it ``text``? bool array of n."""
+    text_bytes = np.frombuffer(text, dtype=np.uint8)
+    if KERNEL == "c":
+        out = np.empty(len(offsets) - 1, dtype=bool)
+        _rrf.equals(offsets, data, text_bytes, out)
+        return out
+    return _numba(_numba_equals)(offsets, data, text_bytes)
+
+
+def gather_strings(
+    offsets: np.ndarray,
+    data: np.ndarray,
+    rows: np.ndarray | None,
+    base: int,
+    out_offsets: np.ndarray,
+    out_data: np.ndarray,
+) -> int:
+    """Append the values at ``rows`` (int64, ascending; None: all) to a string array being built:
+    their bytes to ``out_data`` (uint8, from its start), their end offsets plus ``base`` to
+    ``out_offsets[1:]`` (int32; ``out_offsets[0]`` is the start, already written). Returns the
+    bytes written. ValueError: an output too short, or offsets past 2**31 - 1."""
+    if rows is not None and not len(rows):
+        return 0
+    selected = np.zeros(0, dtype=np.int64) if rows is None else rows  # empty: every value
+    if KERNEL == "c":
+        return _rrf.gather_strings(offsets, data, selected, base, out_offsets, out_data)
+    m = len(offsets) - 1 if rows is None else len(rows)
+    need = int(offsets[-1]) if rows is None else int((offsets[rows + 1] - offsets[rows]).sum())
+    if len(out_offsets) < m + 1 or need > len(out_data) or base + need > np.iinfo(np.int32).max:
+        raise ValueError("out_offsets or out_data too short, or offsets past 2**31 - 1")
+    return _numba(_numba_gather_strings)(offsets, data, selected, base, out_offsets, out_data)
+
+
+def base11_keys(
+    offsets: np.ndarray, data: np.ndarray, keep: np.ndarray | None, skip: int, digits: int
+) -> np.ndarray | None:
+    """int64 keys ordered as the values, of the values where ``keep`` (bool, n; None: all), each
+    ASCII digits after ``skip`` leading bytes; None when a kept value has more than ``digits``
+    digits. A key reads the digits as a base-11 numeral of ``digits`` places (digit + 1, padded on
+    the right with 0), so a prefix sorts first, as in string order ("A12" < "A120" < "A13");
+    ``digits`` <= 18 (11**18 < 2**63)."""
+    selected = np.zeros(0, dtype=bool) if keep is None else keep
+    if KERNEL == "c":
+        out = np.empty(len(offsets) - 1 if keep is None else int(np.count_nonzero(keep)), dtype=np.int64)
+        return out if _rrf.base11_keys(offsets, data, selected, skip, digits, out) else None
+    keys, ok = _numba(_numba_base11_keys)(offsets, data, selected, skip, digits)
+    return keys if ok else None
+
+
+def encode_strings(
+    offsets: np.ndarray,
+    data: np.ndarray,
+    slots: np.ndarray,
+    store: np.ndarray,
+    bounds: np.ndarray,
+    n_codes: int,
+    max_codes: int,
+) -> tuple[np.ndarray, int]:
+    """Dictionary codes of the values, continuing a dictionary held in the arrays given (updated in
+    place): ``slots`` (int32, a power of two > 2 * ``max_codes``, -1 = free) is an open-addressing
+    hash table of codes, probed linearly from a multiplicative hash of the value's bytes, 8 at a
+    time; code ``c``'s bytes are ``store[bounds[c]:bounds[c + 1]]`` (``bounds``: int64,
+    ``max_codes`` + 2); ``n_codes`` are in use. New values get the next codes, in order of first
+    occurrence; ``store`` (uint8) must have room for all of ``data`` after ``bounds[n_codes]``.
+
+    Returns (uint16 codes of the n values, the new ``n_codes``); ``n_codes`` is ``max_codes`` + 1,
+    the codes undefined, when the values need more than ``max_codes`` codes."""
+    if KERNEL == "c":
+        out = np.empty(len(offsets) - 1, dtype=np.uint16)
+        return out, _rrf.encode_strings(offsets, data, slots, store, bounds, n_codes, max_codes, out)
+    return _numba(_numba_encode_strings)(offsets, data, slots, store, bounds, n_codes, max_codes)
+
+
+# --------------------------------------------------------------------------------------------------
+# The numba twins of the C kernels: plain Python here, compiled by :func:`_numba` on first use.
+
+
+@cache
+def _numba(kernel: Callable) -> Callable:
+    """``kernel`` compiled by numba (nopython, without the GIL, cached on disk): numba is imported
+    here, on the first call of a numba kernel, so a process that runs the C kernels never loads it."""
+    import numba
+
+    return numba.njit(nogil=True, cache=True, boundscheck=False)(kernel)
+
+
+def _numba_match_prefixed_class(
+    offsets: np.ndarray,
+    data: np.ndarray,
+    prefix: np.ndarray,
+    in_class: np.ndarray,
+    min_count: int,
+    max_count: int,
+    optional: bool,
+) -> np.ndarray:
+    """See :func:`match_prefixed_class`; ``prefix`` as uint8, ``max_count`` -1 for any."""
+    n = offsets.size - 1
+    p = prefix.size
+    out = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        start, end = offsets[i], offsets[i + 1]
+        count = end - start - p
+        ok = count >= min_count and (max_count < 0 or count <= max_count)
+        if ok:
+            for k in range(p):
+                if data[start + k] != prefix[k]:
+                    ok = False
+                    break
+        if ok:
+            for j in range(start + p, end):
+                if not in_class[data[j]]:
+                    ok = False
+                    break
+        out[i] = ok or (optional and end == start)
+    return out
+
+
+def _numba_equals(offsets: np.ndarray, data: np.ndarray, text: np.ndarray) -> np.ndarray:
+    """See :func:`equals`."""
+    n = offsets.size - 1
+    out = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        start = offsets[i]
+        ok = offsets[i + 1] - start == text.size
+        if ok:
+            for k in range(text.size):
+                if data[start + k] != text[k]:
+                    ok = False
+                    break
+        out[i] = ok
+    return out
+
+
+def _numba_gather_strings(
+    offsets: np.ndarray, data: np.ndarray, rows: np.ndarray, base: int, out_offsets: np.ndarray, out_data: np.ndarray
+) -> int:
+    """See :func:`gather_strings`."""
+    every = rows.size == 0
+    m = offsets.size - 1 if every else rows.size
+    at = 0
+    for k in range(m):
+        i = k if every else rows[k]
+        start, end = offsets[i], offsets[i + 1]
+        out_data[at : at + end - start] = data[start:end]
+        at += end - start
+        out_offsets[k + 1] = base + at
+    return at
+
+
+def _numba_base11_keys(
+    offsets: np.ndarray, data: np.ndarray, keep: np.ndarray, skip: int, digits: int
+) -> tuple[np.ndarray, bool]:
+    """See :func:`base11_keys`: (keys, True), or (undefined, False) for its None."""
+    n = offsets.size - 1
+    every = keep.size == 0
+    m = n if every else int(np.count_nonzero(keep))
+    keys = np.empty(m, dtype=np.int64)
+    r = 0
+    for i in range(n):
+        if not every and not keep[i]:
+            continue
+        start, end = offsets[i] + skip, offsets[i + 1]
+        if end - start > digits:
+            return keys, False
+        key = 0
+        for j in range(start, start + digits):
+            key = key * 11 + (np.int64(data[j]) - 47 if j < end else 0)
+        keys[r] = key
+        r += 1
+    return keys, True
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: 2**64 / golden ratio
+
+
+def _numba_encode_strings(
+    offsets: np.ndarray,
+    data: np.ndarray,
+    slots: np.ndarray,
+    store: np.ndarray,
+    bounds: np.ndarray,
+    n_codes: int,
+    max_codes: int,
+) -> tuple[np.ndarray, int]:
+    """See :func:`encode_strings`."""
+    n = offsets.size - 1
+    bits = 0
+    while (1 << bits) < slots.size:
+        bits += 1
+    shift = np.uint64(64 - bits)
+    codes = np.empty(n, dtype=np.uint16)
+    previous, previous_start, previous_end = -1, 0, 0
+    for i in range(n):
+        start, end = offsets[i], offsets[i + 1]
+        length = end - start
+        # Runs of one value are common.
+        if previous >= 0 and length == previous_end - previous_start:
+            same = True
+            for k in range(length):
+                if data[start + k] != data[previous_start + k]:
+                    same = False
+                    break
+            if same:
+                codes[i] = previous
+                continue
+        h = np.uint64(length)
+        for j in range(start, end, 8):  # the value 8 bytes at a time
+            word = np.uint64(0)
+            for k in range(j, min(end, j + 8)):
+                word = (word << np.uint64(8)) | np.uint64(data[k])
+            h = (h ^ word) * _GOLDEN
+            h ^= h >> np.uint64(29)
+        slot = np.int64((h * _GOLDEN) >> shift)
+        while True:
+            code = slots[slot]
+            if code < 0:  # a new value
+                if n_codes == max_codes:
+                    return codes, max_codes + 1
+                at = bounds[n_codes]
+                store[at : at + length] = data[start:end]
+                bounds[n_codes + 1] = at + length
+                slots[slot] = n_codes
+                code = n_codes
+                n_codes += 1
+                break
+            lo = bounds[code]
+            found = bounds[code + 1] - lo == length
+            if found:
+                for k in range(length):
+                    if store[lo + k] != data[start + k]:
+                        found = False
+                        break
+            if found:
+                break
+            slot = (slot + 1) & (slots.size - 1)
+        codes[i] = code
+        previous, previous_start, previous_end = code, start, end
+    return codes, n_codes
