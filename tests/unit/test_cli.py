@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO, SHARED_DATA
 from gensim.models import KeyedVectors
 
-from biosem.cli import add_check_release_arguments, add_validate_wic_arguments, load_config, main
+from biosem.cli import add_check_release_arguments, add_validate_wic_arguments, main
 from biosem.errors import SourceFormatError
 from biosem.evaluate.benchmarks import read_rated_pairs
 from biosem.evaluate.models import WordVectors, infer_vector_format, load_keyed_vectors
@@ -31,6 +31,7 @@ from biosem.release import check as release_check
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 from biosem.wic import GROUPS, TRAIN_SENTENCE_CAP
 from biosem.wic import validate as wic_validate
+from biosem.workflow.checkout import load_config
 
 
 def _exit_code(argv: list[str]) -> int:
@@ -307,14 +308,16 @@ def _glove_from_simlex(path: Path, dim: int = 8, drop: int = 40) -> list[str]:
 
 @pytest.mark.skipif(not SIMLEX.is_file(), reason=f"SimLex-999 not in the shared data ({SIMLEX})")
 def test_evaluate_gives_the_workflow_scores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    """The rho, n and coverage on SimLex-999 are those of the evaluate_rated_pairs rule's library call; a built
-    rated dataset under results/ is scored too; TSV and Parquet outputs hold the same table."""
+    """The rho, n and coverage on SimLex-999 are those of the evaluate_rated_pairs rule's library call; the built
+    rated dataset of a configured rating set (simverb3500) is scored too, one under results/ that the config does
+    not name is not; TSV and Parquet outputs hold the same table."""
     overlay = _checkout(tmp_path, monkeypatch)
     glove = tmp_path / "toy.50d.txt"
     words = _glove_from_simlex(glove)
     mine = pd.DataFrame({"word1": words[:30], "word2": words[30:60], "score": np.arange(30.0)})
-    Path(outputs.rated_dataset.path(ratings="mine")).parent.mkdir(parents=True)
-    mine.to_parquet(outputs.rated_dataset.path(ratings="mine"))
+    Path(outputs.rated_dataset.path(ratings="simverb3500")).parent.mkdir(parents=True)
+    mine.to_parquet(outputs.rated_dataset.path(ratings="simverb3500"))
+    mine.to_parquet(outputs.rated_dataset.path(ratings="not_configured"))
 
     argv = ["evaluate", str(glove), "--families", "rated", "--configfile", str(overlay)]
     assert main([*argv, "--output", str(tmp_path / "out.tsv")]) == 0
@@ -331,12 +334,12 @@ def test_evaluate_gives_the_workflow_scores(tmp_path: Path, monkeypatch: pytest.
     kv = load_keyed_vectors(glove, "glove")
     expected = evaluate_rated_datasets(
         WordVectors("toy.50d", kv, lowercase=False),
-        {"simlex999": read_rated_pairs(SIMLEX, "simlex999"), "simlex/mine": mine.assign(pos=None)},
+        {"simlex999": read_rated_pairs(SIMLEX, "simlex999"), "simlex/simverb3500": mine.assign(pos=None)},
         rated_params(config["evaluate"]["rated"]),
         config["seed"],
     )
     got = parquet.set_index(["dataset", "subset"])
-    assert set(got.index.get_level_values("dataset")) == {*config["evaluate"]["benchmarks"], "simlex/mine"}
+    assert set(got.index.get_level_values("dataset")) == {*config["evaluate"]["benchmarks"], "simlex/simverb3500"}
     for row in expected:
         found = got.loc[(row["dataset"], "all")]
         assert found["model"] == "toy.50d" and found["metric"] == row["metric"] == "cosine:spearman"
@@ -344,7 +347,7 @@ def test_evaluate_gives_the_workflow_scores(tmp_path: Path, monkeypatch: pytest.
         assert (found["ci_low"], found["ci_high"]) == (row["ci_low"], row["ci_high"])
     simlex = got.loc[("simlex999", "all")]
     assert 0.9 < simlex["coverage"] < 1 and simlex["n"] == round(999 * simlex["coverage"])
-    assert got.loc[("simlex/mine", "all"), "n"] == 30
+    assert got.loc[("simlex/simverb3500", "all"), "n"] == 30
 
 
 def test_evaluate_infers_the_vector_format(tmp_path: Path) -> None:

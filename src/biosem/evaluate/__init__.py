@@ -16,7 +16,13 @@ Modules (docs/design.md § Evaluation):
 * :mod:`biosem.evaluate.wic`: word-in-context baselines (BioWiC).
 * :mod:`biosem.evaluate.results`: the tidy results table; :mod:`biosem.evaluate.families`: the table
   split per family (the report's pages); :mod:`biosem.evaluate.plots`: its report plots.
+* :mod:`biosem.evaluate.suite`: one model (or several, as ``biosem evaluate`` scores them) on each family's
+  datasets, with the workflow's parameters.
+* :mod:`biosem.evaluate.catalogue`: which datasets there are to score, and which of them are built.
 """
+
+FAMILIES = ("rated", "termpairs", "analogies", "wic")
+"""The dataset families ``biosem evaluate`` scores (rated: the external benchmarks and biosem's rated datasets)."""
 
 WORD_VECTOR_FORMATS = ("word2vec_binary", "word2vec_text", "glove", "fasttext")
 """The word-vector file formats :mod:`biosem.evaluate.models` reads (here, so that ``biosem evaluate --help``

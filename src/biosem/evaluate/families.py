@@ -25,9 +25,6 @@ import pandas as pd
 from biosem.evaluate.results import COLUMNS, RESULTS, dataset_family
 from biosem.io import write_text
 
-FAMILIES = ("rated", "termpairs", "analogies", "wic")
-"""The families of the results table, in the report's order."""
-
 PER_TERMINOLOGY = ("termpairs", "analogies")
 """The families whose rows are split by terminology (the second part of the dataset name)."""
 

@@ -1,5 +1,6 @@
 """Scoring one model on each family's datasets: the steps the evaluate rules' scripts and ``biosem evaluate``
-share (config section -> parameters, dataset files -> frames, seeded generators), so both give the same rows.
+share (config section -> parameters, dataset files -> frames, seeded generators), so both give the same rows;
+and :func:`evaluate_models`, ``biosem evaluate``'s scoring of several models on a catalogue of built datasets.
 
 Config sections: ``evaluate.rated``, ``evaluate.termpairs``, ``evaluate.analogies``, ``evaluate.wic``
 (config/README.md § evaluate); datasets as the workflow names them (``simlex999``, ``simlex/<name>``,
@@ -18,13 +19,16 @@ import pandas as pd
 from biosem.evaluate import COVERAGE_WARNING
 from biosem.evaluate.analogies import AnalogyParams, analogy_phrases, candidate_key, evaluate_analogy_datasets
 from biosem.evaluate.benchmarks import read_rated_pairs
-from biosem.evaluate.models import Representation
-from biosem.evaluate.rated import RatedParams, evaluate_rated_datasets
-from biosem.evaluate.results import coverage_warnings, dataset_coverage, results_frame
+from biosem.evaluate.catalogue import Catalogue
+from biosem.evaluate.encoders import EmbeddingTable, encode_distinct
+from biosem.evaluate.models import Representation, SentenceEncoder, load_representation
+from biosem.evaluate.rated import METRIC, RatedParams, evaluate_rated_datasets
+from biosem.evaluate.results import collect, coverage_summary, coverage_warnings, dataset_coverage, results_frame
 from biosem.evaluate.schemas import ANALOGY_PREDICTIONS
-from biosem.evaluate.termpairs import CategoryParams, TermPairEvalParams, category_terms
+from biosem.evaluate.termpairs import CategoryParams, TermPairEvalParams, category_terms, evaluate_termpair_datasets
 from biosem.evaluate.wic import context_strings, evaluate_context_cosine
-from biosem.io import read_table
+from biosem.io import ParquetTables, read_table
+from biosem.report.tables import text_table
 from biosem.seeds import generator
 
 log = logging.getLogger(__name__)
@@ -213,3 +217,91 @@ def log_coverage(rows: Iterable[Mapping[str, object]] | pd.DataFrame, threshold:
         log.info("%s on %s (%s): %d items scored, coverage %.3f", r.model, r.dataset, r.family, r.n, r.coverage)
     for line in coverage_warnings(frame, threshold):
         log.warning("%s", line)
+
+
+def evaluate_models(
+    models: Mapping[str, Mapping[str, Any]],
+    catalogue: Catalogue,
+    benchmarks: Sequence[tuple[Mapping[str, Any], str | Path]],
+    section: Mapping[str, Any],
+    seed: int,
+) -> pd.DataFrame:
+    """Score each model (name -> spec, as config ``evaluate.models``) on the external rated benchmarks
+    (``(spec with its "name", file)``, :func:`biosem.evaluate.catalogue.find_benchmarks`) and the datasets of
+    ``catalogue`` (those built: :meth:`Catalogue.built`), with the parameters of config ``evaluate`` (``section``)
+    and ``seed``, as the evaluate rules score them; term-pair category separation is not scored. A sentence
+    encoder encodes each distinct string of these datasets once (:func:`encoders.encode_distinct`, as rule
+    encode_strings does).
+
+    Returns the tidy results table (:data:`biosem.evaluate.results.RESULTS`, sorted).
+
+    Raises:
+        ValueError: a model cannot be loaded (a sentence encoder without sentence-transformers or weights).
+        SourceFormatError, FileNotFoundError: a vector or dataset file cannot be read.
+    """
+    rated = read_rated_datasets(benchmarks, catalogue.rated.items())
+    token_counts = read_token_counts(catalogue.token_counts) if rated and catalogue.token_counts else None
+    termpairs = ParquetTables(catalogue.termpairs, columns=["term1", "term2", "label"])
+    analogies = list(
+        analogy_inputs(catalogue.analogies, catalogue.term_counts, section["analogies"]["candidate_min_count"])
+    )
+    wic = [read_table(catalogue.wic[f"wic/{s}"]) for s in ("dev", "test")] if catalogue.wic else []
+    frames = []
+    for name, spec in models.items():
+        model = load_representation(name, spec)
+        if model is None:
+            raise ValueError(f"model {name}: the sentence encoder {spec['model']} could not be loaded (logged above)")
+        if isinstance(model, SentenceEncoder):  # each distinct string encoded once, as rule encode_strings does
+            strings = encoder_strings(
+                model, rated, termpairs, (), [(f, c) for _, f, c in analogies], wic, section["wic"]["window"]
+            )
+            model = EmbeddingTable.from_arrow(name, encode_distinct(model, strings))
+        rows: list[dict[str, object]] = []
+        if rated:
+            rows += score_rated(model, rated, section["rated"], seed, token_counts, catalogue.band_corpus)
+        if termpairs:
+            rows += evaluate_termpair_datasets(model, termpairs, termpair_params(section["termpairs"]), seed)[0]
+        for _, datasets, candidates in analogies:
+            rows += evaluate_analogy_datasets(model, datasets, candidates, analogy_params(section["analogies"]))[0]
+        if wic:
+            rows += score_wic(model, wic[0], wic[1], section["wic"], seed)
+        frames.append(results_frame(rows))
+    return collect(frames)
+
+
+def format_summary(results: pd.DataFrame) -> str:
+    """What each model scored, for every family, as ``biosem evaluate`` prints it (aligned text,
+    :func:`biosem.report.tables.text_table`): per model and family the datasets scored, the items scored (the sum
+    of their ``n``) and the range of their coverage (:func:`biosem.evaluate.results.dataset_coverage`); the same
+    per model and group of datasets outside the rated family (a terminology's term pairs or analogies, the
+    category separation, the WiC splits); then Spearman's rho, n and coverage of every rated dataset (subset
+    ``all``). ``"no results\\n"`` for an empty table."""
+    if results.empty:
+        return "no results\n"
+    coverage = dataset_coverage(results)
+    coverage["group"] = coverage["dataset"].str.rsplit("/", n=1).str[0]
+
+    def rows(frame: pd.DataFrame, by: list[str]) -> list[tuple[object, ...]]:
+        return [
+            (*(getattr(r, c) for c in by), r.datasets, f"{r.n:,}", _coverage_range(r.coverage_min, r.coverage_max))
+            for r in coverage_summary(frame, by).itertuples(index=False)
+        ]
+
+    header = ("datasets", "items scored", "coverage")
+    lines = text_table([("model", "family", *header), *rows(coverage, ["model", "family"])])
+    grouped = coverage[coverage["family"] != "rated"]
+    if len(grouped):
+        lines += ["", *text_table([("model", "datasets of", *header), *rows(grouped, ["model", "group"])])]
+    rated = results[(results["metric"] == METRIC) & (results["subset"] == "all")]
+    if len(rated):
+        lines += [""]
+        lines += text_table(
+            [("model", "dataset", "rho", "n", "coverage")]
+            + [(r.model, r.dataset, f"{r.value:.4f}", r.n, f"{r.coverage:.3f}") for r in rated.itertuples(index=False)]
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _coverage_range(low: float, high: float) -> str:
+    """A coverage range as the summary prints it: ``1.000``, or ``0.065-0.118``."""
+    return f"{low:.3f}" if f"{low:.3f}" == f"{high:.3f}" else f"{low:.3f}-{high:.3f}"

@@ -7,6 +7,7 @@ with the source file as title and its size (rows and columns), the first :data:`
 table (or every row, where the page is asked for all), and the file itself as an embedded download link
 when it is at most :data:`MAX_EMBED_BYTES`. A Markdown file (``.md``) is shown rendered (CommonMark with
 tables, raw HTML escaped): Snakemake's report offers a ``.md`` file as a download only.
+:func:`text_table` is the terminal's counterpart: rows as aligned plain text (``biosem info``, ``biosem evaluate``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 import mimetypes
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -249,3 +251,11 @@ def _download(path: Path) -> dict[str, str] | None:
     )
     data = base64.b64encode(path.read_bytes()).decode("ascii")
     return {"name": path.name, "href": f"data:{mime};charset=utf-8;base64,{data}"}
+
+
+def text_table(rows: Sequence[Sequence[object]]) -> list[str]:
+    """Rows (the header first) as lines of left-aligned columns two spaces apart, trailing spaces cut; None is
+    printed as ``-``."""
+    cells = [["-" if v is None else str(v) for v in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))] if cells else []
+    return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]

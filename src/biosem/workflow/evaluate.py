@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from biosem.evaluate.catalogue import Catalogue
 from biosem.evaluate.families import table_names
 from biosem.layout import outputs, paths
 
@@ -123,6 +124,21 @@ class Evaluate:
         self.wic_splits = [outputs.wic_split.path(split=s) for s in WIC_SPLITS] if wic_built else []
         # The category terminologies an encoder's strings are collected from (none when no term pairs are scored).
         self.encoded_categories = self.category_terminologies if self.termpair_datasets else []
+
+    def catalogue(self) -> Catalogue:
+        """The datasets the evaluate rules score under this config, built or not (:meth:`Catalogue.built` keeps
+        those that exist): the rated datasets of the rating sets, the term-pair datasets of the termpairs
+        terminologies, the analogy datasets (with the term counts) of the analogies terminologies, the WiC dev
+        and test splits when the wic stage builds them, and the token counts of the frequency bands."""
+        return Catalogue(
+            rated=self.built_rated,
+            termpairs=dict(sorted(self.termpair_datasets.items())),
+            analogies=self.analogy_datasets,
+            term_counts={t: paths.intermediate("term_counts", t) for t in self.analogy_terminologies},
+            wic={f"wic/{split}": path for split, path in zip(WIC_SPLITS, self.wic_splits)},
+            token_counts=self.token_counts(),
+            band_corpus=self.band_corpus,
+        )
 
     # --- params ---------------------------------------------------------------------------------
 

@@ -31,28 +31,21 @@ FAMILIES = ("termpairs", "wic", "analogies", "simlex", "agreement", "evaluate")
 """The stages with a target rule of their name (Snakefile; ``report_pages`` is the report's)."""
 
 
-class Plan:
-    """Every stage of one Snakemake invocation.
+class Stages:
+    """The stages that build and score the datasets under one config, without the release and the report
+    (which also need the checkout and the licences): what :class:`Plan` is made of, and what ``biosem
+    evaluate`` reads to know which datasets exist under a config (:meth:`Evaluate.catalogue`).
 
     Args:
         config: the workflow config, validated against ``workflow/schemas/config.schema.yaml``
             with its defaults set.
-        basedir: the workflow's folder (``workflow.basedir``), whose git checkout names the code.
-        config_files: the config files given, relative to the workflow folder.
-        config_args: ``--config`` items (``key=value``).
 
     Raises:
         ValueError: a stage's config names something that is not configured (the message names
             the key to set).
     """
 
-    def __init__(
-        self,
-        config: Mapping[str, Any],
-        basedir: str = ".",
-        config_files: Sequence[str] = ("config/config.yaml",),
-        config_args: Sequence[str] = (),
-    ) -> None:
+    def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = config
         self.terminologies = Terminologies(config)
         self.termpairs = TermPairs(config)
@@ -73,7 +66,10 @@ class Plan:
             rated_datasets=self.agreement.rated_datasets(),
             wic_built=bool(self.wic.targets()),
         )
-        stages = {
+
+    def stages(self) -> dict[str, Any]:
+        """The stages with declared outputs, by name, in the order their outputs are listed."""
+        return {
             "termpairs": self.termpairs,
             "corpora": self.corpora,
             "wic": self.wic,
@@ -82,6 +78,32 @@ class Plan:
             "agreement": self.agreement,
             "evaluate": self.evaluate,
         }
+
+
+class Plan(Stages):
+    """Every stage of one Snakemake invocation: the :class:`Stages`, the release and the report.
+
+    Args:
+        config: the workflow config, validated against ``workflow/schemas/config.schema.yaml``
+            with its defaults set.
+        basedir: the workflow's folder (``workflow.basedir``), whose git checkout names the code.
+        config_files: the config files given, relative to the workflow folder.
+        config_args: ``--config`` items (``key=value``).
+
+    Raises:
+        ValueError: a stage's config names something that is not configured (the message names
+            the key to set), or a source's licence is not one biosem knows.
+    """
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        basedir: str = ".",
+        config_files: Sequence[str] = ("config/config.yaml",),
+        config_args: Sequence[str] = (),
+    ) -> None:
+        super().__init__(config)
+        stages = self.stages()
         stage_targets = {name: stage.targets() for name, stage in stages.items()}
         self.release = ReleasePlan(
             config,

@@ -210,14 +210,14 @@ def test_a_string_outside_the_table_is_an_error(tmp_path: Path) -> None:
 def test_biosem_evaluate_encodes_each_string_once(
     model_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``biosem evaluate FOLDER`` (evaluate_models) on a rated benchmark found in a mirror and a built rated
-    dataset: each item encoded once, and the scores of the encoder itself."""
+    """``biosem evaluate FOLDER`` (evaluate_checkout) on a rated benchmark found in a mirror and the built rated
+    dataset of a rating set the config names: each item encoded once, and the scores of the encoder itself."""
     from conftest import REPO
 
-    from biosem.cli import evaluate_models, load_config
     from biosem.evaluate import models as models_module
     from biosem.layout import outputs
     from biosem.sources import content_sha256
+    from biosem.workflow.checkout import evaluate_checkout, load_config
 
     monkeypatch.chdir(REPO)
     config = load_config()
@@ -231,6 +231,7 @@ def test_biosem_evaluate_encodes_each_string_once(
     config["sources"]["bench_a"] = {"filename": "bench_a.txt", "mirror_path": "bench_a.txt", "sha256": sha256}
     config["evaluate"]["benchmarks"] = {"bench_a": {"source": "bench_a", "format": "three_column"}}
     config["evaluate"]["rated"]["n_resamples"] = 50
+    config["agreement"]["ratings"]["mine"] = {"format": "long", "path": "mine.csv"}  # simlex/mine
     Path(outputs.rated_dataset.path(ratings="mine")).parent.mkdir(parents=True)
     RATED["simlex/mine"].drop(columns="pos").to_parquet(outputs.rated_dataset.path(ratings="mine"))
     recorded: list[list[str]] = []
@@ -243,7 +244,7 @@ def test_biosem_evaluate_encodes_each_string_once(
 
     monkeypatch.setattr(models_module, "load_sentence_encoder", recording_loader)
     spec = {**SPEC, "model": str(model_folder)}
-    results, _ = evaluate_models({"minilm": spec}, config, ["rated"])
+    results, _ = evaluate_checkout({"minilm": spec}, config, ["rated"])
     assert len(recorded) == 1
     calls = Counter(recorded[0])
     assert set(calls) == encoder_strings(None, RATED) and max(calls.values()) == 1

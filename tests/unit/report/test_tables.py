@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from biosem.errors import SourceFormatError
-from biosem.report.tables import MAX_EMBED_BYTES, format_number, render_page
+from biosem.report.tables import MAX_EMBED_BYTES, format_number, render_page, text_table
 
 
 def cells(page: str) -> list[list[tuple[str, str]]]:
@@ -165,3 +165,10 @@ def test_flagged_validity_rows_are_highlighted(tmp_path: Path) -> None:
     assert rows[1][5] == ("", "pass")
     assert rows[2][0] == ("", "flag")  # only the status column's flags are highlighted
     assert "td.flag" in render_page(table)
+
+
+def test_text_table_aligns_columns() -> None:
+    """Columns start where the header's do, two spaces apart; None is ``-``; no trailing spaces."""
+    lines = text_table([("model", "n", "coverage"), ("glove.6B.50d", 1234, None), ("w2v", 5, "0.500")])
+    assert lines == ["model         n     coverage", "glove.6B.50d  1234  -", "w2v           5     0.500"]
+    assert text_table([]) == []
