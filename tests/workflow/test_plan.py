@@ -135,6 +135,14 @@ def test_params_hold_only_the_keys_a_rule_reads(plan: Plan) -> None:
     }
     assert plan.wic.select_params["namespace_terminologies"]["GO"] == "go"
     assert "quotas" not in plan.wic.select_params and "code_systems" not in plan.wic.candidate_params
+    # the random WiC baseline reads no window, the lexical relations two keys of simlex.vocabulary
+    assert plan.evaluate.wic_random_params == {"n_resamples": 1000, "confidence_level": 0.95}
+    assert plan.evaluate.wic_params["window"] == 5
+    assert plan.simlex.spelling == {"spelling_table": True, "spelling_rules": True}
+    assert len(plan.simlex.vocabulary) > len(plan.simlex.spelling)
+    # a trained model reads its hyper-parameters, not the corpora (its input)
+    training = plan.evaluate.training_params(SimpleNamespace(model="sg_w2"))
+    assert "corpora" not in training and training["sg"] == 1 and training["window"] == 2
 
 
 def test_unknown_names_stop_with_the_key_to_set() -> None:
@@ -307,6 +315,95 @@ rule r:
     ), found_py
     found_smk = _spelled_result_file_names(Path("x.smk"), rules)
     assert {hit.split(": ", 1)[1] for hit in found_smk} == {"'selection_counts', 'tsv'", "key.csv"}, found_smk
+
+
+_PARAMS_ENTRY = re.compile(r"^(\s+)(\w+)=(.*?),?$")
+
+
+def _rule_params(source: str) -> list[tuple[int, str, str]]:
+    """The entries of every ``params:`` block of a rule file: (line, name, value as written)."""
+    out, indent = [], None
+    for number, line in enumerate(source.splitlines(), 1):
+        stripped = line.strip()
+        if stripped == "params:":
+            indent = len(line) - len(line.lstrip())
+            continue
+        if indent is None or not stripped or stripped.startswith("#"):
+            continue
+        if len(line) - len(line.lstrip()) <= indent:
+            indent = None
+            continue
+        entry = _PARAMS_ENTRY.match(line)
+        assert entry, f"{number}: a params entry on one line, name=value: {line!r}"
+        out.append((number, entry.group(2), entry.group(3)))
+    return out
+
+
+def _params_not_from_the_plan(source: str) -> list[str]:
+    """The rule file's reads of the config (``config[...]``, ``lookup(...)``) and the params entries that are
+    neither a value of ``plan.<stage>`` nor a string literal."""
+    code = [(n, line) for n, line in enumerate(source.splitlines(), 1) if not line.lstrip().startswith("#")]
+    found = [f"{n}: {line.strip()}" for n, line in code if re.search(r"\bconfig\[|\blookup\(", line)]
+    found += [
+        f"{n}: {name}={value}"
+        for n, name, value in _rule_params(source)
+        if not re.fullmatch(r"plan\.\w+\.\w+(\(\w*\))?|\"[^\"]*\"", value)
+    ]
+    return found
+
+
+def test_rule_params_come_from_the_plan() -> None:
+    """Every rule's params are values of its stage in the plan (``plan.<stage>.<name>``, a value or a function of
+    the wildcards) or a literal: no rule file reads the config itself."""
+    found, entries = [], 0
+    for path in [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]:
+        source = path.read_text(encoding="utf-8")
+        entries += len(_rule_params(source))
+        found += [f"{path.relative_to(REPO)}:{hit}" for hit in _params_not_from_the_plan(source)]
+    assert not found, "\n".join(found)
+    assert entries > 90  # every params block was read
+
+
+def test_the_params_check_finds_what_it_forbids() -> None:
+    rules = """
+# config["seed"] in a comment is left alone
+scattergather:
+    corpus=config["corpus_shards"],
+
+
+rule r:
+    params:
+        seed=config["seed"],
+        root=lookup(dpath="terminologies/{terminology}/path", within=config),
+        built=list(plan.evaluate.built_rated),
+        spec=plan.sources.spec,
+        nltk_data=plan.simlex.nltk_folders(),
+        dataset=plan.release.dataset_params(_release_dataset),
+        to_params=_release_dataset.to_params(),
+        kind="wic",
+    script:
+        "x.py"
+"""
+    assert [(name, value) for _, name, value in _rule_params(rules)] == [
+        ("seed", 'config["seed"]'),
+        ("root", 'lookup(dpath="terminologies/{terminology}/path", within=config)'),
+        ("built", "list(plan.evaluate.built_rated)"),
+        ("spec", "plan.sources.spec"),
+        ("nltk_data", "plan.simlex.nltk_folders()"),
+        ("dataset", "plan.release.dataset_params(_release_dataset)"),
+        ("to_params", "_release_dataset.to_params()"),
+        ("kind", '"wic"'),
+    ]
+    found = [hit.split(": ", 1)[1] for hit in _params_not_from_the_plan(rules)]
+    assert found == [
+        'corpus=config["corpus_shards"],',
+        'seed=config["seed"],',
+        'root=lookup(dpath="terminologies/{terminology}/path", within=config),',
+        'seed=config["seed"]',
+        'root=lookup(dpath="terminologies/{terminology}/path", within=config)',
+        "built=list(plan.evaluate.built_rated)",
+        "to_params=_release_dataset.to_params()",
+    ], found
 
 
 def _dry_run(workdir: Path, overlay: dict, target: str) -> str:
