@@ -413,16 +413,43 @@ def _dry_run(workdir: Path, overlay: dict, target: str) -> str:
     return result.stdout + result.stderr
 
 
+def _overlay(*layers: dict) -> dict:
+    """The layers merged in order, as ``--configfile a b`` merges them (none is modified)."""
+    import copy
+
+    from snakemake.utils import update_config
+
+    merged: dict = {}
+    for layer in layers:
+        update_config(merged, copy.deepcopy(layer))
+    return merged
+
+
+def _dry_run_of_rules(workdir: Path, overlay: dict, rules: tuple[str, ...], *targets: str) -> str:
+    """A dry run of ``targets`` in which only ``rules`` may run (``--allowed-rules``): the files of other rules
+    count as given, so a job of ``rules`` is rescheduled for its own params (or code), not for its inputs."""
+    (workdir / "config" / "overlay.yaml").write_text(yaml.safe_dump(overlay))
+    extra = ("--configfile", *CONFIG_FILES, "config/overlay.yaml", "-n", "--allowed-rules", *rules, "--", *targets)
+    result = run_workflow(workdir, 1, *extra)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout + result.stderr
+
+
 @pytest.mark.workflow
 def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
     """Editing a key a rule does not read leaves its built outputs alone (Snakemake's params trigger)."""
     workdir = copy_workflow(tmp_path)
+    cfg = config()
     positives = outputs.termpair_positives.path(terminology="hpo")
     candidates = outputs.wic_candidates.template
     split = outputs.wic_counts.template
-    result = run_workflow(workdir, 2, positives, split)
+    random_baseline = outputs.wic_random_scores.template
+    lexical = paths.intermediate("lexical_relations", cfg["simlex"]["vocabulary_name"])
+    base = {"simlex": {"corpora": ["ncbi_disease"]}}  # the vocabulary of one small corpus
+    (workdir / "config" / "overlay.yaml").write_text(yaml.safe_dump(base))
+    targets = (positives, split, random_baseline, lexical)
+    result = run_workflow(workdir, 2, "--configfile", *CONFIG_FILES, "config/overlay.yaml", "--", *targets)
     assert result.returncode == 0, result.stderr[-5000:]
-    cfg = config()
     edits = {
         "termpairs": {
             "terminologies": [t for t in cfg["termpairs"]["terminologies"] if t != "umls_sample"],
@@ -438,13 +465,32 @@ def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
                 "attribution": {"title": "Human Phenotype Ontology", "creator": "edited"},
             }
         },
+        # the random WiC baseline scores no vectors: the context window is not its param
+        "evaluate": {"wic": {"window": 7}},
+        # the lexical relations read two keys of simlex.vocabulary (spelling); the word counts read min_count
+        "simlex": {"vocabulary": {"min_count": 6}},
     }
+    overlay = _overlay(base, edits)
     for target in (positives, candidates):
-        out = _dry_run(workdir, edits, target)
+        out = _dry_run(workdir, overlay, target)
         assert "Nothing to be done" in out, out[-3000:]
+    out = _dry_run(workdir, _overlay(base, {"evaluate": edits["evaluate"]}), random_baseline)
+    assert "Nothing to be done" in out, out[-3000:]
     # A key the rule does read is a change: the split is rescheduled for its params.
-    out = _dry_run(workdir, edits, split)
+    out = _dry_run(workdir, overlay, split)
     assert "split_wic" in out and "build_wic_candidates" not in out, out[-3000:]
+    # simlex.vocabulary.min_count is read by the word counts (rebuilt, and the relations after them for their
+    # input), not by the lexical relations: neither baseline nor relations is rescheduled for its own params.
+    out = _dry_run(workdir, overlay, lexical)
+    assert re.search(r"^count_corpus_words\s+1$", out, flags=re.M) and "collect_lexical_relations" in out, out[-3000:]
+    rules = ("evaluate_wic_random", "collect_lexical_relations")
+    out = _dry_run_of_rules(workdir, overlay, rules, random_baseline, lexical)
+    assert "Nothing to be done" in out, out[-3000:]
+    # The keys the two rules read are their params.
+    read = {"evaluate": {"wic": {"n_resamples": 999}}, "simlex": {"vocabulary": {"spelling_rules": False}}}
+    out = _dry_run_of_rules(workdir, _overlay(base, read), rules, random_baseline, lexical)
+    changed = re.search(r"params have changed since last execution:\s*\n\s*(.*)", out)
+    assert changed and set(changed.group(1).split(", ")) == set(rules), out[-3000:]
 
 
 @pytest.mark.workflow
