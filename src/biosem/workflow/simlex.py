@@ -51,7 +51,8 @@ class Simlex:
             "min_tag_share": self.section["vocabulary"]["min_tag_share"],
             "variants": pick(self.section["pairs"], VARIANT_KEYS),
         }
-        # The params of the rules, each the value its script reads (whole sub-sections are read whole).
+        # The params of the rules, each the value its script reads: a sub-section passed whole is read by its
+        # params class (its paths, domain.reviewed and pairs.accepted, are the rules' inputs as well).
         self.seed: int = config["seed"]
         self.vocabulary: Mapping[str, Any] = self.section["vocabulary"]
         self.deduplicate_documents: bool = self.section["deduplicate_documents"]
