@@ -45,12 +45,6 @@ FETCH_KEYS = ("filename", "mirror_path", "mirror_member", "url", "member", "sha2
 ``attribution`` describe it for the release and do not."""
 
 
-def fetch_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """The :data:`FETCH_KEYS` of a ``sources`` entry (the ``fetch_source`` rule's params: editing a
-    source's licence or attribution then refetches nothing)."""
-    return {key: spec[key] for key in FETCH_KEYS if key in spec}
-
-
 def is_gzip(path: str | Path) -> bool:
     """True if the file starts with the gzip magic bytes."""
     with open(path, "rb") as fh:

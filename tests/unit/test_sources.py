@@ -12,7 +12,6 @@ from biosem.errors import SourceFormatError, SourceIntegrityError, SourceNotFoun
 from biosem.sources import (
     content_sha256,
     fetch_source,
-    fetch_spec,
     find_in_mirrors,
     is_gzip,
     licensed_files,
@@ -236,21 +235,6 @@ def test_licensed_files_empty_folder_names_config_key(tmp_path: Path) -> None:
     msg = str(err.value)
     assert "MR*.RRF" in msg and str(tmp_path / "META") in msg
     assert "terminologies.umls.path" in msg
-
-
-def test_fetch_spec_holds_only_the_keys_that_decide_the_file() -> None:
-    """The fetch rule's params: editing a source's licence, version or attribution refetches nothing."""
-    spec = {
-        "filename": "hp.obo",
-        "mirror_path": "obo/hp.obo",
-        "url": "https://example.org/hp.obo",
-        "sha256": SHA,
-        "version": "2025-01-16",
-        "licence": "HPO licence",
-        "attribution": {"title": "Human Phenotype Ontology", "creator": "the HPO Consortium"},
-    }
-    assert fetch_spec(spec) == {k: spec[k] for k in ("filename", "mirror_path", "url", "sha256")}
-    assert fetch_spec({"filename": "x", "sha256": SHA}) == {"filename": "x", "sha256": SHA}
 
 
 # Integrity after the fetch ------------------------------------------------------------------------

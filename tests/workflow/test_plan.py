@@ -135,6 +135,14 @@ def test_params_hold_only_the_keys_a_rule_reads(plan: Plan) -> None:
     }
     assert plan.wic.select_params["namespace_terminologies"]["GO"] == "go"
     assert "quotas" not in plan.wic.select_params and "code_systems" not in plan.wic.candidate_params
+    # the random WiC baseline reads no window, the lexical relations two keys of simlex.vocabulary
+    assert plan.evaluate.wic_random_params == {"n_resamples": 1000, "confidence_level": 0.95}
+    assert plan.evaluate.wic_params["window"] == 5
+    assert plan.simlex.spelling == {"spelling_table": True, "spelling_rules": True}
+    assert len(plan.simlex.vocabulary) > len(plan.simlex.spelling)
+    # a trained model reads its hyper-parameters, not the corpora (its input)
+    training = plan.evaluate.training_params(SimpleNamespace(model="sg_w2"))
+    assert "corpora" not in training and training["sg"] == 1 and training["window"] == 2
 
 
 def test_unknown_names_stop_with_the_key_to_set() -> None:
@@ -309,9 +317,120 @@ rule r:
     assert {hit.split(": ", 1)[1] for hit in found_smk} == {"'selection_counts', 'tsv'", "key.csv"}, found_smk
 
 
+_PARAMS_ENTRY = re.compile(r"^(\s+)(\w+)=(.*?),?$")
+
+
+def _rule_params(source: str) -> list[tuple[int, str, str]]:
+    """The entries of every ``params:`` block of a rule file: (line, name, value as written)."""
+    out, indent = [], None
+    for number, line in enumerate(source.splitlines(), 1):
+        stripped = line.strip()
+        if stripped == "params:":
+            indent = len(line) - len(line.lstrip())
+            continue
+        if indent is None or not stripped or stripped.startswith("#"):
+            continue
+        if len(line) - len(line.lstrip()) <= indent:
+            indent = None
+            continue
+        entry = _PARAMS_ENTRY.match(line)
+        assert entry, f"{number}: a params entry on one line, name=value: {line!r}"
+        out.append((number, entry.group(2), entry.group(3)))
+    return out
+
+
+def _params_not_from_the_plan(source: str) -> list[str]:
+    """The rule file's reads of the config (``config[...]``, ``lookup(...)``) and the params entries that are
+    neither a value of ``plan.<stage>`` nor a string literal."""
+    code = [(n, line) for n, line in enumerate(source.splitlines(), 1) if not line.lstrip().startswith("#")]
+    found = [f"{n}: {line.strip()}" for n, line in code if re.search(r"\bconfig\[|\blookup\(", line)]
+    found += [
+        f"{n}: {name}={value}"
+        for n, name, value in _rule_params(source)
+        if not re.fullmatch(r"plan\.\w+\.\w+(\(\w*\))?|\"[^\"]*\"", value)
+    ]
+    return found
+
+
+def test_rule_params_come_from_the_plan() -> None:
+    """Every rule's params are values of its stage in the plan (``plan.<stage>.<name>``, a value or a function of
+    the wildcards) or a literal: no rule file reads the config itself."""
+    found, entries = [], 0
+    for path in [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]:
+        source = path.read_text(encoding="utf-8")
+        entries += len(_rule_params(source))
+        found += [f"{path.relative_to(REPO)}:{hit}" for hit in _params_not_from_the_plan(source)]
+    assert not found, "\n".join(found)
+    assert entries > 90  # every params block was read
+
+
+def test_the_params_check_finds_what_it_forbids() -> None:
+    rules = """
+# config["seed"] in a comment is left alone
+scattergather:
+    corpus=config["corpus_shards"],
+
+
+rule r:
+    params:
+        seed=config["seed"],
+        root=lookup(dpath="terminologies/{terminology}/path", within=config),
+        built=list(plan.evaluate.built_rated),
+        spec=plan.sources.spec,
+        nltk_data=plan.simlex.nltk_folders(),
+        dataset=plan.release.dataset_params(_release_dataset),
+        to_params=_release_dataset.to_params(),
+        kind="wic",
+    script:
+        "x.py"
+"""
+    assert [(name, value) for _, name, value in _rule_params(rules)] == [
+        ("seed", 'config["seed"]'),
+        ("root", 'lookup(dpath="terminologies/{terminology}/path", within=config)'),
+        ("built", "list(plan.evaluate.built_rated)"),
+        ("spec", "plan.sources.spec"),
+        ("nltk_data", "plan.simlex.nltk_folders()"),
+        ("dataset", "plan.release.dataset_params(_release_dataset)"),
+        ("to_params", "_release_dataset.to_params()"),
+        ("kind", '"wic"'),
+    ]
+    found = [hit.split(": ", 1)[1] for hit in _params_not_from_the_plan(rules)]
+    assert found == [
+        'corpus=config["corpus_shards"],',
+        'seed=config["seed"],',
+        'root=lookup(dpath="terminologies/{terminology}/path", within=config),',
+        'seed=config["seed"]',
+        'root=lookup(dpath="terminologies/{terminology}/path", within=config)',
+        "built=list(plan.evaluate.built_rated)",
+        "to_params=_release_dataset.to_params()",
+    ], found
+
+
 def _dry_run(workdir: Path, overlay: dict, target: str) -> str:
     (workdir / "config" / "overlay.yaml").write_text(yaml.safe_dump(overlay))
     result = run_workflow(workdir, 1, "--configfile", *CONFIG_FILES, "config/overlay.yaml", "-n", target)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout + result.stderr
+
+
+def _overlay(*layers: dict) -> dict:
+    """The layers merged in order, as ``--configfile a b`` merges them (none is modified)."""
+    import copy
+
+    from snakemake.utils import update_config
+
+    merged: dict = {}
+    for layer in layers:
+        update_config(merged, copy.deepcopy(layer))
+    return merged
+
+
+def _dry_run_of_rules(workdir: Path, overlay: dict, rules: tuple[str, ...], *targets: str) -> str:
+    """A dry run of ``targets`` in which only ``rules`` may run (``--allowed-rules``): the files of other rules
+    count as given, so a job of ``rules`` is rescheduled for its own params (or code), not for its inputs."""
+    (workdir / "config" / "overlay.yaml").write_text(yaml.safe_dump(overlay))
+    extra = ("--configfile", *CONFIG_FILES, "config/overlay.yaml", "-n", "--allowed-rules", *rules, "--", *targets)
+    result = run_workflow(workdir, 1, *extra)
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout + result.stderr
 
@@ -320,12 +439,17 @@ def _dry_run(workdir: Path, overlay: dict, target: str) -> str:
 def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
     """Editing a key a rule does not read leaves its built outputs alone (Snakemake's params trigger)."""
     workdir = copy_workflow(tmp_path)
+    cfg = config()
     positives = outputs.termpair_positives.path(terminology="hpo")
     candidates = outputs.wic_candidates.template
     split = outputs.wic_counts.template
-    result = run_workflow(workdir, 2, positives, split)
+    random_baseline = outputs.wic_random_scores.template
+    lexical = paths.intermediate("lexical_relations", cfg["simlex"]["vocabulary_name"])
+    base = {"simlex": {"corpora": ["ncbi_disease"]}}  # the vocabulary of one small corpus
+    (workdir / "config" / "overlay.yaml").write_text(yaml.safe_dump(base))
+    targets = (positives, split, random_baseline, lexical)
+    result = run_workflow(workdir, 2, "--configfile", *CONFIG_FILES, "config/overlay.yaml", "--", *targets)
     assert result.returncode == 0, result.stderr[-5000:]
-    cfg = config()
     edits = {
         "termpairs": {
             "terminologies": [t for t in cfg["termpairs"]["terminologies"] if t != "umls_sample"],
@@ -341,13 +465,32 @@ def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
                 "attribution": {"title": "Human Phenotype Ontology", "creator": "edited"},
             }
         },
+        # the random WiC baseline scores no vectors: the context window is not its param
+        "evaluate": {"wic": {"window": 7}},
+        # the lexical relations read two keys of simlex.vocabulary (spelling); the word counts read min_count
+        "simlex": {"vocabulary": {"min_count": 6}},
     }
+    overlay = _overlay(base, edits)
     for target in (positives, candidates):
-        out = _dry_run(workdir, edits, target)
+        out = _dry_run(workdir, overlay, target)
         assert "Nothing to be done" in out, out[-3000:]
+    out = _dry_run(workdir, _overlay(base, {"evaluate": edits["evaluate"]}), random_baseline)
+    assert "Nothing to be done" in out, out[-3000:]
     # A key the rule does read is a change: the split is rescheduled for its params.
-    out = _dry_run(workdir, edits, split)
+    out = _dry_run(workdir, overlay, split)
     assert "split_wic" in out and "build_wic_candidates" not in out, out[-3000:]
+    # simlex.vocabulary.min_count is read by the word counts (rebuilt, and the relations after them for their
+    # input), not by the lexical relations: neither baseline nor relations is rescheduled for its own params.
+    out = _dry_run(workdir, overlay, lexical)
+    assert re.search(r"^count_corpus_words\s+1$", out, flags=re.M) and "collect_lexical_relations" in out, out[-3000:]
+    rules = ("evaluate_wic_random", "collect_lexical_relations")
+    out = _dry_run_of_rules(workdir, overlay, rules, random_baseline, lexical)
+    assert "Nothing to be done" in out, out[-3000:]
+    # The keys the two rules read are their params.
+    read = {"evaluate": {"wic": {"n_resamples": 999}}, "simlex": {"vocabulary": {"spelling_rules": False}}}
+    out = _dry_run_of_rules(workdir, _overlay(base, read), rules, random_baseline, lexical)
+    changed = re.search(r"params have changed since last execution:\s*\n\s*(.*)", out)
+    assert changed and set(changed.group(1).split(", ")) == set(rules), out[-3000:]
 
 
 @pytest.mark.workflow

@@ -41,10 +41,10 @@ rule write_termpair_study:
     conda:
         "../envs/biosem.yaml"
     params:
-        seed=config["seed"],
-        datasets=list(TERMPAIR_DATASETS),
-        n_pos=config["agreement"]["termpair_study"]["n_pos"],
-        n_neg=config["agreement"]["termpair_study"]["n_neg"],
+        seed=plan.agreement.seed,
+        datasets=plan.agreement.termpair_datasets,
+        n_pos=plan.agreement.termpair_n_pos,
+        n_neg=plan.agreement.termpair_n_neg,
     script:
         "../scripts/write_termpair_study.py"
 
@@ -66,9 +66,9 @@ rule write_wic_study:
     conda:
         "../envs/biosem.yaml"
     params:
-        seed=config["seed"],
-        per_rater=config["agreement"]["wic_study"]["per_rater"],
-        shared=config["agreement"]["wic_study"]["shared"],
+        seed=plan.agreement.seed,
+        per_rater=plan.agreement.wic_per_rater,
+        shared=plan.agreement.wic_shared,
     script:
         "../scripts/write_wic_study.py"
 
@@ -88,8 +88,8 @@ rule score_termpair_study:
     params:
         raters=plan.agreement.termpair_raters,
         formats=plan.agreement.termpair_sheet_formats,
-        datasets=list(TERMPAIR_DATASETS),
-        dont_know=config["agreement"]["dont_know"],
+        datasets=plan.agreement.termpair_datasets,
+        dont_know=plan.agreement.dont_know,
     script:
         "../scripts/score_termpair_study.py"
 
@@ -108,9 +108,9 @@ rule score_wic_study:
     conda:
         "../envs/biosem.yaml"
     params:
-        raters=list(config["agreement"]["filled_sheets"]["wic"]),
+        raters=plan.agreement.wic_raters,
         formats=plan.agreement.wic_sheet_formats(),
-        dont_know=config["agreement"]["dont_know"],
+        dont_know=plan.agreement.dont_know,
     script:
         "../scripts/score_wic_study.py"
 

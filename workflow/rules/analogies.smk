@@ -17,8 +17,8 @@ rule count_term_frequencies_shard:
     resources:
         mem_mb=16000,  # a full UMLS (~10 M terms): one automaton per worker
     params:
-        backend=config["analogies"]["backend"],
-        chunk_mb=config["analogies"]["chunk_mb"],
+        backend=plan.analogies.backend,
+        chunk_mb=plan.analogies.chunk_mb,
         case_rules=plan.analogies.case_rules(),
         nltk_data=plan.analogies.nltk_folders(),
     script:

@@ -26,7 +26,7 @@ rule ingest_pubtator:
         mem_mb=2000,
     params:
         spec=plan.corpora.spec,
-        sentences=config["corpora"]["sentences"],
+        sentences=plan.corpora.sentences,
     script:
         "../scripts/ingest_pubtator.py"
 
@@ -54,7 +54,7 @@ rule ingest_craft:
         mem_mb=2000,
     params:
         spec=plan.corpora.spec,
-        sentences=config["corpora"]["sentences"],
+        sentences=plan.corpora.sentences,
     script:
         "../scripts/ingest_craft.py"
 

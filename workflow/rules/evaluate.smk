@@ -62,16 +62,16 @@ rule encode_strings:
     params:
         spec=plan.evaluate.model_spec,
         benchmarks=plan.evaluate.benchmarks,
-        built=list(plan.evaluate.built_rated),
-        termpairs=list(plan.evaluate.termpair_datasets),
+        built=plan.evaluate.rated_names,
+        termpairs=plan.evaluate.termpair_names,
         category_terminologies=plan.evaluate.encoded_categories,
-        categories=config["evaluate"]["termpairs"]["categories"],
+        categories=plan.evaluate.categories,
         termpair_construction=plan.termpairs.construction,
-        analogies=list(plan.evaluate.analogy_datasets),
+        analogies=plan.evaluate.analogy_names,
         analogy_terminologies=plan.evaluate.analogy_terminologies,
-        candidate_min_count=config["evaluate"]["analogies"]["candidate_min_count"],
-        wic_window=config["evaluate"]["wic"]["window"],
-        seed=config["seed"],
+        candidate_min_count=plan.evaluate.candidate_min_count,
+        wic_window=plan.evaluate.wic_window,
+        seed=plan.evaluate.seed,
     script:
         "../scripts/encode_strings.py"
 
@@ -93,10 +93,10 @@ rule evaluate_rated_pairs:
     params:
         spec=plan.evaluate.model_spec,
         benchmarks=plan.evaluate.benchmarks,
-        built=list(plan.evaluate.built_rated),
-        rated=config["evaluate"]["rated"],
+        built=plan.evaluate.rated_names,
+        rated=plan.evaluate.rated_params,
         band_corpus=plan.evaluate.band_corpus,
-        seed=config["seed"],
+        seed=plan.evaluate.seed,
     script:
         "../scripts/evaluate_rated_pairs.py"
 
@@ -117,11 +117,11 @@ rule evaluate_termpairs:
         mem_mb=6000,
     params:
         spec=plan.evaluate.model_spec,
-        datasets=list(plan.evaluate.termpair_datasets),
+        datasets=plan.evaluate.termpair_names,
         category_terminologies=plan.evaluate.category_terminologies,
-        evaluate=config["evaluate"]["termpairs"],
+        evaluate=plan.evaluate.termpair_params,
         termpairs=plan.termpairs.construction,
-        seed=config["seed"],
+        seed=plan.evaluate.seed,
     script:
         "../scripts/evaluate_termpairs.py"
 
@@ -163,9 +163,9 @@ rule evaluate_analogies:
         mem_mb=6000,
     params:
         spec=plan.evaluate.model_spec,
-        datasets=list(plan.evaluate.analogy_datasets),
+        datasets=plan.evaluate.analogy_names,
         terminologies=plan.evaluate.analogy_terminologies,
-        analogies=config["evaluate"]["analogies"],
+        analogies=plan.evaluate.analogy_params,
     script:
         "../scripts/evaluate_analogies.py"
 
@@ -183,8 +183,8 @@ rule evaluate_wic:
         mem_mb=4000,
     params:
         spec=plan.evaluate.model_spec,
-        wic=config["evaluate"]["wic"],
-        seed=config["seed"],
+        wic=plan.evaluate.wic_params,
+        seed=plan.evaluate.seed,
     script:
         "../scripts/evaluate_wic.py"
 
@@ -199,8 +199,8 @@ rule evaluate_wic_random:
     conda:
         "../envs/biosem.yaml"
     params:
-        wic=config["evaluate"]["wic"],
-        seed=config["seed"],
+        wic=plan.evaluate.wic_random_params,
+        seed=plan.evaluate.seed,
     script:
         "../scripts/evaluate_wic_random.py"
 

@@ -18,7 +18,7 @@ rule checksum_licensed_release:
     resources:
         mem_mb=500,
     params:
-        root=lookup(dpath="terminologies/{terminology}/path", within=config),
+        root=plan.terminologies.release_root,
     script:
         "../scripts/checksum_licensed_release.py"
 
@@ -49,7 +49,7 @@ for _release_dataset in plan.release.datasets:
         resources:
             mem_mb=4000,
         params:
-            dataset=_release_dataset.to_params(),
+            dataset=plan.release.dataset_params(_release_dataset),
             release=plan.release.release,
             provenance=plan.release.provenance,
         script:
@@ -93,7 +93,7 @@ rule write_release_manifest:
         withheld=plan.release.manifest_withheld,
         release=plan.release.release,
         provenance=plan.release.provenance,
-        config=config,
+        config=plan.release.config,
     script:
         "../scripts/write_release_manifest.py"
 

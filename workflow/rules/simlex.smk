@@ -21,8 +21,8 @@ rule count_corpus_words_shard:
     resources:
         mem_mb=4000,
     params:
-        vocabulary=config["simlex"]["vocabulary"],
-        deduplicate=config["simlex"]["deduplicate_documents"],
+        vocabulary=plan.simlex.vocabulary,
+        deduplicate=plan.simlex.deduplicate_documents,
         nltk_data=plan.simlex.nltk_folders(),
     script:
         "../scripts/count_corpus_words_shard.py"
@@ -42,7 +42,7 @@ rule count_corpus_words:
     resources:
         mem_mb=4000,
     params:
-        vocabulary=config["simlex"]["vocabulary"],
+        vocabulary=plan.simlex.vocabulary,
         nltk_data=plan.simlex.nltk_folders(),
     script:
         "../scripts/count_corpus_words.py"
@@ -64,7 +64,7 @@ rule split_word_domains:
     resources:
         mem_mb=2000,
     params:
-        domain=config["simlex"]["domain"],
+        domain=plan.simlex.domain,
     script:
         "../scripts/split_word_domains.py"
 
@@ -82,8 +82,8 @@ rule parse_usf:
     resources:
         mem_mb=2000,
     params:
-        expected_rows=config["simlex"]["usf"]["expected_rows"],
-        expected_cues=config["simlex"]["usf"]["expected_cues"],
+        expected_rows=plan.simlex.usf_expected_rows,
+        expected_cues=plan.simlex.usf_expected_cues,
     script:
         "../scripts/parse_usf.py"
 
@@ -107,8 +107,8 @@ rule collect_lexical_relations:
     resources:
         mem_mb=3000,
     params:
-        resources=config["simlex"]["resources"],
-        spelling=config["simlex"]["vocabulary"],
+        resources=plan.simlex.resources,
+        spelling=plan.simlex.spelling,
         nltk_data=plan.simlex.nltk_folders(),
     script:
         "../scripts/collect_lexical_relations.py"
@@ -135,8 +135,8 @@ rule build_simlex_pairs:
     resources:
         mem_mb=3000,
     params:
-        pairs=config["simlex"]["pairs"],
-        seed=config["seed"],
+        pairs=plan.simlex.pairs,
+        seed=plan.simlex.seed,
     script:
         "../scripts/build_simlex_pairs.py"
 
@@ -177,8 +177,8 @@ rule design_simlex_survey:
     conda:
         "../envs/biosem.yaml"
     params:
-        survey=config["simlex"]["survey"],
-        seed=config["seed"],
+        survey=plan.simlex.survey,
+        seed=plan.simlex.seed,
     script:
         "../scripts/design_simlex_survey.py"
 
@@ -197,7 +197,7 @@ rule write_survey_forms:
     conda:
         "../envs/biosem.yaml"
     params:
-        survey=config["simlex"]["survey"],
+        survey=plan.simlex.survey,
     script:
         "../scripts/write_survey_forms.py"
 
@@ -217,8 +217,8 @@ rule write_crowdsourcing_survey:
     conda:
         "../envs/biosem.yaml"
     params:
-        scale_min=config["simlex"]["survey"]["scale_min"],
-        scale_max=config["simlex"]["survey"]["scale_max"],
-        dont_know=config["simlex"]["survey"]["dont_know"],
+        scale_min=plan.simlex.scale_min,
+        scale_max=plan.simlex.scale_max,
+        dont_know=plan.simlex.dont_know,
     script:
         "../scripts/write_crowdsourcing_survey.py"

@@ -14,7 +14,7 @@ rule fetch_source:
     conda:
         "../envs/biosem.yaml"
     params:
-        spec=plan.fetch_spec,
-        mirror_dirs=config["mirror_dirs"],
+        spec=plan.sources.spec,
+        mirror_dirs=plan.sources.mirror_dirs,
     script:
         "../scripts/fetch_source.py"

@@ -78,8 +78,8 @@ rule sample_termpair_negatives:
         mem_mb=plan.termpairs.mem_mb,
         runtime=plan.termpairs.runtime,
     params:
-        seed=config["seed"],
-        random_rounds=config["termpairs"]["random_rounds"],
+        seed=plan.termpairs.seed,
+        random_rounds=plan.termpairs.random_rounds,
     script:
         "../scripts/sample_termpair_negatives.py"
 

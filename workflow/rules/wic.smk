@@ -19,7 +19,7 @@ rule select_wic_mentions:
     resources:
         mem_mb=4000,
     params:
-        seed=config["seed"],
+        seed=plan.wic.seed,
         wic=plan.wic.select_params,
         nltk_data=plan.wic.nltk_folders(),
     script:
@@ -42,7 +42,7 @@ rule build_wic_candidates:
     resources:
         mem_mb=8000,
     params:
-        seed=config["seed"],
+        seed=plan.wic.seed,
         wic=plan.wic.candidate_params,
     script:
         "../scripts/build_wic_candidates.py"
@@ -70,7 +70,7 @@ rule split_wic:
     resources:
         mem_mb=4000,
     params:
-        seed=config["seed"],
+        seed=plan.wic.seed,
         wic=plan.wic.split_params,
     script:
         "../scripts/split_wic.py"
@@ -90,7 +90,7 @@ rule validate_wic:
     conda:
         "../envs/biosem.yaml"
     params:
-        train_sentence_cap=config["wic"]["train_sentence_cap"],
+        train_sentence_cap=plan.wic.train_sentence_cap,
     script:
         "../scripts/validate_wic.py"
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biosem.layout import outputs, paths
+from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 
 WIC_RATERS = ("a", "b")
 """The two raters of the WiC study (sheets ``sheet_a``, ``sheet_b``)."""
@@ -42,6 +43,15 @@ class Agreement:
         self.sources: Mapping[str, Any] = config["sources"]
         self.termpair_terminologies: list[str] = list(config["termpairs"]["terminologies"])
         self.wic_built = wic_built
+        # The params of the study rules, each the value its script reads.
+        self.seed: int = config["seed"]
+        self.termpair_datasets: list[str] = list(TERMPAIR_DATASETS)
+        self.termpair_n_pos: int = self.section["termpair_study"]["n_pos"]
+        self.termpair_n_neg: int = self.section["termpair_study"]["n_neg"]
+        self.wic_per_rater: int = self.section["wic_study"]["per_rater"]
+        self.wic_shared: int = self.section["wic_study"]["shared"]
+        self.dont_know: str = self.section["dont_know"]
+        self.wic_raters: list[str] = list(self.filled["wic"])
 
     def ratings_input(self, wildcards: Any) -> list[str]:
         """The ratings files of one rating set: a fetched public source, a local path, or the survey

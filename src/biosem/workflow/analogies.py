@@ -30,6 +30,9 @@ class Analogies:
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.section: Mapping[str, Any] = config["analogies"]
         self.seed = int(config["seed"])
+        self.backend: str = self.section["backend"]
+        self.chunk_mb: float = self.section["chunk_mb"]
+        """Params of ``count_term_frequencies_shard``: the matching backend and the text read per chunk."""
         self.mirror_dirs: list[str] = list(config["mirror_dirs"])
         self.formats = {name: spec["format"] for name, spec in config["terminologies"].items()}
         self.terminologies: list[str] = list(self.section["terminologies"])

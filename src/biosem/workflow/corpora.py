@@ -33,6 +33,12 @@ class Corpora:
         self.specs: Mapping[str, Any] = self.section["specs"]
         self.sources: Mapping[str, Any] = config["sources"]
         self.build: list[str] = list(self.section["build"])
+        self.names: list[str] = sorted(self.specs)
+        """The configured corpora, sorted (the ``{corpus}`` wildcard constraint)."""
+        self.sentences: Mapping[str, Any] = self.section["sentences"]
+        """``corpora.sentences``: the sentence splitter's options (params of the PubTator and CRAFT rules)."""
+        self.shards: int = config["corpus_shards"]
+        """``corpus_shards``: the scatter count of the corpus counts (``scattergather: corpus``)."""
         for name in self.build:
             self.check(name)
 

@@ -15,11 +15,18 @@ from typing import Any
 from biosem.evaluate.catalogue import Catalogue
 from biosem.evaluate.families import table_names
 from biosem.layout import outputs, paths
+from biosem.workflow.params import pick
 
 WIC_SPLITS = ("dev", "test")
 TRAINING = "training"  # evaluate.rated.frequency_corpus: the corpora of evaluate.training
 
 TERMPAIR_TABLES = ("concepts", "terms", "relations")
+
+TRAINING_KEYS = ("vector_size", "min_count", "epochs", "negative", "sample", "alpha", "min_alpha")
+"""The keys of ``evaluate.training`` a trained model reads (:class:`biosem.evaluate.models.TrainingParams`;
+``corpora`` is its input)."""
+WIC_RANDOM_KEYS = ("n_resamples", "confidence_level")
+"""The keys of ``evaluate.wic`` the random baseline reads (no vectors, so no ``window``)."""
 
 
 def frequency_corpora(section: Mapping[str, Any]) -> list[str]:
@@ -124,6 +131,20 @@ class Evaluate:
         self.wic_splits = [outputs.wic_split.path(split=s) for s in WIC_SPLITS] if wic_built else []
         # The category terminologies an encoder's strings are collected from (none when no term pairs are scored).
         self.encoded_categories = self.category_terminologies if self.termpair_datasets else []
+        # The names of the built datasets, in the order of their input files.
+        self.rated_names = list(self.built_rated)
+        self.termpair_names = list(self.termpair_datasets)
+        self.analogy_names = list(self.analogy_datasets)
+        # The settings of each family's scores: the sub-sections their scripts read whole, and the keys the
+        # random WiC baseline and the sentence encoder read.
+        self.rated_params: Mapping[str, Any] = section["rated"]
+        self.termpair_params: Mapping[str, Any] = section["termpairs"]
+        self.analogy_params: Mapping[str, Any] = section["analogies"]
+        self.wic_params: Mapping[str, Any] = section["wic"]
+        self.wic_random_params = pick(section["wic"], WIC_RANDOM_KEYS)
+        self.categories: Mapping[str, Any] = section["termpairs"]["categories"]
+        self.candidate_min_count: int = section["analogies"]["candidate_min_count"]
+        self.wic_window: int = section["wic"]["window"]
 
     def catalogue(self) -> Catalogue:
         """The datasets the evaluate rules score under this config, built or not (:meth:`Catalogue.built` keeps
@@ -145,7 +166,7 @@ class Evaluate:
     def training_params(self, wildcards: Any) -> dict[str, Any]:
         """word2vec hyper-parameters of one trained model (:class:`biosem.evaluate.models.TrainingParams`)."""
         spec = self.models[wildcards.model]
-        params = {k: v for k, v in self.section["training"].items() if k != "corpora"}
+        params = pick(self.section["training"], TRAINING_KEYS)
         return {**params, "sg": spec["sg"], "window": spec["window"], "seed": self.seed}
 
     def model_spec(self, wildcards: Any) -> dict[str, Any]:

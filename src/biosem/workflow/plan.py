@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from biosem.layout import outputs
-from biosem.sources import fetch_spec
 from biosem.termpairs import DATASETS as TERMPAIR_DATASETS
 from biosem.workflow.agreement import Agreement
 from biosem.workflow.analogies import Analogies
@@ -24,6 +23,7 @@ from biosem.workflow.evaluate import Evaluate
 from biosem.workflow.release import ReleasePlan, active_stages
 from biosem.workflow.report import Report
 from biosem.workflow.simlex import Simlex
+from biosem.workflow.sources import Sources
 from biosem.workflow.terminologies import Terminologies, TermPairs
 from biosem.workflow.wic import Wic
 
@@ -47,6 +47,7 @@ class Stages:
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = config
+        self.sources = Sources(config)
         self.terminologies = Terminologies(config)
         self.termpairs = TermPairs(config)
         self.corpora = Corpora(config)
@@ -135,10 +136,6 @@ class Plan(Stages):
             *(path for targets in stage_targets.values() for path in targets),
             *self.report.targets(),
         ]
-
-    def fetch_spec(self, wildcards: Any) -> dict[str, Any]:
-        """Params of ``fetch_source``: the keys of ``sources.<source>`` that decide the file."""
-        return fetch_spec(self.config["sources"][wildcards.source])
 
     def targets(self) -> list[str]:
         """What ``rule all`` builds: the intermediates of every terminology a stage reads, every

@@ -117,6 +117,12 @@ class ReleasePlan:
 
     # --- rule functions -------------------------------------------------------------------------
 
+    @staticmethod
+    def dataset_params(dataset: registry.ReleaseDataset) -> dict[str, Any]:
+        """Params ``dataset`` of a dataset's rule: the dataset as plain values
+        (:meth:`~biosem.release.registry.ReleaseDataset.to_params`; ``from_params`` reads it back)."""
+        return dataset.to_params()
+
     def guard(self, dataset_id: str) -> Callable[[Any], list[str]]:
         """An input function refusing to build restricted ``dataset_id`` into the public release."""
         return functools.partial(self._guard, dataset_id)

@@ -10,11 +10,14 @@ from typing import Any
 
 from biosem.corpora.shards import expand_corpus_files
 from biosem.layout import outputs, paths
+from biosem.workflow.params import pick
 
 DATASETS = ("nouns", "verbs")
 
 VARIANT_KEYS = ("variant_stemmers", "variant_wordnet", "variant_min_prefix", "variant_prefix_share")
 """The keys of ``simlex.pairs`` that decide a variant pair (read again by the validity check)."""
+SPELLING_KEYS = ("spelling_table", "spelling_rules")
+"""The keys of ``simlex.vocabulary`` that ``collect_lexical_relations`` reads (British -> American)."""
 
 
 class Simlex:
@@ -46,8 +49,25 @@ class Simlex:
             self.published[dataset] = paths.source(source, config["sources"][source]["filename"])
         self.validity_params = {
             "min_tag_share": self.section["vocabulary"]["min_tag_share"],
-            "variants": {key: self.section["pairs"][key] for key in VARIANT_KEYS},
+            "variants": pick(self.section["pairs"], VARIANT_KEYS),
         }
+        # The params of the rules, each the value its script reads: a sub-section passed whole is read by its
+        # params class (its paths, domain.reviewed and pairs.accepted, are the rules' inputs as well).
+        self.seed: int = config["seed"]
+        self.vocabulary: Mapping[str, Any] = self.section["vocabulary"]
+        self.deduplicate_documents: bool = self.section["deduplicate_documents"]
+        self.domain: Mapping[str, Any] = self.section["domain"]
+        self.usf_expected_rows: int | None = self.section["usf"]["expected_rows"]
+        self.usf_expected_cues: int | None = self.section["usf"]["expected_cues"]
+        self.resources: Mapping[str, Any] = self.section["resources"]
+        self.spelling = pick(self.section["vocabulary"], SPELLING_KEYS)
+        """Params of ``collect_lexical_relations`` beside ``resources``: the spelling keys only, so that
+        editing another ``simlex.vocabulary`` key reruns no lexical relation."""
+        self.pairs: Mapping[str, Any] = self.section["pairs"]
+        self.survey: Mapping[str, Any] = survey
+        self.scale_min: int = survey["scale_min"]
+        self.scale_max: int = survey["scale_max"]
+        self.dont_know: bool = survey["dont_know"]
         self.name: str = self.section["vocabulary_name"]
         self.groups: list[int] = list(range(1, self.section["survey"]["groups"] + 1))
         self.mirror_dirs: list[str] = list(config["mirror_dirs"])

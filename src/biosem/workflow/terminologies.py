@@ -14,11 +14,7 @@ from biosem.sources import licensed_files
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 from biosem.termpairs import DATASETS, DIFFICULTIES
 from biosem.termpairs.params import CONSTRUCTION_KEYS, EXCLUSION_KEYS
-
-
-def restrict(section: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    """The entries of a config section among ``keys`` (a rule's params: only what it reads)."""
-    return {key: section[key] for key in keys if key in section}
+from biosem.workflow.params import pick
 
 
 class Terminologies:
@@ -27,6 +23,8 @@ class Terminologies:
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.specs: Mapping[str, Any] = config["terminologies"]
         self.sources: Mapping[str, Any] = config["sources"]
+        self.names: list[str] = sorted(self.specs)
+        """The configured terminologies, sorted (the ``{terminology}`` wildcard constraint)."""
 
     def of_format(self, fmt: str) -> list[str]:
         """Names of the terminologies in format ``fmt`` (rf2, rrf, obo or mesh), sorted."""
@@ -35,6 +33,11 @@ class Terminologies:
     def spec(self, wildcards: Any) -> Mapping[str, Any]:
         """Params of an ingest rule: the terminology's own config entry."""
         return self.specs[wildcards.terminology]
+
+    def release_root(self, wildcards: Any) -> str:
+        """Params of ``checksum_licensed_release``: the licensed release folder
+        (``terminologies.<terminology>.path``) its checksums are relative to."""
+        return self.specs[wildcards.terminology]["path"]
 
     def licensed_inputs(self, wildcards: Any) -> list[str]:
         """The files of a licensed release folder (rf2/rrf), so that Snakemake tracks them.
@@ -116,14 +119,17 @@ class TermPairs:
                 f"terminologies (configured: {', '.join(sorted(config['terminologies']))})."
             )
         self.joint_search: list[str] = list(self.section["joint_search"])
-        self.construction = restrict(self.section, CONSTRUCTION_KEYS)
+        self.construction = pick(self.section, CONSTRUCTION_KEYS)
+        self.seed: int = config["seed"]
+        self.random_rounds: int = self.section["random_rounds"]
+        """Params of ``sample_termpair_negatives`` beside the seed: redraws of a random negative."""
         self.formats = {name: spec["format"] for name, spec in config["terminologies"].items()}
 
     def exclusion(self, wildcards: Any) -> dict[str, Any]:
         """Params of ``build_termpair_positives`` beyond the construction: what negatives exclude
         (:data:`~biosem.termpairs.params.EXCLUSION_KEYS`) and the terminology's ``format`` (a
         concept grouping such as the MeSH descriptor exists in one format only)."""
-        return {**restrict(self.section, EXCLUSION_KEYS), "format": self.formats[wildcards.terminology]}
+        return {**pick(self.section, EXCLUSION_KEYS), "format": self.formats[wildcards.terminology]}
 
     @staticmethod
     def datasets(terminology: str) -> list[str]:
@@ -173,4 +179,4 @@ class TermPairs:
         return [b.path for b in self.built()]
 
 
-__all__ = ["CONSTRUCTION_KEYS", "DIFFICULTIES", "Terminologies", "TermPairs", "restrict"]
+__all__ = ["CONSTRUCTION_KEYS", "DIFFICULTIES", "Terminologies", "TermPairs"]

@@ -13,7 +13,7 @@ from typing import Any
 from biosem.corpora.formats import NOTICE_TABLE, has_notices
 from biosem.corpora.schemas import SPLITS
 from biosem.layout import outputs, paths
-from biosem.workflow.terminologies import restrict
+from biosem.workflow.params import pick
 
 OWN_NAMESPACE = {"rrf": "UMLS"}
 """Corpus id namespace whose ids are the concept ids of a terminology format (UMLS CUIs in MedMentions)."""
@@ -66,6 +66,9 @@ class Wic:
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.section: Mapping[str, Any] = config["wic"]
         self.corpora: list[str] = list(self.section["corpora"])
+        self.seed: int = config["seed"]
+        self.train_sentence_cap: int = self.section["train_sentence_cap"]
+        """Params of ``validate_wic``: the times a sentence may appear in train."""
         self.mirror_dirs: list[str] = list(config["mirror_dirs"])
         specs = config["corpora"]["specs"]
         unknown = [c for c in self.corpora if c not in specs]
@@ -115,7 +118,7 @@ class Wic:
         ]
         self.notice_corpora: list[str] = [c for c in self.corpora if has_notices(specs[c])]
         self.select_params = {
-            **restrict(self.section, SELECT_KEYS),
+            **pick(self.section, SELECT_KEYS),
             "mention_types": mention_types,
             "code_systems": dict(resolved["code_systems"]),
             "own_namespace": own_namespace,
@@ -126,14 +129,14 @@ class Wic:
         for entry in namespace_entries:
             union += [r for r in entry["prune_relations"] if r not in union]
         self.candidate_params = {
-            **restrict(self.section, CANDIDATE_KEYS),
+            **pick(self.section, CANDIDATE_KEYS),
             "main_prune_relations": list(resolved["prune_relations"]),
             "prune_relations": union,
             "abbreviation_ttys": resolved["abbreviation_ttys"],
             "record_column": RECORD_COLUMN.get(self.terminology_format),
             "namespace_terminologies": namespace_entries,
         }
-        self.split_params = restrict(self.section, SPLIT_KEYS)
+        self.split_params = pick(self.section, SPLIT_KEYS)
 
     def _namespace_terminologies(self, config: Mapping[str, Any], taken: set[str]) -> dict[str, str]:
         """``wic.namespace_terminologies`` with upper-case namespaces, in sorted order, checked."""
