@@ -19,7 +19,7 @@ for _shown in outputs.PAGES:
         conda:
             "../envs/biosem.yaml"
         params:
-            all_rows=_shown.all_rows,
+            all_rows=plan.report.all_rows(_shown),
         script:
             "../scripts/render_report_page.py"
 

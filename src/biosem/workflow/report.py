@@ -30,5 +30,11 @@ class Report:
         """Every page of a built table or text file."""
         return [b.page for b in self.pages]
 
+    @staticmethod
+    def all_rows(shown: outputs.Output) -> bool:
+        """Param ``all_rows`` of the rule rendering ``shown``'s pages: whether a page shows every row of its table
+        (the parts of the results table) rather than the first :data:`biosem.report.tables.MAX_ROWS`."""
+        return bool(shown.all_rows)
+
 
 __all__ = ["Report"]
