@@ -20,7 +20,7 @@ import pytest
 import yaml
 from conftest import CONFIG_FILES, REPO, SHARED_DATA, run_workflow, validated_config, workflow_config
 
-from biosem.layout import outputs
+from biosem.layout import outputs, paths
 from biosem.release.check import check_release
 from biosem.release.checksums import parse_sha256sums, verify_sha256sums
 from biosem.release.croissant import validate_croissant
@@ -70,11 +70,16 @@ def release_runs(workflow_runs: dict[int, Path], tmp_path_factory: pytest.TempPa
 
 
 def _upstream_outputs(workdir: Path) -> dict[str, int]:
+    """Every file under ``results/`` but the release's own: its folders and the rendered pages of its
+    ``RELEASE.md`` that the report shows (``report/pages/release/``)."""
     root = workdir / "results"
+    release_pages = PurePosixPath(paths.report_page(paths.RELEASE)).with_suffix("").relative_to(paths.RESULTS)
     return {
         p.relative_to(root).as_posix(): p.stat().st_mtime_ns
         for p in root.rglob("*")
-        if p.is_file() and p.relative_to(root).parts[0] != "release"
+        if p.is_file()
+        and p.relative_to(root).parts[0] != "release"
+        and not PurePosixPath(p.relative_to(root).as_posix()).is_relative_to(release_pages)
     }
 
 
