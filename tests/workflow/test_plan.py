@@ -145,6 +145,12 @@ def test_params_hold_only_the_keys_a_rule_reads(plan: Plan) -> None:
     # a trained model reads its hyper-parameters, not the corpora (its input)
     training = plan.evaluate.training_params(SimpleNamespace(model="sg_w2"))
     assert "corpora" not in training and training["sg"] == 1 and training["window"] == 2
+    # a released dataset reads the licence keys of `release` (its version, date and url are its provenance)
+    assert plan.release.licence_params == {
+        "restricted_formats": ["rf2", "rrf"],
+        "restricted_licences": ["SNOMED CT", "UMLS"],
+        "assert_licences": [],
+    }
 
 
 def test_ingest_params_are_the_keys_each_script_reads() -> None:
