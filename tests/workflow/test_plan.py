@@ -20,7 +20,9 @@ from conftest import CONFIG_FILES, REPO, SHARED_DATA, copy_workflow, run_workflo
 from biosem.corpora.formats import FORMATS
 from biosem.layout import outputs, paths
 from biosem.termpairs import DATASETS
+from biosem.workflow.corpora import INGEST_KEYS as CORPUS_KEYS
 from biosem.workflow.plan import FAMILIES, Plan
+from biosem.workflow.terminologies import INGEST_KEYS as TERMINOLOGY_KEYS
 
 
 def config() -> dict:
@@ -143,6 +145,34 @@ def test_params_hold_only_the_keys_a_rule_reads(plan: Plan) -> None:
     # a trained model reads its hyper-parameters, not the corpora (its input)
     training = plan.evaluate.training_params(SimpleNamespace(model="sg_w2"))
     assert "corpora" not in training and training["sg"] == 1 and training["window"] == 2
+    # a released dataset reads the licence keys of `release` (its version, date and url are its provenance)
+    assert plan.release.licence_params == {
+        "restricted_formats": ["rf2", "rrf"],
+        "restricted_licences": ["SNOMED CT", "UMLS"],
+        "assert_licences": [],
+    }
+
+
+def test_ingest_params_are_the_keys_each_script_reads() -> None:
+    """Each format's ingest rule (its ``{terminology}`` or ``{corpus}`` constrained to the format) passes the
+    keys of the entry that its script reads as ``spec``: INGEST_KEYS of the format, every format one."""
+    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text(encoding="utf-8"))
+    entry = schema["properties"]["terminologies"]["additionalProperties"]["properties"]
+    for smk, keys, formats in (
+        ("ingest.smk", TERMINOLOGY_KEYS, entry["format"]["enum"]),
+        ("corpora.smk", CORPUS_KEYS, list(FORMATS)),
+    ):
+        source = (REPO / "workflow" / "rules" / smk).read_text(encoding="utf-8")
+        rules = dict(re.findall(r"^rule (\w+):.*?\bof_format\(\"(\w+)\"\)", source, flags=re.M | re.S))
+        assert sorted(rules.values()) == sorted(keys) == sorted(formats), smk
+        assert source.count("spec=plan.") == len(rules), smk
+        for rule, fmt in rules.items():
+            script = (REPO / "workflow" / "scripts" / f"{rule}.py").read_text(encoding="utf-8")
+            read = re.findall(r"\bspec(?:\[|\.get\()\"(\w+)\"", script)
+            assert read and set(read) == set(keys[fmt]), (rule, read)
+    assert not {"licence", "format", "source", "sources", "files", "file", "archive"} & {
+        key for keys in (*TERMINOLOGY_KEYS.values(), *CORPUS_KEYS.values()) for key in keys
+    }
 
 
 def test_unknown_names_stop_with_the_key_to_set() -> None:
@@ -465,6 +495,10 @@ def test_unrelated_config_edits_rerun_nothing(tmp_path: Path) -> None:
                 "attribution": {"title": "Human Phenotype Ontology", "creator": "edited"},
             }
         },
+        # what the release says about a terminology or a corpus, not how it is read (an ingest rule reads its
+        # format's INGEST_KEYS): the hpo ingestion under the positives, ncbi_disease's under the candidates
+        "terminologies": {"hpo": {"licence": "HPO License"}},
+        "corpora": {"specs": {"ncbi_disease": {"licence": "NCBI public domain notice"}}},  # was NLM's spelling
         # the random WiC baseline scores no vectors: the context window is not its param
         "evaluate": {"wic": {"window": 7}},
         # the lexical relations read two keys of simlex.vocabulary (spelling); the word counts read min_count

@@ -50,7 +50,7 @@ for _release_dataset in plan.release.datasets:
             mem_mb=4000,
         params:
             dataset=plan.release.dataset_params(_release_dataset),
-            release=plan.release.release,
+            release=plan.release.licence_params,
             provenance=plan.release.provenance,
         script:
             "../scripts/build_release_dataset.py"
@@ -91,7 +91,7 @@ rule write_release_manifest:
     params:
         datasets=plan.release.manifest_datasets,
         withheld=plan.release.manifest_withheld,
-        release=plan.release.release,
+        release=plan.release.licence_params,
         provenance=plan.release.provenance,
         config=plan.release.config,
     script:

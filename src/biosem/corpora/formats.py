@@ -6,7 +6,8 @@ name and one reader module; every format writes the three shared tables (documen
 mentions: :mod:`biosem.corpora.schemas`) and ``corpus_counts``, and may write tables of its own
 (:attr:`CorpusFormat.tables`). The workflow plan (:class:`biosem.workflow.corpora.Corpora`) and the
 release registry (:func:`biosem.release.registry.corpus_sources`) read the sources from here, so adding
-a format is: an entry in :data:`FORMATS`, its keys in the config schema, its rule, script and reader.
+a format is: an entry in :data:`FORMATS`, its keys in the config schema, those its script reads in
+:data:`biosem.workflow.corpora.INGEST_KEYS` (its rule's params), its rule, script and reader.
 """
 
 from __future__ import annotations

@@ -14,9 +14,20 @@ from typing import Any
 
 from biosem.corpora.formats import FORMATS, corpus_format, corpus_sources
 from biosem.layout import outputs, paths
+from biosem.workflow.params import pick
 
 TABLES = ("documents", "sentences", "mentions")
 """The tables every corpus writes (besides ``corpus_counts``); a format may add its own (``notices``)."""
+
+INGEST_KEYS: dict[str, tuple[str, ...]] = {
+    "pubtator": ("namespace", "type_namespaces"),
+    "craft": ("annotation_set", "modules"),
+    "conll": ("document_unit", "sentences_per_document"),
+}
+"""The keys of a ``corpora.specs.<name>`` entry that the ingest script of each format (a key of
+:data:`~biosem.corpora.formats.FORMATS`) reads: the rule's ``spec`` param. The others are not params:
+``format`` picks the rule, ``files``, ``file``, ``split_lists`` and ``archive`` name its input files,
+``licence`` is the release's (editing it reruns no ingestion)."""
 
 
 class Corpora:
@@ -58,9 +69,10 @@ class Corpora:
             raise ValueError(f"corpus format {fmt!r}: expected one of {', '.join(FORMATS)}")
         return sorted(name for name, spec in self.specs.items() if spec["format"] == fmt)
 
-    def spec(self, wildcards: Any) -> Mapping[str, Any]:
-        """Params of an ingest rule: the corpus's own config entry."""
-        return self.specs[wildcards.corpus]
+    def spec(self, wildcards: Any) -> dict[str, Any]:
+        """Params of an ingest rule: the :data:`INGEST_KEYS` of the corpus's format, from its entry."""
+        spec = self.specs[wildcards.corpus]
+        return pick(spec, INGEST_KEYS[spec["format"]])
 
     @staticmethod
     def ingest_outputs() -> dict[str, str]:

@@ -17,8 +17,15 @@ from biosem.layout import paths
 from biosem.release import registry
 from biosem.release.licence import LicenceStatus, check_config_licences, require_public
 from biosem.release.provenance import code_version, command_line
+from biosem.workflow.params import pick
 
 VISIBILITIES = ("public", "private")
+
+LICENCE_KEYS = ("restricted_formats", "restricted_licences", "assert_licences")
+"""The keys of ``release`` that decide a dataset's licence status
+(:meth:`~biosem.release.registry.ReleaseDataset.licence_status`): the ``release`` param of the release rules,
+whose version, date and url are their ``provenance`` (editing ``release.datasets`` or ``release.exclude``
+rebuilds no other dataset)."""
 
 
 def provider_stages() -> list[str]:
@@ -59,6 +66,8 @@ class ReleasePlan:
         check_config_licences(config)
         self.config = config
         self.release = config["release"]
+        self.licence_params = pick(self.release, LICENCE_KEYS)
+        """Params of the release rules (``release``): the :data:`LICENCE_KEYS` of ``release``."""
         self.root = paths.release(self.release["version"])
         self.basedir = basedir
         self.config_files = list(config_files)

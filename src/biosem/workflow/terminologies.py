@@ -16,6 +16,17 @@ from biosem.termpairs import DATASETS, DIFFICULTIES
 from biosem.termpairs.params import CONSTRUCTION_KEYS, EXCLUSION_KEYS
 from biosem.workflow.params import pick
 
+INGEST_KEYS: dict[str, tuple[str, ...]] = {
+    "rf2": ("path", "release_type", "language_refsets"),
+    "rrf": ("path", "languages", "sabs", "trailing_nullcols"),
+    "obo": ("id_prefixes", "underscores_as_spaces", "exclude_synonym_types", "allow_cycles"),
+    "mesh": ("supplementary", "permuted_terms"),
+}
+"""The keys of a ``terminologies.<name>`` entry that the ingest script of each format reads (rules
+``ingest_snomed``, ``ingest_umls``, ``ingest_obo``, ``ingest_mesh``): the rule's ``spec`` param. The
+others are not params: ``format`` picks the rule, ``source`` and ``sources`` name its input files,
+``licence`` is the release's (editing it reruns no ingestion)."""
+
 
 class Terminologies:
     """The configured terminologies (``config["terminologies"]``) and their intermediates."""
@@ -30,9 +41,10 @@ class Terminologies:
         """Names of the terminologies in format ``fmt`` (rf2, rrf, obo or mesh), sorted."""
         return sorted(name for name, spec in self.specs.items() if spec["format"] == fmt)
 
-    def spec(self, wildcards: Any) -> Mapping[str, Any]:
-        """Params of an ingest rule: the terminology's own config entry."""
-        return self.specs[wildcards.terminology]
+    def spec(self, wildcards: Any) -> dict[str, Any]:
+        """Params of an ingest rule: the :data:`INGEST_KEYS` of the terminology's format, from its entry."""
+        spec = self.specs[wildcards.terminology]
+        return pick(spec, INGEST_KEYS[spec["format"]])
 
     def release_root(self, wildcards: Any) -> str:
         """Params of ``checksum_licensed_release``: the licensed release folder
@@ -179,4 +191,4 @@ class TermPairs:
         return [b.path for b in self.built()]
 
 
-__all__ = ["CONSTRUCTION_KEYS", "DIFFICULTIES", "Terminologies", "TermPairs"]
+__all__ = ["CONSTRUCTION_KEYS", "DIFFICULTIES", "INGEST_KEYS", "Terminologies", "TermPairs"]
