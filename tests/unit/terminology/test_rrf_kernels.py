@@ -103,14 +103,15 @@ def test_code_kernel_beyond_its_first_store_and_past_its_limit(kernel: str) -> N
 
 def test_wide_codes_grow_past_the_uint16_limit_in_order_of_first_occurrence(kernel: str) -> None:
     """CODE's dictionary: 200,000 distinct values (some sharing their first 8 bytes), coded at
-    selected rows of batches, each value at its first occurrence's code, the table grown three times."""
+    selected rows of two batches, each value at its first occurrence's code, the table grown in
+    each batch (the first past 65,535 values, with a store just large enough for the batch)."""
     codes = columns.Codes(wide=True)
     values = np.array([f"D{i:06d}" if i % 3 else f"HP:{i:07d}.X" for i in range(200_000)], dtype=object)
     rng = np.random.default_rng(0)
     index: dict[str, int] = {}
-    for lo in range(0, len(values), 50_000):
-        batch = values[lo : lo + 50_000]
-        batch = np.concatenate([batch, rng.choice(values[: lo + 50_000], 20_000)])  # repeats, old and new
+    for lo in range(0, len(values), 100_000):
+        batch = values[lo : lo + 100_000]
+        batch = np.concatenate([batch, rng.choice(values[: lo + 100_000], 20_000)])  # repeats, old and new
         rows = np.flatnonzero(rng.random(len(batch)) < 0.9)
         got = codes.encode(pa.array(batch, pa.string()), rows)
         assert got.dtype == np.int32

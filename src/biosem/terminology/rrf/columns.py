@@ -62,6 +62,14 @@ class Codes:
             self._store = store
         self._slots, self._bounds, self._capacity = slots, bounds, capacity
 
+    def _reserve(self, size: int) -> None:
+        """Room in the store for ``size`` more bytes (every value of a batch new)."""
+        used = int(self._bounds[self._n])
+        if used + size > self._store.size:
+            store = np.zeros(max(used + size, 2 * self._store.size), dtype=np.uint8)
+            store[:used] = self._store[:used]
+            self._store = store
+
     def __len__(self) -> int:
         return self._n
 
@@ -70,11 +78,7 @@ class Codes:
         (int64, ascending; None: all); ValueError past :data:`MAX_CODES` distinct values (not
         ``wide``) or :data:`MAX_WIDE_CODES`."""
         offsets, data = string_buffers(values)
-        used = int(self._bounds[self._n])
-        if used + data.size > self._store.size:  # room for every value to be new
-            store = np.zeros(max(used + data.size, 2 * self._store.size), dtype=np.uint8)
-            store[:used] = self._store[:used]
-            self._store = store
+        self._reserve(data.size)
         codes, n, done = kernels.encode_strings(
             offsets, data, rows, self._slots, self._store, self._bounds, self._n, self._capacity, self._dtype
         )
@@ -83,6 +87,7 @@ class Codes:
                 raise ValueError(f"more than {self._capacity} distinct values in a code column")
             self._n = n
             self._table(min(2 * self._capacity + 1, MAX_WIDE_CODES))
+            self._reserve(data.size)
             rest = np.arange(done, len(codes)) if rows is None else rows[done:]
             codes[done:], n, more = kernels.encode_strings(
                 offsets, data, rest, self._slots, self._store, self._bounds, n, self._capacity, self._dtype
