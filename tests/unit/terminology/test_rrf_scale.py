@@ -334,31 +334,20 @@ def sorted_release_lines(seed: int = 0) -> list[str]:
     return lines
 
 
-class EmitSpy:
-    """Counts the terms row groups given while MRCONSO is read (before :func:`umls._read_mrconso`
-    returns) and after it."""
+class SegmentSpy:
+    """Counts the segments of terms (rows of complete CUIs) given while MRCONSO is read, to the
+    thread that writes them."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.during = self.after = 0
-        self.reading = False
-        give, read = rrf_terms.SortedTerms._give, umls._read_mrconso
+        self.during = 0
+        add = rrf_terms.SortedTerms.add
 
-        def counted_give(sorted_terms: rrf_terms.SortedTerms, n: int) -> None:
-            if self.reading:
-                self.during += 1
-            else:
-                self.after += 1
-            give(sorted_terms, n)
+        def counted_add(sorted_terms: rrf_terms.SortedTerms, *args: object) -> None:
+            given = sorted_terms.given
+            add(sorted_terms, *args)
+            self.during += sorted_terms.given - given
 
-        def counted_read(*args: object, **kwargs: object) -> umls._Atoms:
-            self.reading = True
-            try:
-                return read(*args, **kwargs)
-            finally:
-                self.reading = False
-
-        monkeypatch.setattr(rrf_terms.SortedTerms, "_give", counted_give)
-        monkeypatch.setattr(umls, "_read_mrconso", counted_read)
+        monkeypatch.setattr(rrf_terms.SortedTerms, "add", counted_add)
 
 
 @pytest.mark.parametrize("languages", [("ENG",), None])
@@ -371,19 +360,19 @@ def test_terms_of_a_cui_sorted_file_are_written_while_it_is_read(
     lines = sorted_release_lines()
     monkeypatch.setattr(umls, "_ROW_GROUP", 100)
     monkeypatch.setattr(biosem.io, "ROW_GROUP", 100)
-    spy = EmitSpy(monkeypatch)
+    spy = SegmentSpy(monkeypatch)
     streamed = outputs(tmp_path / "sorted")
     sorted_meta = write_meta(tmp_path / "META", MRCONSO=lines)
     counts = write_rrf(sorted_meta, "umls", streamed, languages=languages, block_size=1 << 12)
-    assert counts["terms"] > 1_000 and spy.during >= 5 and spy.after >= 1
+    assert counts["terms"] > 1_000 and spy.during >= 5
     assert pq.read_metadata(streamed["terms"]).num_row_groups == -(-counts["terms"] // 100)
 
-    spy.during = spy.after = 0
+    spy.during = 0
     shuffled = [lines[i] for i in np.random.default_rng(1).permutation(len(lines))]
     whole = outputs(tmp_path / "shuffled")
     shuffled_meta = write_meta(tmp_path / "SHUFFLED", MRCONSO=shuffled)
     assert write_rrf(shuffled_meta, "umls", whole, languages=languages, block_size=1 << 12) == counts
-    assert spy.during == spy.after == 0
+    assert spy.during == 0
     assert_same_files(streamed, whole)
 
     expected = outputs(tmp_path / "expected")
@@ -413,7 +402,7 @@ def test_a_file_not_sorted_by_cui_falls_back(
     monkeypatch.setattr(umls, "_ROW_GROUP", 100)
     monkeypatch.setattr(biosem.io, "ROW_GROUP", 100)
     meta = write_meta(tmp_path / "META", MRCONSO=lines)
-    spy = EmitSpy(monkeypatch)
+    spy = SegmentSpy(monkeypatch)
     caplog.set_level("INFO", logger="biosem.terminology.rrf.umls")
     got = outputs(tmp_path / "got")
     write_rrf(meta, "umls", got, block_size=1 << 12)
@@ -431,7 +420,7 @@ def test_a_repeated_aui_in_a_sorted_file_leaves_nothing(tmp_path: Path, monkeypa
     first_aui = lines[0].split("|")[7]
     lines.append(conso(701, first_aui, "repeat"))
     monkeypatch.setattr(umls, "_ROW_GROUP", 100)
-    spy = EmitSpy(monkeypatch)
+    spy = SegmentSpy(monkeypatch)
     folder = tmp_path / "out"
     with pytest.raises(SourceFormatError, match=f"AUI {first_aui} repeated"):
         write_rrf(write_meta(tmp_path / "META", MRCONSO=lines), "umls", outputs(folder), block_size=1 << 12)

@@ -3,9 +3,10 @@ from codes, the preferred-term rule, and the terms of a CUI-sorted MRCONSO built
 
 MRCONSO as NLM ships it is sorted by CUI, so every CUI but the last one read is complete, and its
 terms can be ordered, given their preferred term and written while the rest of the file is still
-being parsed (:class:`SortedTerms`); a file found not sorted falls back to building the table from
-all its rows once read, and a table of which row groups were already given is then written again
-from the start (:class:`Restart`, :func:`rewritten`). What the rows mean (which rows are kept, the
+being parsed (:class:`SortedTerms` in the reading thread, :class:`RowGroups` in the writing one); a
+file found not sorted falls back to building the table from all its rows once read, and a table of
+which row groups were already given is then written again from the start (:class:`Restart`,
+:func:`rewritten`). What the rows mean (which rows are kept, the
 rule itself) is :mod:`biosem.terminology.rrf.umls`.
 """
 
@@ -104,32 +105,36 @@ def term_kinds(cui: np.ndarray, rank: np.ndarray, tty: np.ndarray, values: TermV
 
 
 END, WHOLE, UNSORTED = "end", "whole", "unsorted"
-"""What :class:`SortedTerms` gives after its rows: the table is complete; build it from all the
-rows (no row group was given); or build it from all the rows and write it again."""
+"""What :class:`SortedTerms` gives after its rows: the rows are complete; build the table from all
+the rows (no rows were given); or build it from all the rows (rows were given)."""
+
+
+@dataclass
+class Segment:
+    """Rows of complete CUIs in file order (CUIs not decreasing): the numpy fields cui, aui_key,
+    rank, sab, tty, lat, active and the Arrow aui and string, with the ``values`` their codes index."""
+
+    rows: dict[str, np.ndarray | pa.Array]
+    values: TermValues
 
 
 class SortedTerms:
-    """The terms of a MRCONSO sorted by CUI, built while the file is read.
+    """The terms of a MRCONSO sorted by CUI, given while the file is read (the reader's side).
 
     The reader gives each batch's kept rows to :meth:`add`. As long as the CUIs do not decrease,
-    every CUI but the last one read is complete: its rows are put in (CUI, AUI) order (by the AUI
-    keys of :func:`biosem.terminology.rrf.kernels.base11_keys`) with their kinds
-    (:func:`term_kinds`), and every ``row_group`` such rows are given to ``put`` as one
-    :class:`TermRows`: the row groups that the whole table cut in ``row_group`` rows would give. A
-    decreasing CUI, or a batch without AUI keys, stops it (``streaming`` False; ``put`` is then
-    given :data:`UNSORTED` if it had given rows). :meth:`finish` gives the last rows and
-    :data:`END`, or :data:`WHOLE`.
+    every CUI but the last one read is complete: its rows are given to ``put`` as a
+    :class:`Segment`, which :class:`RowGroups` orders and cuts (in the thread that writes them). A
+    decreasing CUI, or a batch without AUI keys, stops it (``streaming`` False; ``put`` is given
+    :data:`UNSORTED` if it had given rows). :meth:`finish` gives the last CUI's rows and
+    :data:`END`, or :data:`WHOLE` if it stopped before giving rows.
     """
 
-    def __init__(self, put: Callable[[object], None], row_group: int) -> None:
+    def __init__(self, put: Callable[[object], None]) -> None:
         self._put = put
-        self._row_group = row_group
         self.streaming = True
-        self.given = 0  # row groups given
+        self.given = 0  # segments given
         self._last_cui = -1
         self._carry: dict[str, np.ndarray | pa.Array] | None = None  # the rows of the last CUI read
-        self._pending: list[TermRows] = []
-        self._n_pending = 0
 
     def add(self, rows: dict[str, np.ndarray | pa.Array | None], values: TermValues) -> None:
         """Rows in file order: cui, aui_key (None: none), rank, sab, tty, lat, active (numpy), aui
@@ -147,23 +152,61 @@ class SortedTerms:
         self._last_cui = int(cui[-1])
         self._carry = {k: v[cut:] for k, v in rows.items()}
         if cut:
-            self._complete({k: v[:cut] for k, v in rows.items()}, values)
+            self._put(Segment({k: v[:cut] for k, v in rows.items()}, values))
+            self.given += 1
 
-    def _complete(self, rows: dict[str, np.ndarray | pa.Array], values: TermValues) -> None:
-        """Rows of complete CUIs, in CUI order: ordered by AUI within each CUI, kept to be given."""
+    def stop(self) -> None:
+        """No more rows are taken: the table is built from all of them."""
+        if self.streaming and self.given:
+            self._put(UNSORTED)
+        self.streaming = False
+        self._carry = None
+
+    def finish(self, values: TermValues) -> None:
+        """After the last batch: the last CUI's rows and :data:`END`, or :data:`WHOLE`."""
+        if not self.streaming:
+            if not self.given:
+                self._put(WHOLE)
+            return
+        if self._carry is not None and len(self._carry["cui"]):
+            self._put(Segment(self._carry, values))
+        self._carry = None
+        self._put(END)
+
+
+class RowGroups:
+    """The :class:`Segment` s of :class:`SortedTerms` as the row groups of the terms table (the
+    writer's side): each segment's rows put in (CUI, AUI) order (by the AUI keys of
+    :func:`biosem.terminology.rrf.kernels.base11_keys`) with their kinds (:func:`term_kinds`),
+    and cut in :class:`TermRows` of ``row_group`` rows: the row groups of the whole table."""
+
+    def __init__(self, row_group: int) -> None:
+        self._row_group = row_group
+        self._pending: list[TermRows] = []
+        self._n_pending = 0
+        self.given = 0  # row groups given
+
+    def push(self, segment: Segment) -> Iterator[TermRows]:
+        """The row groups completed by ``segment``."""
+        rows = segment.rows
         key = (rows["cui"].astype(np.uint64) << np.uint64(35)) | rows["aui_key"].astype(np.uint64)
         order = np.argsort(key, kind="stable")
         index = pa.array(order)
         cui, tty = rows["cui"][order], rows["tty"][order]
-        kind = term_kinds(cui, rows["rank"][order], tty, values)
+        kind = term_kinds(cui, rows["rank"][order], tty, segment.values)
         lat, active, sab = (rows[k][order] for k in ("lat", "active", "sab"))
         aui, string = rows["aui"].take(index), rows["string"].take(index)
-        self._pending.append(TermRows(cui, aui, string, kind, lat, active, sab, tty, values))
+        self._pending.append(TermRows(cui, aui, string, kind, lat, active, sab, tty, segment.values))
         self._n_pending += len(order)
         while self._n_pending >= self._row_group:
-            self._give(self._row_group)
+            yield self._take(self._row_group)
 
-    def _give(self, n: int) -> None:
+    def rest(self) -> Iterator[TermRows]:
+        """The rows left; one empty row group for an empty table (as write_table writes it)."""
+        if self._n_pending or not self.given:
+            yield self._take(self._n_pending)
+
+    def _take(self, n: int) -> TermRows:
         """The first ``n`` pending rows, as one :class:`TermRows` (each column in one piece)."""
         taken, m = [], 0
         while m < n:
@@ -175,42 +218,19 @@ class SortedTerms:
                 self._pending[0] = piece.slice(n - m, len(piece))
             m += len(taken[-1])
         self._n_pending -= n
-        empty = pa.array([], pa.string())
-        self._put(
-            TermRows(
-                cui=concat([p.cui for p in taken], np.int32),
-                aui=pa.concat_arrays([empty, *(p.aui for p in taken)]),
-                string=pa.concat_arrays([empty, *(p.string for p in taken)]),
-                kind=concat([p.kind for p in taken], np.int64),
-                lat=concat([p.lat for p in taken], np.uint16),
-                active=concat([p.active for p in taken], np.bool_),
-                sab=concat([p.sab for p in taken], np.uint16),
-                tty=concat([p.tty for p in taken], np.uint16),
-                values=taken[-1].values if taken else self._values,
-            )
-        )
         self.given += 1
-
-    def stop(self) -> None:
-        """No more rows are taken: the table is built from all of them."""
-        if self.streaming and self.given:
-            self._put(UNSORTED)
-        self.streaming = False
-        self._carry, self._pending = None, []
-
-    def finish(self, values: TermValues) -> None:
-        """After the last batch: the rows left (one empty row group for an empty table), then
-        :data:`END`; :data:`WHOLE` if it stopped before giving rows."""
-        if not self.streaming:
-            if not self.given:
-                self._put(WHOLE)
-            return
-        if self._carry is not None and len(self._carry["cui"]):
-            self._complete(self._carry, values)
-        self._carry, self._values = None, values
-        if self._n_pending or not self.given:
-            self._give(self._n_pending)
-        self._put(END)
+        empty = pa.array([], pa.string())
+        return TermRows(
+            cui=concat([p.cui for p in taken], np.int32),
+            aui=pa.concat_arrays([empty, *(p.aui for p in taken)]),
+            string=pa.concat_arrays([empty, *(p.string for p in taken)]),
+            kind=concat([p.kind for p in taken], np.int64),
+            lat=concat([p.lat for p in taken], np.uint16),
+            active=concat([p.active for p in taken], np.bool_),
+            sab=concat([p.sab for p in taken], np.uint16),
+            tty=concat([p.tty for p in taken], np.uint16),
+            values=taken[-1].values if taken else TermValues([], [], [], np.zeros(0, dtype=bool)),
+        )
 
 
 def _joined(a: np.ndarray | pa.Array, b: np.ndarray | pa.Array) -> np.ndarray | pa.Array:

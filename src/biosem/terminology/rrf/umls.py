@@ -58,6 +58,8 @@ from biosem.terminology.rrf.terms import (
     UNSORTED,
     WHOLE,
     Restart,
+    RowGroups,
+    Segment,
     SortedTerms,
     TermRows,
     TermValues,
@@ -643,7 +645,7 @@ class _MrconsoRead:
         self._thread.start()
 
     def _read(self, path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, reading: _Reading) -> None:
-        terms = SortedTerms(self._queue.put, _ROW_GROUP)
+        terms = SortedTerms(self._queue.put)
         try:
             atoms = _read_mrconso(path, languages, sabs, reading, terms)
             release_memory()
@@ -665,13 +667,15 @@ class _MrconsoRead:
         return self._atoms.result()
 
     def terms(self) -> Iterator[pa.Table]:
+        row_groups = RowGroups(_ROW_GROUP)
         while True:
             item = self._queue.get()
-            if isinstance(item, TermRows):
-                yield item.table(self._source)
+            if isinstance(item, Segment):
+                for rows in row_groups.push(item):
+                    yield rows.table(self._source)
             elif isinstance(item, BaseException):
                 raise item
-            elif item == WHOLE:
+            elif item == WHOLE or (item == UNSORTED and not row_groups.given):
                 yield from _term_chunks(self.atoms(), self._source)
                 return
             elif item == UNSORTED:
@@ -679,6 +683,8 @@ class _MrconsoRead:
                 raise Restart(_term_chunks(self.atoms(), self._source))
             else:
                 assert item == END
+                for rows in row_groups.rest():
+                    yield rows.table(self._source)
                 return
 
 
