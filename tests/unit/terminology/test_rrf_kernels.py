@@ -101,37 +101,6 @@ def test_code_kernel_beyond_its_first_store_and_past_its_limit(kernel: str) -> N
         codes.encode(pa.array(["one more"]))
 
 
-def test_wide_codes_grow_past_the_uint16_limit_in_order_of_first_occurrence(kernel: str) -> None:
-    """CODE's dictionary: 200,000 distinct values (some sharing their first 8 bytes), coded at
-    selected rows of two batches, each value at its first occurrence's code, the table grown in
-    each batch (the first past 65,535 values, with a store just large enough for the batch)."""
-    codes = columns.Codes(wide=True)
-    values = np.array([f"D{i:06d}" if i % 3 else f"HP:{i:07d}.X" for i in range(200_000)], dtype=object)
-    rng = np.random.default_rng(0)
-    index: dict[str, int] = {}
-    for lo in range(0, len(values), 100_000):
-        batch = values[lo : lo + 100_000]
-        batch = np.concatenate([batch, rng.choice(values[: lo + 100_000], 20_000)])  # repeats, old and new
-        rows = np.flatnonzero(rng.random(len(batch)) < 0.9)
-        got = codes.encode(pa.array(batch, pa.string()), rows)
-        assert got.dtype == np.int32
-        assert got.tolist() == [index.setdefault(v, len(index)) for v in batch[rows]]
-    assert len(codes) == len(index) > 65_535
-    assert codes.dictionary().to_pylist() == list(index)
-
-
-@EXAMPLES
-@given(batches=st.lists(st.lists(st.sampled_from(["", "NOCODE", "D012711", "B36.0", "12345-6", "é"])), max_size=4))
-def test_wide_codes_are_arrows_dictionary_encoding(kernel: str, batches: list[list[str]]) -> None:
-    """The codes and dictionary of the mappings' CODE column are those of ``pyarrow.compute.dictionary_encode``,
-    which the mappings used before: same codes, same dictionary order."""
-    codes = columns.Codes(wide=True)
-    got = [codes.encode(pa.array(values, pa.string())) for values in batches]
-    encoded = pc.dictionary_encode(pa.array([v for values in batches for v in values], pa.string()))
-    assert np.concatenate([np.zeros(0, np.int32), *got]).tolist() == encoded.indices.to_pylist()
-    assert codes.dictionary().equals(encoded.dictionary)
-
-
 @EXAMPLES
 @given(
     values=st.lists(st.sampled_from(["", "N", "NN", "P", "PF", "P\x00", "PFX", "é", "NOCODE", "NOCODEX"])),

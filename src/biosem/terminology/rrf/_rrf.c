@@ -216,51 +216,36 @@ fail:
     return NULL;
 }
 
-/* encode_strings(offsets, data, rows, slots, store, bounds, n_codes, max_codes, out) -> (n_codes, done): dictionary
- * codes (out: uint16 or int32, one per value at rows) of the values at rows (int64, ascending; empty: every value),
- * continuing a dictionary held in slots (int32, a power of two > 2 * max_codes, -1 = free: an open-addressing table
- * probed linearly from a multiplicative hash of the bytes, 8 at a time), store and bounds (int64, max_codes + 2:
- * code c's bytes are store[bounds[c]:bounds[c + 1]]), all updated in place. New values get the next codes in order
- * of first occurrence; store has room for all of data after bounds[n_codes]. Stops at the first value that would
- * need code max_codes: done is the number of values coded (out[:done]), every value when done = their count. */
+/* encode_strings(offsets, data, slots, store, bounds, n_codes, max_codes, out) -> n_codes: uint16 dictionary
+ * codes (out) of the values, continuing a dictionary held in slots (int32, a power of two > 2 * max_codes, -1 =
+ * free: an open-addressing table probed linearly from a multiplicative hash of the bytes, 8 at a time), store
+ * and bounds (int64: code c's bytes are store[bounds[c]:bounds[c + 1]]), all updated in place. New values get
+ * the next codes in order of first occurrence; store has room for all of data after bounds[n_codes]. Returns
+ * the new n_codes, max_codes + 1 (out undefined) when more than max_codes codes are needed. */
 static PyObject *encode_strings(PyObject *self, PyObject *args) {
-    PyObject *o_off, *o_data, *o_rows, *o_slots, *o_store, *o_bounds, *o_out;
+    PyObject *o_off, *o_data, *o_slots, *o_store, *o_bounds, *o_out;
     long long n_codes, max_codes;
-    if (!PyArg_ParseTuple(args, "OOOOOOLLO", &o_off, &o_data, &o_rows, &o_slots, &o_store, &o_bounds, &n_codes,
-                          &max_codes, &o_out))
+    if (!PyArg_ParseTuple(args, "OOOOOLLO", &o_off, &o_data, &o_slots, &o_store, &o_bounds, &n_codes, &max_codes,
+                          &o_out))
         return NULL;
-    if (n_codes < 0 || max_codes < 1 || n_codes > max_codes || max_codes > INT32_MAX) {
+    if (n_codes < 0 || max_codes < 1 || n_codes > max_codes) {
         PyErr_SetString(PyExc_ValueError, "n_codes or max_codes out of range");
         return NULL;
     }
     Views v = {.n = 0};
     const int32_t *off;
     const uint8_t *data;
-    const int64_t *rows;
     int32_t *slots;
     int64_t *bounds;
     uint8_t *store;
-    void *out;
-    Py_ssize_t n, n_rows, n_slots, n_out;
-    if (get_strings(&v, o_off, o_data, &off, &data, &n) < 0 || get(&v, o_rows, 0, 8, 0, "rows", &rows, &n_rows) < 0 ||
+    uint16_t *out;
+    Py_ssize_t n, n_slots;
+    if (get_strings(&v, o_off, o_data, &off, &data, &n) < 0 ||
         get(&v, o_slots, 1, 4, 2 * max_codes + 1, "slots", &slots, &n_slots) < 0 ||
         get(&v, o_bounds, 1, 8, max_codes + 2, "bounds", &bounds, NULL) < 0 ||
-        get(&v, o_store, 1, 1, bounds[n_codes] + off[n] - off[0], "store", &store, NULL) < 0)
+        get(&v, o_store, 1, 1, bounds[n_codes] + off[n], "store", &store, NULL) < 0 ||
+        get(&v, o_out, 1, 2, n, "out", &out, NULL) < 0)
         goto fail;
-    int every = n_rows == 0;
-    Py_ssize_t m = every ? n : n_rows;
-    if (PyObject_GetBuffer(o_out, &v.view[v.n], PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) goto fail;
-    Py_ssize_t width = v.view[v.n].itemsize;
-    out = v.view[v.n].buf, n_out = v.view[v.n].len, v.n++;
-    if ((width != 2 && width != 4) || n_out != m * width || (width == 2 && max_codes > UINT16_MAX + 1)) {
-        PyErr_SetString(PyExc_ValueError, "out: one uint16 (max_codes <= 65536) or int32 per value");
-        goto fail;
-    }
-    for (Py_ssize_t k = 0; k < n_rows; k++)
-        if (rows[k] < 0 || rows[k] >= n) {
-            PyErr_SetString(PyExc_IndexError, "rows: out of range");
-            goto fail;
-        }
     if (n_slots & (n_slots - 1)) {
         PyErr_SetString(PyExc_ValueError, "slots: a power of two");
         goto fail;
@@ -268,51 +253,49 @@ static PyObject *encode_strings(PyObject *self, PyObject *args) {
     int bits = 0;
     while (((Py_ssize_t)1 << bits) < n_slots) bits++;
     int64_t codes = n_codes;
-    Py_ssize_t done = 0;
     Py_BEGIN_ALLOW_THREADS
     int64_t previous = -1;
     int32_t prev_start = 0, prev_end = 0;
-    for (; done < m; done++) {
-        Py_ssize_t i = every ? done : rows[done];
+    for (Py_ssize_t i = 0; i < n; i++) {
         int32_t start = off[i], end = off[i + 1], length = end - start;
-        int64_t code;
         if (previous >= 0 && length == prev_end - prev_start && same(data + start, data + prev_start, length)) {
-            code = previous; /* runs of one value are common */
-        } else {
-            uint64_t h = (uint64_t)length;
-            for (int32_t j = start; j < end; j += 8) { /* the value 8 bytes at a time */
-                uint64_t word = 0;
-                for (int32_t k = j; k < end && k < j + 8; k++) word = (word << 8) | data[k];
-                h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
-                h ^= h >> 29;
-            }
-            uint64_t slot = (h * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
-            for (;;) {
-                code = slots[slot];
-                if (code < 0) { /* a new value */
-                    if (codes == max_codes) break;
-                    int64_t at = bounds[codes];
-                    memcpy(store + at, data + start, length);
-                    bounds[codes + 1] = at + length;
-                    slots[slot] = (int32_t)codes;
-                    code = codes++;
+            out[i] = (uint16_t)previous; /* runs of one value are common */
+            continue;
+        }
+        uint64_t h = (uint64_t)length;
+        for (int32_t j = start; j < end; j += 8) { /* the value 8 bytes at a time */
+            uint64_t word = 0;
+            for (int32_t k = j; k < end && k < j + 8; k++) word = (word << 8) | data[k];
+            h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
+            h ^= h >> 29;
+        }
+        uint64_t slot = (h * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
+        int64_t code;
+        for (;;) {
+            code = slots[slot];
+            if (code < 0) { /* a new value */
+                if (codes == max_codes) {
+                    codes = max_codes + 1;
                     break;
                 }
-                int64_t lo = bounds[code];
-                if (bounds[code + 1] - lo == length && same(store + lo, data + start, length)) break;
-                slot = (slot + 1) & (uint64_t)(n_slots - 1);
+                int64_t at = bounds[codes];
+                memcpy(store + at, data + start, length);
+                bounds[codes + 1] = at + length;
+                slots[slot] = (int32_t)codes;
+                code = codes++;
+                break;
             }
-            if (code < 0) break; /* the dictionary is full */
+            int64_t lo = bounds[code];
+            if (bounds[code + 1] - lo == length && same(store + lo, data + start, length)) break;
+            slot = (slot + 1) & (uint64_t)(n_slots - 1);
         }
-        if (width == 2)
-            ((uint16_t *)out)[done] = (uint16_t)code;
-        else
-            ((int32_t *)out)[done] = (int32_t)code;
+        if (codes > max_codes) break;
+        out[i] = (uint16_t)code;
         previous = code, prev_start = start, prev_end = end;
     }
     Py_END_ALLOW_THREADS
     release(&v);
-    return Py_BuildValue("Ln", (long long)codes, done);
+    return PyLong_FromLongLong(codes);
 fail:
     release(&v);
     return NULL;
@@ -326,7 +309,7 @@ static PyMethodDef methods[] = {
      "gather_strings(offsets, data, rows, base, out_offsets, out_data) -> bytes written"},
     {"base11_keys", base11_keys, METH_VARARGS, "base11_keys(offsets, data, keep, skip, digits, out) -> bool"},
     {"encode_strings", encode_strings, METH_VARARGS,
-     "encode_strings(offsets, data, rows, slots, store, bounds, n_codes, max_codes, out) -> (n_codes, done)"},
+     "encode_strings(offsets, data, slots, store, bounds, n_codes, max_codes, out) -> n_codes"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_rrf",

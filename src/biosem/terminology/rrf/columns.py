@@ -3,11 +3,11 @@
 MRCONSO and MRREL rows are kept as integers where the values allow it, so that a full release (MRCONSO
 ~16 M rows, MRREL ~60 M rows) is sorted and deduplicated on integers, not strings: a CUI ``C\\d{7}`` as
 its number (:func:`cui_numbers`, :func:`cui_strings` back), SAB / TTY / LAT / REL / RELA as uint16
-codes of a growing dictionary (:class:`Codes`), CODE as int32 codes of a wide one, rows of such
-fields packed into uint64 words (:func:`sort_distinct`). :func:`lookup` and :func:`repeat_value`
-build the dictionary columns of the written tables from codes, as :func:`biosem.io.sorted_dictionary`
-would; :func:`gather` collects the kept strings of many batches into one Arrow array. The per-row
-loops run in :mod:`biosem.terminology.rrf.kernels`.
+codes of a growing dictionary (:class:`Codes`), rows of such fields packed into uint64 words
+(:func:`sort_distinct`). :func:`lookup` and :func:`repeat_value` build the dictionary columns of the written
+tables from codes, as :func:`biosem.io.sorted_dictionary` would; :func:`gather` collects the kept
+strings of many batches into one Arrow array. The per-row loops run in
+:mod:`biosem.terminology.rrf.kernels`.
 """
 
 from __future__ import annotations
@@ -29,82 +29,36 @@ A = TypeVar("A", np.ndarray, pa.Array)
 
 
 MAX_CODES = int(np.iinfo(np.uint16).max)  # distinct values of a code column (SAB, TTY, LAT, REL, RELA)
-MAX_WIDE_CODES = int(np.iinfo(np.int32).max)  # distinct values of a wide code column (CODE)
 
 
 class Codes:
-    """A growing dictionary of strings: ``encode`` maps a string array to stable codes, in order of
-    first occurrence (:func:`biosem.terminology.rrf.kernels.encode_strings`): uint16 codes of at
-    most :data:`MAX_CODES` values (SAB, TTY, LAT, REL, RELA), or with ``wide`` int32 codes of a
-    dictionary whose hash table grows as values come (CODE: millions of distinct values)."""
+    """A growing dictionary of strings: ``encode`` maps a string array to stable uint16 codes, in
+    order of first occurrence (:func:`biosem.terminology.rrf.kernels.encode_strings`)."""
 
-    def __init__(self, *, wide: bool = False) -> None:
-        self._wide = wide
-        self._dtype = np.int32 if wide else np.uint16
-        self._n = 0
+    def __init__(self) -> None:
+        self._slots = np.full(2 << MAX_CODES.bit_length(), -1, dtype=np.int32)
         self._store = np.zeros(1 << 12, dtype=np.uint8)  # the distinct values' bytes
-        self._table(MAX_CODES)
+        self._bounds = np.zeros(MAX_CODES + 2, dtype=np.int64)
+        self._n = 0
         self._values: list[str] | None = []
-
-    def _table(self, capacity: int) -> None:
-        """A hash table and bounds for ``capacity`` codes, holding the codes in use."""
-        slots = np.full(1 << (2 * capacity).bit_length(), -1, dtype=np.int32)
-        bounds = np.zeros(capacity + 2, dtype=np.int64)
-        if self._n:  # the values in use, coded again in the new table: codes 0 .. n - 1
-            old_bounds = self._bounds[: self._n + 1]
-            if old_bounds[-1] > np.iinfo(np.int32).max:
-                raise ValueError("a code column's distinct values exceed 2 GiB")
-            store = np.zeros_like(self._store)
-            _, n, _ = kernels.encode_strings(
-                old_bounds.astype(np.int32), self._store, None, slots, store, bounds, 0, capacity, self._dtype
-            )
-            assert n == self._n
-            self._store = store
-        self._slots, self._bounds, self._capacity = slots, bounds, capacity
-
-    def _reserve(self, size: int) -> None:
-        """Room in the store for ``size`` more bytes (every value of a batch new)."""
-        used = int(self._bounds[self._n])
-        if used + size > self._store.size:
-            store = np.zeros(max(used + size, 2 * self._store.size), dtype=np.uint8)
-            store[:used] = self._store[:used]
-            self._store = store
 
     def __len__(self) -> int:
         return self._n
 
-    def encode(self, values: pa.Array, rows: np.ndarray | None = None) -> np.ndarray:
-        """Codes (uint16, or int32 if ``wide``) of a non-null string array's values at ``rows``
-        (int64, ascending; None: all); ValueError past :data:`MAX_CODES` distinct values (not
-        ``wide``) or :data:`MAX_WIDE_CODES`."""
+    def encode(self, values: pa.Array) -> np.ndarray:
+        """uint16 codes of a non-null string array; ValueError past :data:`MAX_CODES` distinct values."""
         offsets, data = string_buffers(values)
-        self._reserve(data.size)
-        codes, n, done = kernels.encode_strings(
-            offsets, data, rows, self._slots, self._store, self._bounds, self._n, self._capacity, self._dtype
-        )
-        while done < len(codes):  # the table is full
-            if not self._wide or self._capacity == MAX_WIDE_CODES:
-                raise ValueError(f"more than {self._capacity} distinct values in a code column")
-            self._n = n
-            self._table(min(2 * self._capacity + 1, MAX_WIDE_CODES))
-            self._reserve(data.size)
-            rest = np.arange(done, len(codes)) if rows is None else rows[done:]
-            codes[done:], n, more = kernels.encode_strings(
-                offsets, data, rest, self._slots, self._store, self._bounds, n, self._capacity, self._dtype
-            )
-            done += more
+        used = int(self._bounds[self._n])
+        if used + data.size > self._store.size:  # room for every value to be new
+            store = np.zeros(max(used + data.size, 2 * self._store.size), dtype=np.uint8)
+            store[:used] = self._store[:used]
+            self._store = store
+        codes, n = kernels.encode_strings(offsets, data, self._slots, self._store, self._bounds, self._n, MAX_CODES)
+        if n > MAX_CODES:
+            raise ValueError(f"more than {MAX_CODES} distinct values in a code column")
         if n != self._n:
             self._n, self._values = n, None
         return codes
-
-    def dictionary(self) -> pa.Array:
-        """The strings in code order, as an Arrow string array (a copy of the dictionary's bytes)."""
-        end = int(self._bounds[self._n])
-        if end > np.iinfo(np.int32).max:
-            raise ValueError("a code column's distinct values exceed 2 GiB")
-        offsets = self._bounds[: self._n + 1].astype(np.int32)
-        data = self._store[:end].copy()
-        return pa.Array.from_buffers(pa.string(), self._n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
     def among(self, codes: np.ndarray, values: Sequence[str] | None) -> np.ndarray | None:
         """Per code of ``codes``: is its string in ``values``? None (no selection) for None."""

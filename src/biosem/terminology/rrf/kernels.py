@@ -103,36 +103,25 @@ def base11_keys(
 def encode_strings(
     offsets: np.ndarray,
     data: np.ndarray,
-    rows: np.ndarray | None,
     slots: np.ndarray,
     store: np.ndarray,
     bounds: np.ndarray,
     n_codes: int,
     max_codes: int,
-    dtype: type = np.uint16,
-) -> tuple[np.ndarray, int, int]:
-    """Dictionary codes of the values at ``rows`` (int64, ascending; None: all), continuing a
-    dictionary held in the arrays given (updated in place): ``slots`` (int32, a power of two > 2 *
-    ``max_codes``, -1 = free) is an open-addressing hash table of codes, probed linearly from a
-    multiplicative hash of the value's bytes, 8 at a time; code ``c``'s bytes are
-    ``store[bounds[c]:bounds[c + 1]]`` (``bounds``: int64, ``max_codes`` + 2); ``n_codes`` are in
-    use. New values get the next codes, in order of first occurrence; ``store`` (uint8) must have
-    room for all of ``data`` after ``bounds[n_codes]``.
+) -> tuple[np.ndarray, int]:
+    """Dictionary codes of the values, continuing a dictionary held in the arrays given (updated in
+    place): ``slots`` (int32, a power of two > 2 * ``max_codes``, -1 = free) is an open-addressing
+    hash table of codes, probed linearly from a multiplicative hash of the value's bytes, 8 at a
+    time; code ``c``'s bytes are ``store[bounds[c]:bounds[c + 1]]`` (``bounds``: int64,
+    ``max_codes`` + 2); ``n_codes`` are in use. New values get the next codes, in order of first
+    occurrence; ``store`` (uint8) must have room for all of ``data`` after ``bounds[n_codes]``.
 
-    Returns (codes of ``dtype``, uint16 (``max_codes`` <= 65,536) or int32, one per value; the new
-    ``n_codes``; ``done``): the kernel stops at the first value that would need code ``max_codes``,
-    so only ``codes[:done]`` are set; ``done`` is the number of values when they all fit."""
-    selected = np.zeros(0, dtype=np.int64) if rows is None else rows
+    Returns (uint16 codes of the n values, the new ``n_codes``); ``n_codes`` is ``max_codes`` + 1,
+    the codes undefined, when the values need more than ``max_codes`` codes."""
     if KERNEL == "c":
-        out = np.empty(len(offsets) - 1 if rows is None else len(rows), dtype=dtype)
-        n_codes, done = _rrf.encode_strings(offsets, data, selected, slots, store, bounds, n_codes, max_codes, out)
-        return out, n_codes, done
-    if dtype == np.uint16 and max_codes > 1 << 16:
-        raise ValueError("out: one uint16 (max_codes <= 65536) or int32 per value")
-    codes, n_codes, done = _numba(_numba_encode_strings)(
-        offsets, data, selected, slots, store, bounds, n_codes, max_codes
-    )
-    return codes.astype(dtype), n_codes, done
+        out = np.empty(len(offsets) - 1, dtype=np.uint16)
+        return out, _rrf.encode_strings(offsets, data, slots, store, bounds, n_codes, max_codes, out)
+    return _numba(_numba_encode_strings)(offsets, data, slots, store, bounds, n_codes, max_codes)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -240,24 +229,21 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: 2**64 / golden rat
 def _numba_encode_strings(
     offsets: np.ndarray,
     data: np.ndarray,
-    rows: np.ndarray,
     slots: np.ndarray,
     store: np.ndarray,
     bounds: np.ndarray,
     n_codes: int,
     max_codes: int,
-) -> tuple[np.ndarray, int, int]:
-    """See :func:`encode_strings`: int32 codes, the new ``n_codes``, ``done``."""
-    every = rows.size == 0
-    m = offsets.size - 1 if every else rows.size
+) -> tuple[np.ndarray, int]:
+    """See :func:`encode_strings`."""
+    n = offsets.size - 1
     bits = 0
     while (1 << bits) < slots.size:
         bits += 1
     shift = np.uint64(64 - bits)
-    codes = np.empty(m, dtype=np.int32)
+    codes = np.empty(n, dtype=np.uint16)
     previous, previous_start, previous_end = -1, 0, 0
-    for r in range(m):
-        i = r if every else rows[r]
+    for i in range(n):
         start, end = offsets[i], offsets[i + 1]
         length = end - start
         # Runs of one value are common.
@@ -268,8 +254,7 @@ def _numba_encode_strings(
                     same = False
                     break
             if same:
-                codes[r] = previous
-                previous_start, previous_end = start, end
+                codes[i] = previous
                 continue
         h = np.uint64(length)
         for j in range(start, end, 8):  # the value 8 bytes at a time
@@ -283,7 +268,7 @@ def _numba_encode_strings(
             code = slots[slot]
             if code < 0:  # a new value
                 if n_codes == max_codes:
-                    return codes, n_codes, r
+                    return codes, max_codes + 1
                 at = bounds[n_codes]
                 store[at : at + length] = data[start:end]
                 bounds[n_codes + 1] = at + length
@@ -301,6 +286,6 @@ def _numba_encode_strings(
             if found:
                 break
             slot = (slot + 1) & (slots.size - 1)
-        codes[r] = code
+        codes[i] = code
         previous, previous_start, previous_end = code, start, end
-    return codes, n_codes, m
+    return codes, n_codes

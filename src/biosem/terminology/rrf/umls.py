@@ -429,7 +429,7 @@ class _Atoms:
     aui: pa.Array | None  # AUI strings (None: the terms were written as the file was read)
     aui_key: np.ndarray | None  # :func:`_aui_order_keys`; None if an AUI has > 10 digits
     string: pa.Array | None  # STR (None as aui)
-    code: np.ndarray  # int32 codes into code_codes (CODE)
+    code: pa.Array  # CODE
     sab: np.ndarray  # codes into sab_values
     tty: np.ndarray
     lat: np.ndarray
@@ -438,7 +438,6 @@ class _Atoms:
     sab_codes: Codes
     tty_codes: Codes
     lat_codes: Codes
-    code_codes: Codes
     # The batches' AUI and STR columns and kept rows, where aui and string are None.
     parts: dict[str, list[tuple[pa.Array, np.ndarray | None]]] | None = None
 
@@ -452,11 +451,10 @@ def _read_mrconso(
 ) -> _Atoms:
     """The kept rows of MRCONSO; each batch's also given to ``terms`` while it streams (then the
     AUI and STR strings are not gathered: the atoms hold None)."""
-    cols: dict[str, list] = {k: [] for k in ("cui", "aui_key", "sab", "tty", "lat", "active", "rank", "code")}
-    # The AUI and STR columns of each batch with its kept rows, gathered at the end.
-    strings: dict[str, list[tuple[pa.Array, np.ndarray | None]]] = {"AUI": [], "STR": []}
+    cols: dict[str, list] = {k: [] for k in ("cui", "aui_key", "sab", "tty", "lat", "active", "rank")}
+    # The AUI, STR and CODE columns of each batch with its kept rows, gathered at the end.
+    strings: dict[str, list[tuple[pa.Array, np.ndarray | None]]] = {"AUI": [], "STR": [], "CODE": []}
     sab_codes, tty_codes, lat_codes = Codes(), Codes(), Codes()
-    code_codes = Codes(wide=True)  # CODE: millions of distinct values, coded at the kept rows
     n_read = 0
     fast_keys = True
     for batch in iter_rrf(
@@ -492,7 +490,6 @@ def _read_mrconso(
         cols["lat"].append(select(lat, kept))
         cols["active"].append(select(active, kept))
         cols["rank"].append(select(rank, kept))
-        cols["code"].append(code_codes.encode(batch.column("CODE"), kept))
         if terms is not None and terms.streaming:
             rows = {k: cols[k][-1] for k in ("cui", "rank", "sab", "tty", "lat", "active")}
             rows["aui_key"] = keys if fast_keys else None
@@ -500,11 +497,11 @@ def _read_mrconso(
             terms.add(rows, _term_values(lat_codes, sab_codes, tty_codes))
     release_memory()  # the per-batch arrays freed, before the strings are gathered
     aui = string = None
-    if terms is None or not terms.streaming:
-        # The kept strings of each column into one array, in threads (STR: ~500 MB in a full release).
-        with ThreadPoolExecutor(len(strings), thread_name_prefix="rrf-gather") as pool:
-            gathered = {name: pool.submit(gather, path, name, parts) for name, parts in strings.items()}
-            del strings
+    names = ("AUI", "STR", "CODE") if terms is None or not terms.streaming else ("CODE",)
+    with ThreadPoolExecutor(len(names), thread_name_prefix="rrf-gather") as pool:
+        gathered = {name: pool.submit(gather, path, name, strings.pop(name)) for name in names}
+        code = gathered["CODE"].result()
+        if "AUI" in gathered:
             aui, string = (gathered[name].result() for name in ("AUI", "STR"))
     atoms = _Atoms(
         path=path,
@@ -512,7 +509,7 @@ def _read_mrconso(
         aui=aui,
         aui_key=concat(cols.pop("aui_key"), np.int64) if fast_keys else None,
         string=string,
-        code=concat(cols.pop("code"), np.int32),
+        code=code,
         sab=concat(cols.pop("sab"), np.uint16),
         tty=concat(cols.pop("tty"), np.uint16),
         lat=concat(cols.pop("lat"), np.uint16),
@@ -521,7 +518,6 @@ def _read_mrconso(
         sab_codes=sab_codes,
         tty_codes=tty_codes,
         lat_codes=lat_codes,
-        code_codes=code_codes,
         parts=strings if aui is None else None,
     )
     del cols
@@ -699,61 +695,65 @@ _MAPPING_PARTS = 2  # the threads of rule ingest_umls
 def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
     """Distinct (CUI, SAB, CODE), CODE not "" nor NOCODE, in (code_system, code, concept_id) order.
 
-    CODE is read as int32 codes of a dictionary (:class:`Codes`, ``wide``), whose distinct strings
-    are ordered once (:func:`distinct_string_order`), so rows are sorted and deduplicated on
-    integers (SAB rank, CODE rank, CUI number). The rows are split into :data:`_MAPPING_PARTS`
-    consecutive ranges of (SAB rank, first byte of CODE), about equal in size; every row of a range
-    sorts before every row of the next, so the ranges are sorted independently (in threads: numpy
-    releases the GIL) and then concatenated.
+    The rows are split into :data:`_MAPPING_PARTS` consecutive ranges of (SAB rank, first byte of CODE), about
+    equal in size; every row of a range sorts before every row of the next, so the ranges are
+    sorted independently (in threads: Arrow and numpy release the GIL) and then concatenated. In
+    a range, CODE strings are dictionary-encoded and the dictionary sorted once (by
+    :func:`distinct_string_order`), so rows are sorted and deduplicated on integers (SAB rank,
+    CODE rank, CUI number).
     """
     parts = _MAPPING_PARTS
-    dictionary = atoms.code_codes.dictionary()
-    uncoded = equals(dictionary, b"") | equals(dictionary, _NOCODE.encode())
-    coded = np.flatnonzero(~uncoded[atoms.code]) if atoms.code.size else np.zeros(0, np.int64)
+    uncoded = equals(atoms.code, b"") | equals(atoms.code, _NOCODE.encode())
+    coded = np.flatnonzero(~uncoded)
     sab_ranks = atoms.sab_codes.ranks()
-    offsets, data = string_buffers(dictionary)
-    first_byte = np.append(data, np.uint8(0))[offsets[:-1]]  # 0 for "" (not coded)
-    key = sab_ranks[atoms.sab[coded]] * 256 + first_byte[atoms.code[coded]] if coded.size else np.zeros(0, np.int64)
+    offsets, data = string_buffers(atoms.code)
+    key = sab_ranks[atoms.sab[coded]] * 256 + data[offsets[coded]] if coded.size else np.zeros(0, np.int64)
     # Range bounds at the quantiles of the key (a range may be empty, e.g. one SAB and one first byte).
     bounds = np.unique(np.quantile(key, np.arange(1, parts) / parts, method="lower")) if key.size else []
     part_of = np.searchsorted(bounds, key, side="right")
     ranges = [coded[part_of == i] for i in range(parts)]
     del coded, key, part_of
-    by_code = distinct_string_order(dictionary)
-    code_rank = np.empty(len(by_code), dtype=np.int32)
-    code_rank[by_code] = np.arange(len(by_code), dtype=np.int32)
-    sorted_codes = dictionary.take(pa.array(by_code))
-    del dictionary, by_code
     with ThreadPoolExecutor(parts, thread_name_prefix="rrf-mappings") as pool:
-        sorted_ranges = list(pool.map(partial(_sorted_mappings, atoms, sab_ranks, code_rank), ranges))
-    del ranges, code_rank
+        sorted_ranges = list(pool.map(partial(_sorted_mappings, atoms, sab_ranks), ranges))
+    del ranges
     by_rank = sorted(atoms.sab_codes.values(), key=str.encode)
-    starts = np.cumsum([0, *(len(rows) for rows in sorted_ranges)]).tolist()
+    starts = np.cumsum([0, *(len(rows) for rows, _ in sorted_ranges)]).tolist()
     for lo, hi in _chunk_bounds(starts[-1]):
         # The part of each range in this row group (an empty table of each for an empty file).
-        spans = [(max(lo - start, 0), min(hi - start, len(r))) for r, start in zip(sorted_ranges, starts)]
-        pieces = [rows.fields(a, max(a, b)) for rows, (a, b) in zip(sorted_ranges, spans) if a < b or hi == 0]
-        sab, code, cui = (np.concatenate([fields[i] for fields in pieces]) for i in range(3))
+        spans = [(max(lo - start, 0), min(hi - start, len(r[0]))) for r, start in zip(sorted_ranges, starts)]
+        pieces = [
+            (rows.fields(a, max(a, b)), codes)
+            for (rows, codes), (a, b) in zip(sorted_ranges, spans)
+            if a < b or hi == 0
+        ]
+        sab, cui = (np.concatenate([fields[i] for fields, _ in pieces]) for i in (0, 2))
         # One chunk per row group, each column in one piece, as write_table would write it.
         yield pa.table(
             {
                 "source": repeat_value(source, len(cui)),
                 "concept_id": cui_strings(cui),
                 "code_system": lookup(by_rank, sab),
-                "code": sorted_codes.take(pa.array(code)),
+                "code": pa.concat_arrays([codes.take(pa.array(fields[1])) for fields, codes in pieces]),
             }
         )
 
 
-def _sorted_mappings(atoms: _Atoms, sab_ranks: np.ndarray, code_rank: np.ndarray, rows: np.ndarray) -> PackedRows:
-    """The distinct (SAB rank, CODE rank, CUI number) of the atoms ``rows``, sorted."""
+def _sorted_mappings(atoms: _Atoms, sab_ranks: np.ndarray, rows: np.ndarray) -> tuple[PackedRows, pa.Array]:
+    """The distinct (SAB rank, CODE rank, CUI number) of the atoms ``rows``, sorted; the CODE
+    strings in rank order."""
+    encoded = pc.dictionary_encode(atoms.code.take(pa.array(rows)))
+    by_code = distinct_string_order(encoded.dictionary)
+    code_rank = np.empty(len(by_code), dtype=np.int32)
+    code_rank[by_code] = np.arange(len(by_code), dtype=np.int32)
+    sorted_codes = encoded.dictionary.take(pa.array(by_code))
     fields = [
         sab_ranks[atoms.sab[rows]] if rows.size else np.zeros(0, np.int64),
-        code_rank[atoms.code[rows]],
+        code_rank[encoded.indices.to_numpy(zero_copy_only=False)],
         atoms.cui[rows],
     ]
-    sizes = [len(atoms.sab_codes), max(len(code_rank), 1), int(atoms.cui.max(initial=0)) + 1]
-    return sort_distinct(fields, sizes)
+    del encoded, by_code, code_rank
+    sizes = [len(atoms.sab_codes), len(sorted_codes), int(atoms.cui.max(initial=0)) + 1]
+    return sort_distinct(fields, sizes), sorted_codes
 
 
 # --------------------------------------------------------------------------------------------------
