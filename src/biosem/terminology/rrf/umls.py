@@ -495,7 +495,10 @@ def _read_mrconso(
             rows["aui_key"] = keys if fast_keys else None
             rows["aui"], rows["string"] = (select(batch.column(name), kept) for name in ("AUI", "STR"))
             terms.add(rows, _term_values(lat_codes, sab_codes, tty_codes))
-    release_memory()  # the per-batch arrays freed, before the strings are gathered
+    if terms is None or not terms.streaming:
+        # The per-batch arrays freed before AUI, STR and CODE are gathered (streamed terms: CODE alone,
+        # small enough not to wait for it: the tables that need the atoms wait for this thread).
+        release_memory()
     aui = string = None
     names = ("AUI", "STR", "CODE") if terms is None or not terms.streaming else ("CODE",)
     with ThreadPoolExecutor(len(names), thread_name_prefix="rrf-gather") as pool:
@@ -644,8 +647,8 @@ class _MrconsoRead:
         terms = SortedTerms(self._queue.put)
         try:
             atoms = _read_mrconso(path, languages, sabs, reading, terms)
-            release_memory()
             self._atoms.set_result(atoms)
+            release_memory()  # while the concepts and mappings are already being built
             if terms.streaming:  # the AUIs checked before the last row group (as _aui_ranks does)
                 repeat = _repeated_key(atoms.aui_key)
                 if repeat is not None:
