@@ -17,12 +17,15 @@ runs: each of the three is run ``--repeat`` times (default 5), interleaved, as w
 shared or virtual machine vary by 10-30 % from run to run. The targets are a ratio >= 0.5 and a
 peak RSS <= 4 GB (the largest of the runs). A last run ingests the whole release as the rule does.
 Optionally (``--table-path``) the same is measured for ``read_rrf`` + ``write_terminology``, which
-hold the tables whole.
+hold the tables whole. ``--compare NAME=SRC`` (repeatable) also runs the ingestion with another
+tree's ``src`` first on ``PYTHONPATH`` (e.g. an older commit's, from ``git archive``, with its built
+extensions), in the same interleaved runs: changes are compared in one session.
 
 Usage::
 
     python bench/generate_umls.py --out /tmp/umls_scale/META
     python bench/bench_ingest_umls.py --release /tmp/umls_scale/META [--out bench/out/ingest_umls.json]
+    python bench/bench_ingest_umls.py --release /tmp/umls_q/META --files-only --compare main=/tmp/main/src
 """
 
 from __future__ import annotations
@@ -115,9 +118,13 @@ def task_biosem(meta: Path, out: Path, languages: list[str] | None, table_path: 
     return {"seconds": time.perf_counter() - t0, "tables": counts}
 
 
-def run_task(args: list[str]) -> dict:
-    """Run this script with ``--task ...`` in a subprocess; its JSON result plus its peak RSS."""
-    proc = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE, text=True)
+def run_task(args: list[str], src: Path | None = None) -> dict:
+    """Run this script with ``--task ...`` in a subprocess (with ``src`` first on ``PYTHONPATH``);
+    its JSON result plus its peak RSS."""
+    env = None
+    if src is not None:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    proc = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     output = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -150,7 +157,13 @@ def median_run(runs: list[dict]) -> dict:
 
 
 def measure(
-    meta: Path, tmp: Path, languages: list[str] | None, table_path: bool, release: bool = True, repeat: int = 1
+    meta: Path,
+    tmp: Path,
+    languages: list[str] | None,
+    table_path: bool,
+    release: bool = True,
+    repeat: int = 1,
+    compare: dict[str, Path] | None = None,
 ) -> dict:
     report: dict = {
         "release": str(meta),
@@ -172,11 +185,15 @@ def measure(
         size_mb = path.stat().st_size / 1e6
         folder = view(tmp / f"view-{name}", files)
         out = tmp / f"out-{name}"
-        runs: dict[str, list[dict]] = {"plain": [], "read": [], "biosem": []}
-        for _ in range(repeat):  # interleaved, so that a slow spell of the machine hits all three
+        trees: dict[str, Path | None] = {"biosem": None, **{f"biosem:{k}": v for k, v in (compare or {}).items()}}
+        runs: dict[str, list[dict]] = {"plain": [], "read": [], **{k: [] for k in trees}}
+        for i in range(repeat):  # interleaved, so that a slow spell of the machine hits all of them
             runs["plain"].append(run_task(["--task", "plain", str(path)]))
             runs["read"].append(run_task(["--task", "read", str(path)]))
-            runs["biosem"].append(run_task(["--task", "biosem", str(folder), str(out), *lang_args, *mode]))
+            order = list(trees)
+            for tree in order[i % len(order) :] + order[: i % len(order)]:  # each tree first in turn
+                args = ["--task", "biosem", str(folder), str(out), *lang_args, *mode]
+                runs[tree].append(run_task(args, trees[tree]))
         plain, read, biosem = (median_run(runs[k]) for k in ("plain", "read", "biosem"))
         entry = {
             "file": path.name, "size_mb": round(size_mb), "rows": plain["rows"], "repeat": repeat,
@@ -192,6 +209,15 @@ def measure(
         entry["read_ratio"] = round(plain["seconds"] / read["seconds"], 2)
         entry["throughput_ratio"] = round(plain["seconds"] / biosem["seconds"], 2)
         entry["cpu_ratio"] = round(plain["cpu_s"] / biosem["cpu_s"], 2)
+        for tree in trees:
+            if tree != "biosem":
+                other = median_run(runs[tree])
+                entry.setdefault("compare", {})[tree.removeprefix("biosem:")] = {
+                    "src": str(trees[tree]), "biosem_s": round(other["seconds"], 2), "biosem_cpu_s": other["cpu_s"],
+                    "biosem_peak_rss_mb": max(r["peak_rss_mb"] for r in runs[tree]),
+                    "throughput_ratio": round(plain["seconds"] / other["seconds"], 2),
+                    "cpu_ratio": round(plain["cpu_s"] / other["cpu_s"], 2),
+                }  # fmt: skip
         report["files"][name] = entry
         print(json.dumps({name: entry}), flush=True)
     if not release:
@@ -218,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--files-only", action="store_true", help="skip the last run (the whole release)")
     ap.add_argument("--repeat", type=int, default=5, help="runs of each measurement per file (median)")
     ap.add_argument("--tmp", type=Path, default=None, help="scratch folder (default: a temporary one)")
+    ap.add_argument(
+        "--compare", action="append", default=[], metavar="NAME=SRC", help="also ingest with SRC first on PYTHONPATH"
+    )
     ap.add_argument("--task", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     languages = args.languages or None
@@ -234,8 +263,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.release is None:
         ap.error("--release is required")
     with tempfile.TemporaryDirectory(prefix="bench-umls-", dir=args.tmp) as tmp:
+        compare = {name: Path(src) for name, _, src in (c.partition("=") for c in args.compare)}
         report = measure(
-            args.release, Path(tmp), languages, args.table_path, release=not args.files_only, repeat=args.repeat
+            args.release,
+            Path(tmp),
+            languages,
+            args.table_path,
+            release=not args.files_only,
+            repeat=args.repeat,
+            compare=compare,
         )
     report["path"] = "read_rrf + write_terminology" if args.table_path else "write_rrf"
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,7 @@ import biosem.io
 from biosem.errors import SourceFormatError
 from biosem.io import write_table
 from biosem.terminology.rrf import MRCONSO_COLUMNS, columns, iter_rrf, read_rrf, umls, write_rrf
+from biosem.terminology.rrf import terms as rrf_terms
 from biosem.terminology.schemas import TERMINOLOGY_TABLES
 from biosem.terminology.write import write_terminology
 
@@ -304,3 +305,124 @@ def test_aui_keys_of_the_kept_values() -> None:
     assert keys is not None and len(keys) == 4
     assert keys.tolist() == umls._aui_order_keys(auis.filter(pa.array(keep))).tolist()
     assert np.argsort(keys).tolist() == [1, 2, 3, 0]  # "A0000000001" < "A12345678" < "A1234567890" < "A9"
+
+
+def sorted_release_lines(seed: int = 0) -> list[str]:
+    """A CUI-sorted MRCONSO of 700 concepts with 1-8 atoms each (AUIs of 2-9 digits, in no order
+    within a CUI; French, abbreviation and suppressible atoms; the best atom not always first)."""
+    rng = np.random.default_rng(seed)
+    lines, aui = [], 10
+    for cui in range(1, 701):
+        atoms = []
+        for _ in range(int(rng.integers(1, 9))):
+            aui += int(rng.integers(1, 5_000))
+            atoms.append(
+                conso(
+                    cui,
+                    f"A{aui}",
+                    f"term {aui}",
+                    lat=str(rng.choice(["ENG", "ENG", "ENG", "FRE"])),
+                    ts=str(rng.choice(["P", "S"])),
+                    stt=str(rng.choice(["PF", "VC"])),
+                    ispref=str(rng.choice(["Y", "N"])),
+                    tty=str(rng.choice(["MH", "AB", "SY"])),
+                    code=f"D{int(rng.integers(0, 300)):06d}",
+                )
+            )
+        rng.shuffle(atoms)
+        lines += atoms
+    return lines
+
+
+class SegmentSpy:
+    """Counts the segments of terms (rows of complete CUIs) given while MRCONSO is read, to the
+    thread that writes them."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.during = 0
+        add = rrf_terms.SortedTerms.add
+
+        def counted_add(sorted_terms: rrf_terms.SortedTerms, *args: object) -> None:
+            given = sorted_terms.given
+            add(sorted_terms, *args)
+            self.during += sorted_terms.given - given
+
+        monkeypatch.setattr(rrf_terms.SortedTerms, "add", counted_add)
+
+
+@pytest.mark.parametrize("languages", [("ENG",), None])
+def test_terms_of_a_cui_sorted_file_are_written_while_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, languages
+) -> None:
+    """A CUI-sorted MRCONSO read in small blocks, with row groups of 100 rows: its terms are given
+    as the file is read, and every file equals the one written from the same rows shuffled (which
+    are not sorted by CUI: the terms are built once the file is read) and write_terminology's."""
+    lines = sorted_release_lines()
+    monkeypatch.setattr(umls, "_ROW_GROUP", 100)
+    monkeypatch.setattr(biosem.io, "ROW_GROUP", 100)
+    spy = SegmentSpy(monkeypatch)
+    streamed = outputs(tmp_path / "sorted")
+    sorted_meta = write_meta(tmp_path / "META", MRCONSO=lines)
+    counts = write_rrf(sorted_meta, "umls", streamed, languages=languages, block_size=1 << 12)
+    assert counts["terms"] > 1_000 and spy.during >= 5
+    assert pq.read_metadata(streamed["terms"]).num_row_groups == -(-counts["terms"] // 100)
+
+    spy.during = 0
+    shuffled = [lines[i] for i in np.random.default_rng(1).permutation(len(lines))]
+    whole = outputs(tmp_path / "shuffled")
+    shuffled_meta = write_meta(tmp_path / "SHUFFLED", MRCONSO=shuffled)
+    assert write_rrf(shuffled_meta, "umls", whole, languages=languages, block_size=1 << 12) == counts
+    assert spy.during == 0
+    assert_same_files(streamed, whole)
+
+    expected = outputs(tmp_path / "expected")
+    write_terminology(
+        read_rrf(sorted_meta, "umls", languages=languages), {k: str(v) for k, v in expected.items()}, "umls"
+    )
+    assert_same_files(streamed, expected)
+    terms = read_rrf(sorted_meta, "umls", languages=languages)["terms"]
+    preferred = pc.equal(terms.column("term_type"), "preferred")
+    assert pc.count_distinct(terms.column("concept_id")).as_py() == pc.sum(preferred).as_py()
+
+
+@pytest.mark.parametrize("late", [True, False])
+def test_a_file_not_sorted_by_cui_falls_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, late: bool
+) -> None:
+    """Found not sorted by CUI at its end (its first 2,000 rows moved there), after row groups of
+    terms were given, which are then written again from the whole atoms; or in its first batch
+    (two rows of its first 30 swapped), before any was. Either way the files are those of the
+    batch path (write_terminology of read_rrf)."""
+    lines = sorted_release_lines(seed=2)
+    if late:
+        lines = lines[2_000:] + lines[:2_000]
+    else:
+        lines[0], lines[29] = lines[29], lines[0]
+        assert lines[0].split("|")[0] > lines[29].split("|")[0]
+    monkeypatch.setattr(umls, "_ROW_GROUP", 100)
+    monkeypatch.setattr(biosem.io, "ROW_GROUP", 100)
+    meta = write_meta(tmp_path / "META", MRCONSO=lines)
+    spy = SegmentSpy(monkeypatch)
+    caplog.set_level("INFO", logger="biosem.terminology.rrf.umls")
+    got = outputs(tmp_path / "got")
+    write_rrf(meta, "umls", got, block_size=1 << 12)
+    rewritten = "not sorted by CUI: the terms are written again" in caplog.text
+    assert (spy.during > 0, rewritten) == (late, late)
+    expected = outputs(tmp_path / "expected")
+    write_terminology(read_rrf(meta, "umls"), {k: str(v) for k, v in expected.items()}, "umls")
+    assert_same_files(got, expected)
+
+
+def test_a_repeated_aui_in_a_sorted_file_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CUI-sorted file whose last CUI repeats an AUI of its first, after row groups of terms were
+    given: the error of the batch path, and no file."""
+    lines = sorted_release_lines()
+    first_aui = lines[0].split("|")[7]
+    lines.append(conso(701, first_aui, "repeat"))
+    monkeypatch.setattr(umls, "_ROW_GROUP", 100)
+    spy = SegmentSpy(monkeypatch)
+    folder = tmp_path / "out"
+    with pytest.raises(SourceFormatError, match=f"AUI {first_aui} repeated"):
+        write_rrf(write_meta(tmp_path / "META", MRCONSO=lines), "umls", outputs(folder), block_size=1 << 12)
+    assert spy.during > 0
+    assert not folder.exists() or not any(folder.iterdir())

@@ -3,6 +3,7 @@
 * :mod:`.reader`: the streaming reader of pipe-delimited RRF files (:func:`iter_rrf`: threaded parse,
   field and pattern checks, located errors), whatever the file means;
 * :mod:`.umls`: what MRCONSO, MRSTY, MRREL and MRSAB mean (:func:`read_rrf`, :func:`write_rrf`);
+* :mod:`.terms`: the terms table's row groups, those of a CUI-sorted MRCONSO built as it is read;
 * :mod:`.columns`: the compact columns the UMLS adapter sorts on (CUI numbers, dictionary codes);
 * :mod:`.kernels`: the per-row passes over Arrow string buffers, in C (``_rrf.c``) or numba.
 

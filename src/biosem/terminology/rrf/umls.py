@@ -12,15 +12,18 @@ before it is kept, and only the columns needed downstream are kept, as integer c
 it (CUI numbers, SAB/TTY/LAT/REL/RELA dictionaries: :mod:`biosem.terminology.rrf.columns`).
 :func:`write_rrf` sorts and deduplicates on those codes and streams the intermediates to Parquet (peak
 memory of a full release: ``bench/bench_ingest_umls.py``, docs/benchmarks.md); :func:`read_rrf`
-returns the same tables whole.
+returns the same tables whole. MRCONSO is read in a thread of its own; the terms of a CUI-sorted
+MRCONSO (as NLM ships it) are written while it is read (:mod:`biosem.terminology.rrf.terms`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -50,6 +53,19 @@ from biosem.terminology.rrf.columns import (
     sort_distinct,
 )
 from biosem.terminology.rrf.reader import equals, iter_rrf, release_memory, string_buffers
+from biosem.terminology.rrf.terms import (
+    END,
+    UNSORTED,
+    WHOLE,
+    Restart,
+    RowGroups,
+    Segment,
+    SortedTerms,
+    TermRows,
+    TermValues,
+    rewritten,
+    term_kinds,
+)
 from biosem.terminology.schemas import (
     ASSOCIATIONS,
     RELATIONS,
@@ -191,7 +207,7 @@ def read_rrf(
     for group in _rrf_tables(meta_dir, source, languages, sabs, block_size, trailing_nullcols):
         for name, chunks in group.items():
             spec = TERMINOLOGY_TABLES[name]
-            parts = [chunk.cast(spec.schema) for chunk in chunks]  # dictionary columns as strings
+            parts = rewritten(lambda chunks, spec=spec: [chunk.cast(spec.schema) for chunk in chunks], chunks)
             tables[name] = pa.concat_tables(parts) if parts else spec.schema.empty_table()
     _log_counts(meta_dir, {name: t.num_rows for name, t in tables.items()})
     return {name: tables[name] for name in TERMINOLOGY_TABLES}
@@ -214,8 +230,9 @@ def write_rrf(
     no table is held whole: MRCONSO and MRREL are kept as integer codes (CUI numbers, dictionary
     codes of SAB, TTY, LAT, REL, RELA) plus the AUI, STR and CODE strings, sorted and deduplicated
     on those, and written in row groups of 2**20 rows (a full release: MRCONSO ~16 M rows, MRREL
-    ~60 M rows). Every file is written
-    to a temporary name and renamed only when all five are complete.
+    ~60 M rows). The terms of an MRCONSO sorted by CUI are written while it is still being read
+    (one written again from the start if it is found not sorted after its first row groups). Every
+    file is written to a temporary name and renamed only when all five are complete.
 
     Returns:
         Rows written per table.
@@ -250,9 +267,14 @@ def write_rrf(
     return {name: counts[name] for name in TERMINOLOGY_TABLES}
 
 
-def _write_chunks(chunks: Iterable[pa.Table], path: Path, spec: TableSpec) -> int:
+def _write_chunks(chunks: Iterator[pa.Table], path: Path, spec: TableSpec) -> int:
     """Write the sorted chunks of a table as :func:`biosem.io.write_table` writes the whole table
-    (:func:`biosem.io.write_row_groups`), logging progress; return the row count."""
+    (:func:`biosem.io.write_row_groups`; again from the start on a ``Restart``), logging
+    progress; return the row count."""
+    return rewritten(partial(_write_counted, path=path, spec=spec), chunks)
+
+
+def _write_counted(chunks: Iterable[pa.Table], path: Path, spec: TableSpec) -> int:
     with Progress(log, f"RRF table {spec.name}", None, unit="rows") as progress:
 
         def counted() -> Iterator[pa.Table]:
@@ -303,14 +325,13 @@ def _rrf_tables(
         _log_mrsab(mrsab, sabs, reading)
     mrsty, mrrel = _find(meta, "MRSTY"), _find(meta, "MRREL")
 
-    atoms = _read_mrconso(mrconso, languages, sabs, reading)
-    release_memory()
+    mrconso_read = _MrconsoRead(mrconso, languages, sabs, reading, source)
     yield {
-        "concepts": _concept_chunks(distinct_cuis(atoms.cui), mrsty, reading, source),
-        "terms": _term_chunks(atoms, source),
-        "mappings": _mapping_chunks(atoms, source),
+        "concepts": _after(mrconso_read, _concept_chunks, mrsty, reading, source),
+        "terms": mrconso_read.terms(),
+        "mappings": _after(mrconso_read, _mapping_chunks, source),
     }
-    del atoms
+    del mrconso_read
     release_memory()
     relations = _read_mrrel(mrrel, sabs, reading) if mrrel is not None else None
     release_memory()
@@ -405,9 +426,9 @@ class _Atoms:
 
     path: Path
     cui: np.ndarray  # int32 CUI numbers
-    aui: pa.Array  # AUI strings
+    aui: pa.Array | None  # AUI strings (None: the terms were written as the file was read)
     aui_key: np.ndarray | None  # :func:`_aui_order_keys`; None if an AUI has > 10 digits
-    string: pa.Array  # STR
+    string: pa.Array | None  # STR (None as aui)
     code: pa.Array  # CODE
     sab: np.ndarray  # codes into sab_values
     tty: np.ndarray
@@ -417,9 +438,19 @@ class _Atoms:
     sab_codes: Codes
     tty_codes: Codes
     lat_codes: Codes
+    # The batches' AUI and STR columns and kept rows, where aui and string are None.
+    parts: dict[str, list[tuple[pa.Array, np.ndarray | None]]] | None = None
 
 
-def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, reading: _Reading) -> _Atoms:
+def _read_mrconso(
+    path: Path,
+    languages: Sequence[str] | None,
+    sabs: Sequence[str] | None,
+    reading: _Reading,
+    terms: SortedTerms | None = None,
+) -> _Atoms:
+    """The kept rows of MRCONSO; each batch's also given to ``terms`` while it streams (then the
+    AUI and STR strings are not gathered: the atoms hold None)."""
     cols: dict[str, list] = {k: [] for k in ("cui", "aui_key", "sab", "tty", "lat", "active", "rank")}
     # The AUI, STR and CODE columns of each batch with its kept rows, gathered at the end.
     strings: dict[str, list[tuple[pa.Array, np.ndarray | None]]] = {"AUI": [], "STR": [], "CODE": []}
@@ -459,12 +490,22 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         cols["lat"].append(select(lat, kept))
         cols["active"].append(select(active, kept))
         cols["rank"].append(select(rank, kept))
-    release_memory()  # the per-batch arrays freed, before the strings are gathered
-    # The kept strings of each column into one array, in threads (STR: ~500 MB in a full release).
-    with ThreadPoolExecutor(len(strings), thread_name_prefix="rrf-gather") as pool:
-        gathered = {name: pool.submit(gather, path, name, parts) for name, parts in strings.items()}
-        del strings
-        aui, string, code = (gathered[name].result() for name in ("AUI", "STR", "CODE"))
+        if terms is not None and terms.streaming:
+            rows = {k: cols[k][-1] for k in ("cui", "rank", "sab", "tty", "lat", "active")}
+            rows["aui_key"] = keys if fast_keys else None
+            rows["aui"], rows["string"] = (select(batch.column(name), kept) for name in ("AUI", "STR"))
+            terms.add(rows, _term_values(lat_codes, sab_codes, tty_codes))
+    if terms is None or not terms.streaming:
+        # The per-batch arrays freed before AUI, STR and CODE are gathered (streamed terms: CODE alone,
+        # small enough not to wait for it: the tables that need the atoms wait for this thread).
+        release_memory()
+    aui = string = None
+    names = ("AUI", "STR", "CODE") if terms is None or not terms.streaming else ("CODE",)
+    with ThreadPoolExecutor(len(names), thread_name_prefix="rrf-gather") as pool:
+        gathered = {name: pool.submit(gather, path, name, strings.pop(name)) for name in names}
+        code = gathered["CODE"].result()
+        if "AUI" in gathered:
+            aui, string = (gathered[name].result() for name in ("AUI", "STR"))
     atoms = _Atoms(
         path=path,
         cui=concat(cols.pop("cui"), np.int32),
@@ -480,6 +521,7 @@ def _read_mrconso(path: Path, languages: Sequence[str] | None, sabs: Sequence[st
         sab_codes=sab_codes,
         tty_codes=tty_codes,
         lat_codes=lat_codes,
+        parts=strings if aui is None else None,
     )
     del cols
     log.info(
@@ -510,9 +552,7 @@ def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
     n = len(atoms.cui)
     if atoms.aui_key is not None:
         keys = atoms.aui_key
-        ordered_keys = np.sort(keys)  # an unstable sort: only the repeats are wanted
-        repeated = ordered_keys[1:][ordered_keys[1:] == ordered_keys[:-1]]
-        repeat = int(np.flatnonzero(keys == repeated[0])[0]) if repeated.size else None
+        repeat = _repeated_key(keys)
         bits = 35
     else:  # an AUI with more digits than the keys hold: rank the strings
         aui = atoms.aui
@@ -526,18 +566,34 @@ def _aui_ranks(atoms: _Atoms) -> tuple[np.ndarray, int]:
         keys[by_aui] = np.arange(n)
         bits = max(n - 1, 1).bit_length()
     if repeat is not None:
-        dup = atoms.aui[repeat].as_py()
-        raise SourceFormatError(atoms.path, None, "one MRCONSO row per AUI", f"AUI {dup} repeated")
+        raise _repeated_aui(atoms.path, atoms.aui[repeat].as_py())
     return keys, bits
+
+
+def _repeated_key(keys: np.ndarray) -> int | None:
+    """The first row (file order) of the smallest repeated AUI key; None if none is."""
+    ordered_keys = np.sort(keys)  # an unstable sort: only the repeats are wanted
+    repeated = ordered_keys[1:][ordered_keys[1:] == ordered_keys[:-1]]
+    return int(np.flatnonzero(keys == repeated[0])[0]) if repeated.size else None
+
+
+def _repeated_aui(path: Path, aui: str) -> SourceFormatError:
+    return SourceFormatError(path, None, "one MRCONSO row per AUI", f"AUI {aui} repeated")
 
 
 def _iso639_1(lat: str) -> str | None:
     return LAT_TO_ISO639_1.get(lat, lat.lower()) or None
 
 
+def _term_values(lat_codes: Codes, sab_codes: Codes, tty_codes: Codes) -> TermValues:
+    tty = tty_codes.values()
+    abbreviation = np.array([v in ABBREVIATION_TTYS for v in tty], dtype=bool)
+    return TermValues([_iso639_1(v) for v in lat_codes.values()], sab_codes.values(), tty, abbreviation)
+
+
 def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
-    """Terms in (concept_id, term_id) order; the preferred-name rule of :func:`read_rrf`."""
-    n = len(atoms.cui)
+    """Terms in (concept_id, term_id) order, from all the atoms; the preferred-name rule of
+    :func:`read_rrf` (:func:`biosem.terminology.rrf.terms.term_kinds`)."""
     # The output order, (concept_id, term_id), as one uint64 key: CUI number, then AUI.
     aui_keys, bits = _aui_ranks(atoms)
     order = np.argsort(
@@ -545,46 +601,95 @@ def _term_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
         kind="stable",
     )
     del aui_keys
-    # Preferred: per CUI (contiguous in this order) the first row of the smallest rank.
+    values = _term_values(atoms.lat_codes, atoms.sab_codes, atoms.tty_codes)
     cui_sorted = atoms.cui[order]
-    rank = atoms.rank[order]
-    preferred = np.zeros(n, dtype=bool)
-    if n:
-        starts = np.flatnonzero(np.r_[True, cui_sorted[1:] != cui_sorted[:-1]])
-        lengths = np.diff(np.r_[starts, n])
-        best = np.repeat(np.minimum.reduceat(rank, starts), lengths)
-        candidates = np.flatnonzero(rank == best)
-        group = np.repeat(np.arange(len(starts)), lengths)[candidates]
-        preferred[candidates[np.r_[True, group[1:] != group[:-1]]]] = True
-        del starts, lengths, best, candidates, group
-    del rank
-    tty_values = atoms.tty_codes.values()
-    abbreviation = np.array([v in ABBREVIATION_TTYS for v in tty_values], dtype=bool)
-    language = [_iso639_1(v) for v in atoms.lat_codes.values()]
-    sab_values, types = atoms.sab_codes.values(), ["preferred", "abbreviation", "synonym"]
-    for lo, hi in _chunk_bounds(n):
+    kind = term_kinds(cui_sorted, atoms.rank[order], atoms.tty[order], values)
+    for lo, hi in _chunk_bounds(len(atoms.cui)):
         rows = order[lo:hi]
-        m = hi - lo
-        tty = atoms.tty[rows]
-        kind = np.where(preferred[lo:hi], 0, np.where(abbreviation[tty] if tty.size else False, 1, 2))
-        nulls = repeat_value(None, m)
         index = pa.array(rows)
-        chunk = pa.table(
-            {
-                "source": repeat_value(source, m),
-                "concept_id": cui_strings(cui_sorted[lo:hi]),
-                "term_id": atoms.aui.take(index),
-                "term": atoms.string.take(index),
-                "term_type": lookup(types, kind),
-                "language": lookup(language, atoms.lat[rows]),
-                "active": pa.array(atoms.active[rows]),
-                "scope": nulls,
-                "acceptability": nulls,
-                "sab": lookup(sab_values, atoms.sab[rows]),
-                "tty": lookup(tty_values, tty),
-            }
+        yield TermRows(
+            cui=cui_sorted[lo:hi],
+            aui=atoms.aui.take(index),
+            string=atoms.string.take(index),
+            kind=kind[lo:hi],
+            lat=atoms.lat[rows],
+            active=atoms.active[rows],
+            sab=atoms.sab[rows],
+            tty=atoms.tty[rows],
+            values=values,
+        ).table(source)
+
+
+class _MrconsoRead:
+    """MRCONSO read in a thread of its own (:func:`_read_mrconso`): :meth:`atoms` waits for its
+    kept rows; :meth:`terms` gives the terms table's chunks, those of a CUI-sorted file as it is
+    read (:class:`biosem.terminology.rrf.terms.SortedTerms`), else once it is read
+    (:func:`_term_chunks`). For a file found not sorted after row groups of terms were given,
+    :meth:`terms` raises :class:`biosem.terminology.rrf.terms.Restart` with the whole table."""
+
+    def __init__(
+        self,
+        path: Path,
+        languages: Sequence[str] | None,
+        sabs: Sequence[str] | None,
+        reading: _Reading,
+        source: str,
+    ) -> None:
+        self._source = source
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._atoms: Future[_Atoms] = Future()
+        self._thread = threading.Thread(
+            target=self._read, args=(path, languages, sabs, reading), name="rrf-mrconso", daemon=True
         )
-        yield chunk
+        self._thread.start()
+
+    def _read(self, path: Path, languages: Sequence[str] | None, sabs: Sequence[str] | None, reading: _Reading) -> None:
+        terms = SortedTerms(self._queue.put)
+        try:
+            atoms = _read_mrconso(path, languages, sabs, reading, terms)
+            self._atoms.set_result(atoms)
+            release_memory()  # while the concepts and mappings are already being built
+            if terms.streaming:  # the AUIs checked before the last row group (as _aui_ranks does)
+                repeat = _repeated_key(atoms.aui_key)
+                if repeat is not None:
+                    aui = gather(path, "AUI", atoms.parts["AUI"])
+                    raise _repeated_aui(path, aui[repeat].as_py())
+                atoms.parts = None
+            terms.finish(_term_values(atoms.lat_codes, atoms.sab_codes, atoms.tty_codes))
+        except BaseException as exc:  # handed to the consumers, which raise it
+            if not self._atoms.done():
+                self._atoms.set_exception(exc)
+            self._queue.put(exc)
+
+    def atoms(self) -> _Atoms:
+        """The kept MRCONSO rows, once the file is read; its error, if reading it failed."""
+        return self._atoms.result()
+
+    def terms(self) -> Iterator[pa.Table]:
+        row_groups = RowGroups(_ROW_GROUP)
+        while True:
+            item = self._queue.get()
+            if isinstance(item, Segment):
+                for rows in row_groups.push(item):
+                    yield rows.table(self._source)
+            elif isinstance(item, BaseException):
+                raise item
+            elif item == WHOLE or (item == UNSORTED and not row_groups.given):
+                yield from _term_chunks(self.atoms(), self._source)
+                return
+            elif item == UNSORTED:
+                log.info("%s: not sorted by CUI: the terms are written again", self.atoms().path.name)
+                raise Restart(_term_chunks(self.atoms(), self._source))
+            else:
+                assert item == END
+                for rows in row_groups.rest():
+                    yield rows.table(self._source)
+                return
+
+
+def _after(mrconso: _MrconsoRead, chunks: Callable[..., Iterator[pa.Table]], *args: object) -> Iterator[pa.Table]:
+    """``chunks(atoms, *args)`` once MRCONSO is read."""
+    yield from chunks(mrconso.atoms(), *args)
 
 
 _MAPPING_PARTS = 2  # the threads of rule ingest_umls
@@ -684,8 +789,9 @@ def _read_mrsty(path: Path, cuis: np.ndarray, reading: _Reading) -> np.ndarray:
     return np.where(found, smallest, -1)
 
 
-def _concept_chunks(cuis: np.ndarray, mrsty: Path | None, reading: _Reading, source: str) -> Iterator[pa.Table]:
-    """Concepts of the kept CUIs (sorted); ``module`` = smallest TUI in MRSTY (read here)."""
+def _concept_chunks(atoms: _Atoms, mrsty: Path | None, reading: _Reading, source: str) -> Iterator[pa.Table]:
+    """Concepts of the kept CUIs; ``module`` = smallest TUI in MRSTY (read here)."""
+    cuis = distinct_cuis(atoms.cui)
     modules = _read_mrsty(mrsty, cuis, reading) if mrsty is not None else None
     for lo, hi in _chunk_bounds(len(cuis)):
         m = hi - lo
