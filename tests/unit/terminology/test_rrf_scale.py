@@ -270,6 +270,23 @@ def test_packed_keys_sort_like_tuples() -> None:
     assert len(columns.sort_distinct([np.zeros(0, np.int64)] * 2, [1, 1])) == 0
 
 
+@pytest.mark.parametrize("sizes", [[50, 7, 50, 3], [50, 2**40, 2**30, 3]])
+def test_packed_parts_equal_the_packed_whole(sizes: list[int]) -> None:
+    """Rows packed part by part (MRREL's batches, empty ones included) equal the rows packed whole."""
+    rng = np.random.default_rng(1)
+    fields = [rng.integers(0, min(m, 50), 500) for m in sizes]
+    whole = columns.sort_distinct([f.copy() for f in fields], sizes)
+    cuts = [0, 0, 120, 121, 400, 500]
+    parts = [[f[a:b].copy() for f in fields] for a, b in zip(cuts, cuts[1:], strict=False)]
+    packed = columns.sort_distinct_parts(iter(parts), 500, sizes)
+    assert len(packed) == len(whole) and len(packed.words) == len(whole.words)
+    assert all((a == b).all() for a, b in zip(packed.words, whole.words, strict=True))
+    with pytest.raises(ValueError, match="hold 500 rows, not 501"):
+        columns.sort_distinct_parts(iter([[f.copy() for f in fields]]), 501, sizes)
+    with pytest.raises(ValueError, match="more than 499 rows"):
+        columns.sort_distinct_parts(iter([[f.copy() for f in fields]]), 499, sizes)
+
+
 @pytest.mark.parametrize("parts", [1, 3, 7])
 def test_mapping_ranges_give_the_same_file(
     release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parts: int

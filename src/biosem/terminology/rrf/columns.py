@@ -12,7 +12,7 @@ strings of many batches into one Arrow array. The per-row loops run in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -292,6 +292,27 @@ def sort_distinct(fields: list[np.ndarray], sizes: Sequence[int]) -> PackedRows:
     CUI numbers < 2**23, ~1,000 REL/RELA pairs, ~150 SABs), which one ``sort`` (else ``lexsort``)
     orders. The arrays in ``fields`` are released (the list emptied) as they are packed.
     """
+    n = len(fields[0]) if fields else 0
+    parts = [list(fields)]
+    fields.clear()
+    return sort_distinct_parts(_popped(parts), n, sizes)
+
+
+def _popped(items: list[list[np.ndarray]]) -> Iterator[list[np.ndarray]]:
+    """The items of ``items`` in order, each removed from the list as it is given."""
+    items.reverse()
+    while items:
+        yield items.pop()
+
+
+def sort_distinct_parts(parts: Iterable[list[np.ndarray]], n: int, sizes: Sequence[int]) -> PackedRows:
+    """:func:`sort_distinct` of the rows of ``parts`` end to end (each part: its fields, all of one
+    length; ``n`` rows in all), packed part by part into the words as ``parts`` gives them: the
+    fields are never concatenated, and a part's arrays are released once packed.
+
+    Raises:
+        ValueError: a field needs more than 64 bits, or the parts do not hold ``n`` rows.
+    """
     bits = [max(int(size) - 1, 1).bit_length() for size in sizes]
     if max(bits, default=0) > 64:
         raise ValueError(f"a field needs more than 64 bits: {bits}")
@@ -303,17 +324,23 @@ def sort_distinct(fields: list[np.ndarray], sizes: Sequence[int]) -> PackedRows:
             used = 0
         groups[-1].append(i)
         used += width
-    words = []
-    for group in groups:
-        key = np.zeros(len(fields[group[0]]), dtype=np.uint64)
-        for i in group:
-            key <<= np.uint64(bits[i])
-            # Cast block by block inside the ufunc, not as a whole temporary array.
-            np.bitwise_or(key, fields[i], out=key, dtype=np.uint64, casting="unsafe")
-            fields[i] = None  # type: ignore[call-overload]
-        words.append(key)
-    fields.clear()
-    n = len(words[0])
+    words = [np.zeros(n, dtype=np.uint64) for _ in groups]
+    lo = 0
+    for fields in parts:
+        hi = lo + len(fields[0])
+        if hi > n:
+            raise ValueError(f"the parts hold more than {n} rows")
+        for group, word in zip(groups, words, strict=True):
+            key = word[lo:hi]
+            for i in group:
+                key <<= np.uint64(bits[i])
+                # Cast block by block inside the ufunc, not as a whole temporary array.
+                np.bitwise_or(key, fields[i], out=key, dtype=np.uint64, casting="unsafe")
+                fields[i] = None  # type: ignore[call-overload]
+        lo = hi
+        del fields
+    if lo != n:
+        raise ValueError(f"the parts hold {lo} rows, not {n}")
     if len(words) == 1:
         words[0].sort()
         changed = words[0][1:] != words[0][:-1]

@@ -51,6 +51,7 @@ from biosem.terminology.rrf.columns import (
     repeat_value,
     select,
     sort_distinct,
+    sort_distinct_parts,
 )
 from biosem.terminology.rrf.reader import equals, iter_rrf, release_memory, string_buffers
 from biosem.terminology.rrf.terms import (
@@ -859,29 +860,36 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _R
         parts["rel"].append(select(codes["rel"].encode(batch.column("REL")), kept))
         parts["rela"].append(select(codes["rela"].encode(batch.column("RELA")), kept))
         parts["sab"].append(select(sab, kept))
-    cui1, cui2 = (concat(parts.pop(k), np.int32) for k in ("cui1", "cui2"))
-    rel, rela, sab = (concat(parts.pop(k), np.uint16) for k in ("rel", "rela", "sab"))
-    n_both = len(cui1)
-    # Sort keys: REL then RELA (null last) combined into one rank; SAB (null last).
+    n_both = sum(len(part) for part in parts["cui1"])
+    # Sort keys: REL then RELA (null last) combined into one rank; SAB (null last). The batches' rows
+    # are packed into the sort words one batch at a time (sort_distinct_parts): no field is concatenated.
     rel_rank = codes["rel"].ranks()
     rela_rank = codes["rela"].ranks(empty_last=True)
     n_rela = max(len(rela_rank), 1)
-    pair = (rel_rank * n_rela).astype(np.int32)[rel] + rela_rank.astype(np.int32)[rela]
-    del rel, rela
+    n_pairs = max(len(rel_rank), 1) * n_rela
+    rel_base, rela_base = (rel_rank * n_rela).astype(np.int32), rela_rank.astype(np.int32)
     # Dense ranks of the (REL, RELA) pairs present: a full release has ~1,000 of them.
-    present = np.flatnonzero(np.bincount(pair, minlength=max(len(rel_rank), 1) * n_rela))
-    dense = np.zeros(max(len(rel_rank), 1) * n_rela, dtype=np.int32)
+    seen = np.zeros(n_pairs, dtype=np.int64)
+    for rel, rela in zip(parts["rel"], parts["rela"], strict=True):
+        seen += np.bincount(rel_base[rel] + rela_base[rela], minlength=n_pairs)
+    present = np.flatnonzero(seen)
+    dense = np.zeros(n_pairs, dtype=np.int32)
     dense[present] = np.arange(len(present), dtype=np.int32)
-    rel_rela = dense[pair]
-    del pair, dense
-    sab_rank = codes["sab"].ranks(empty_last=True).astype(np.int32)[sab]
-    del sab
-    cuis = max(int(cui1.max(initial=0)), int(cui2.max(initial=0))) + 1
+    sab_ranks = codes["sab"].ranks(empty_last=True).astype(np.int32)
+    cuis = max((int(part.max(initial=0)) for k in ("cui1", "cui2") for part in parts[k]), default=0) + 1
     sizes = [cuis, max(len(present), 1), cuis, max(len(codes["sab"]), 1)]
-    fields = [cui2, rel_rela, cui1, sab_rank]
-    del cui1, cui2, rel_rela, sab_rank
     release_memory()
-    rows = sort_distinct(fields, sizes)
+
+    def batches() -> Iterator[list[np.ndarray]]:
+        """Each batch's sort fields, its arrays released as it is given."""
+        for lists in parts.values():
+            lists.reverse()
+        while parts["cui1"]:
+            rel, rela = parts["rel"].pop(), parts["rela"].pop()
+            pair = dense[rel_base[rel] + rela_base[rela]]
+            yield [parts["cui2"].pop(), pair, parts["cui1"].pop(), sab_ranks[parts["sab"].pop()]]
+
+    rows = sort_distinct_parts(batches(), n_both, sizes)
     log.info(
         "%s: %d rows read, %d kept by SAB, %d with both CUIs, %d distinct at CUI level",
         path.name,
