@@ -1,6 +1,7 @@
 """The ``biosem`` command: checks and a summary of a biosem checkout, without running the workflow.
 
-Subcommands wrap the library's own command lines (same arguments, output and exit codes):
+Subcommands wrap the library's own command lines (same output and exit codes; the same arguments, declared once
+in :mod:`biosem.arguments`):
 
 * ``biosem validate-wic DIR``: :mod:`biosem.wic.validate` (0 valid, 1 violations, 2 unreadable input);
 * ``biosem check-release DIR...``: :mod:`biosem.release.check` (0 every folder passes, 1 a problem; a
@@ -14,8 +15,9 @@ Subcommands wrap the library's own command lines (same arguments, output and exi
   declares under the config and that are built (:func:`biosem.workflow.checkout.evaluate_checkout`).
 
 This module parses the arguments and calls those library functions. It imports only the standard library and
-biosem's light modules at the top: every subcommand imports what it needs when it runs, so ``biosem --help``
-and each ``biosem <command> --help`` answer at once (gensim, pandas, snakemake and mlcroissant take seconds to
+biosem's light modules (:mod:`biosem.arguments`, :mod:`biosem.layout.paths`, the constants of
+:mod:`biosem.evaluate`) at the top: every subcommand imports what it needs when it runs, so ``biosem --help`` and
+each ``biosem <command> --help`` answer at once (gensim, pandas, snakemake and mlcroissant take seconds to
 import).
 """
 
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from biosem import __version__
+from biosem.arguments import add_check_release_arguments, add_validate_wic_arguments
 from biosem.evaluate import CASE_AUTO, COVERAGE_WARNING, FAMILIES, WORD_VECTOR_FORMATS
 from biosem.layout import paths
 
@@ -183,38 +186,11 @@ def _add_configfile(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_validate_wic_arguments(parser: argparse.ArgumentParser) -> None:
-    """``biosem validate-wic``'s arguments: those of :func:`biosem.wic.validate.add_arguments`, declared here
-    so that ``--help`` imports nothing heavy (``--train-cap`` None stands for its default, resolved when the
-    command runs; tests/unit/test_cli.py compares the two)."""
-    parser.add_argument("folder", help="folder with any of train.json, dev.json, test.json")
-    parser.add_argument("--quotas", help="quotas JSON (default: FOLDER/quotas.json if present, else the paper's)")
-    parser.add_argument(
-        "--train-cap", type=int, default=None, help="max uses of a sentence in train (default: the reference's cap)"
-    )
-
-
 def run_validate_wic(args: argparse.Namespace) -> int:
-    """:func:`biosem.wic.validate.run` (``--train-cap`` defaulting to :data:`biosem.wic.TRAIN_SENTENCE_CAP`)."""
-    from biosem.wic import TRAIN_SENTENCE_CAP
+    """:func:`biosem.wic.validate.run`."""
     from biosem.wic import validate as wic_validate
 
-    if args.train_cap is None:
-        args.train_cap = TRAIN_SENTENCE_CAP
     return wic_validate.run(args)
-
-
-def add_check_release_arguments(parser: argparse.ArgumentParser) -> None:
-    """``biosem check-release``'s arguments: those of :func:`biosem.release.check.add_arguments`, declared here
-    so that ``--help`` imports nothing heavy (tests/unit/test_cli.py compares the two)."""
-    parser.add_argument(
-        "folders",
-        nargs="+",
-        help=(
-            f"release roots ({paths.release('0.1.0')}), release folders ({paths.release('0.1.0', 'public')}, "
-            "under any name) or dataset folders"
-        ),
-    )
 
 
 def run_check_release(args: argparse.Namespace) -> int:

@@ -3,7 +3,6 @@ config, and the console script declared in pyproject.toml."""
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import os
@@ -11,7 +10,9 @@ import subprocess
 import sys
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ import pytest
 from conftest import REPO, SHARED_DATA
 from gensim.models import KeyedVectors
 
-from biosem.cli import add_check_release_arguments, add_validate_wic_arguments, main
+from biosem.cli import main
 from biosem.errors import SourceFormatError
 from biosem.evaluate.benchmarks import read_rated_pairs
 from biosem.evaluate.models import WordVectors, infer_vector_format, load_keyed_vectors
@@ -59,10 +60,15 @@ HEAVY = ("gensim", "pandas", "snakemake", "pyarrow", "mlcroissant", "torch")
 
 
 def test_importing_the_cli_loads_nothing_heavy() -> None:
-    """biosem.cli imports the standard library and biosem's light modules only (each command imports the rest
-    when it runs), in a fresh interpreter."""
-    probe = f"import sys, biosem.cli; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
-    result = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    """biosem.cli, and biosem.arguments (the checks' arguments, which the checks' own modules import too),
+    import the standard library and biosem's light modules only (each command imports the rest when it
+    runs): in a fresh interpreter, building the whole parser loads none of HEAVY."""
+    probe = (
+        "import sys, biosem.arguments, biosem.cli; biosem.cli.build_parser(); "
+        f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    result = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, env=env)
     assert result.stdout.split() == []
 
 
@@ -85,25 +91,66 @@ def test_help_answers_at_once(command: list[str]) -> None:
     assert elapsed < 3, f"biosem {' '.join(command)} --help took {elapsed:.2f} s"
 
 
-def _options(add: object) -> list[tuple[tuple[str, ...], object, object]]:
-    parser = argparse.ArgumentParser()
-    add(parser)  # type: ignore[operator]
-    return [(tuple(a.option_strings) or (a.dest,), a.nargs, a.type) for a in parser._actions[1:]]
-
-
-def test_the_cli_declares_the_commands_own_arguments() -> None:
-    """validate-wic and check-release declare their modules' arguments without importing them (the train cap's
-    default is resolved when the command runs)."""
-    assert _options(add_validate_wic_arguments) == _options(wic_validate.add_arguments)
-    assert _options(add_check_release_arguments) == _options(release_check.add_arguments)
-    parser = argparse.ArgumentParser()
-    wic_validate.add_arguments(parser)
-    assert parser.parse_args(["x"]).train_cap == TRAIN_SENTENCE_CAP
-
-
 def test_a_command_is_required(capsys: pytest.CaptureFixture[str]) -> None:
     assert _exit_code([]) == 2
     assert "required" in capsys.readouterr().err
+
+
+def _help(
+    capsys: pytest.CaptureFixture[str], run: Callable[[list[str]], int], argv: list[str], prog: str
+) -> tuple[str, str]:
+    """What ``run(argv + ["--help"])`` prints, as (the usage line after ``usage: <prog>``, the argument
+    sections); the description between them is each command's own."""
+    with pytest.raises(SystemExit) as done:
+        run([*argv, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    usage = out.partition("\n")[0]
+    assert usage.startswith(f"usage: {prog} ")
+    return usage.removeprefix(f"usage: {prog}"), out[out.index("positional arguments:") :]
+
+
+@pytest.mark.parametrize(
+    ("command", "module", "names", "helps"),
+    [
+        (
+            "validate-wic",
+            wic_validate,
+            ["folder", "-h,", "--quotas", "--train-cap"],
+            [
+                "folder with any of train.json, dev.json, test.json",
+                "--quotas FILE  quotas JSON (default: FOLDER/quotas.json if present, else the paper's)",
+                "--train-cap N  max uses of a sentence in train (default: the reference's cap)",
+            ],
+        ),
+        (
+            "check-release",
+            release_check,
+            ["folders", "-h,"],
+            [
+                "release roots (results/release/0.1.0), release folders (results/release/0.1.0/public, under any "
+                "name) or dataset folders"
+            ],
+        ),
+    ],
+    ids=["validate-wic", "check-release"],
+)
+def test_both_command_lines_of_a_check_take_the_same_arguments(
+    command: str,
+    module: ModuleType,
+    names: list[str],
+    helps: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``biosem <command> --help`` and ``python -m <module> --help`` give the same usage after the program name
+    and the same arguments with the same help (declared once, in biosem.arguments)."""
+    monkeypatch.setenv("COLUMNS", "200")  # one line per argument
+    usage, arguments = _help(capsys, main, [command], f"biosem {command}")
+    assert _help(capsys, module.main, [], f"python -m {module.__name__}") == (usage, arguments)
+    assert [line.split()[0] for line in arguments.splitlines() if line.startswith("  ")] == names
+    for text in helps:
+        assert text in arguments
 
 
 # --- validate-wic ------------------------------------------------------------------------------------
@@ -149,6 +196,30 @@ def test_validate_wic_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[s
     (empty / "test.json").write_text('[{"term1": ')
     assert _exit_code(["validate-wic", str(empty)]) == 2
     assert "test.json" in capsys.readouterr().err
+
+
+def test_validate_wic_caps_train_sentences_at_the_reference_cap_by_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without ``--train-cap``, both command lines check train against TRAIN_SENTENCE_CAP: a sentence
+    used more often is the one violation; ``--train-cap`` raises the cap in both."""
+    uses = TRAIN_SENTENCE_CAP + 2  # even: as many label 1 as label 0
+    train = [_rec("fever", f"sign{k}", GROUPS[0], k % 2) for k in range(uses)]
+    assert len({rec["sentence1"] for rec in train}) == 1
+    (tmp_path / "train.json").write_text(json.dumps(train))
+    folder = str(tmp_path)
+    violation = f"sentence used {uses} times (cap {TRAIN_SENTENCE_CAP}): 'We saw fever in one patient.'"
+
+    assert _exit_code(["validate-wic", folder]) == 1
+    out = capsys.readouterr().out
+    assert out.endswith(f"1 violations: train_sentence_cap 1\ntrain_sentence_cap: train: {violation}\n")
+    assert wic_validate.main([folder]) == 1  # python -m biosem.wic.validate
+    assert capsys.readouterr().out == out
+
+    assert _exit_code(["validate-wic", folder, "--train-cap", str(uses)]) == 0
+    assert "OK: no violations" in capsys.readouterr().out
+    assert wic_validate.main([folder, "--train-cap", str(uses)]) == 0
+    assert "OK: no violations" in capsys.readouterr().out
 
 
 # --- check-release -----------------------------------------------------------------------------------

@@ -50,8 +50,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
+from biosem.arguments import add_check_release_arguments
 from biosem.corpora import formats
-from biosem.layout import paths
 from biosem.release.card import CREDITS_HEADING
 from biosem.release.checksums import SUMS_NAME, verify_sha256sums, walk_release
 from biosem.release.content import scan_table
@@ -422,20 +422,9 @@ def check_release(root: str | Path, records: int = 3) -> list[str]:
     return check(root, records)[0]
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command line's arguments (also ``biosem check-release``'s, :mod:`biosem.cli`)."""
-    parser.add_argument(
-        "folders",
-        nargs="+",
-        help=(
-            f"release roots ({paths.release('0.1.0')}), release folders ({paths.release('0.1.0', 'public')}, "
-            "under any name) or dataset folders"
-        ),
-    )
-
-
 def run(args: argparse.Namespace) -> int:
-    """Print each folder's problems (or ``OK`` and its verdicts); return 1 if any folder has a problem, else 0."""
+    """Print the problems of each of ``args.folders`` (:func:`biosem.arguments.add_check_release_arguments`), or
+    ``OK`` and its verdicts; return 1 if any folder has a problem, else 0."""
     failed = False
     for folder in args.folders:
         problems, verdicts = check(folder)
@@ -449,7 +438,7 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m biosem.release.check", description=__doc__.splitlines()[0])
-    add_arguments(parser)
+    add_check_release_arguments(parser)
     return run(parser.parse_args(argv))
 
 

@@ -33,6 +33,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from biosem.arguments import add_validate_wic_arguments
 from biosem.errors import SourceFormatError
 from biosem.layout.outputs import wic_quotas
 from biosem.wic import GROUPS, PAPER_QUOTAS, SPLITS, TRAIN_SENTENCE_CAP
@@ -341,16 +342,10 @@ def report(
     return "\n".join(lines) + "\n"
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command line's arguments (also ``biosem validate-wic``'s, :mod:`biosem.cli`)."""
-    parser.add_argument("folder", help="folder with any of train.json, dev.json, test.json")
-    parser.add_argument("--quotas", help="quotas JSON (default: FOLDER/quotas.json if present, else the paper's)")
-    parser.add_argument("--train-cap", type=int, default=TRAIN_SENTENCE_CAP, help="max uses of a sentence in train")
-
-
 def run(args: argparse.Namespace) -> int:
-    """Print the report of ``args.folder``; return 0 if valid, 1 if there are violations, 2 on unreadable
-    input (no split file, a file that is not JSON or not a list, a bad quotas file)."""
+    """Print the report of ``args.folder`` (:func:`biosem.arguments.add_validate_wic_arguments`; a ``train_cap``
+    of None is :data:`biosem.wic.TRAIN_SENTENCE_CAP`); return 0 if valid, 1 if there are violations, 2 on
+    unreadable input (no split file, a file that is not JSON or not a list, a bad quotas file)."""
     try:
         splits = load_splits(args.folder, required=())
         quotas_path = Path(args.quotas) if args.quotas else Path(args.folder) / wic_quotas.filename
@@ -360,7 +355,8 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    violations = validate_splits(splits, quotas, args.train_cap, left_out)
+    train_cap = TRAIN_SENTENCE_CAP if args.train_cap is None else args.train_cap
+    violations = validate_splits(splits, quotas, train_cap, left_out)
     sys.stdout.write(report(violations, splits, left_out))
     return 1 if violations else 0
 
@@ -368,7 +364,7 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Command line: print the report; exit 0 if valid, 1 if there are violations, 2 on unreadable input."""
     ap = argparse.ArgumentParser(prog="python -m biosem.wic.validate", description=__doc__.split("\n\n")[0])
-    add_arguments(ap)
+    add_validate_wic_arguments(ap)
     return run(ap.parse_args(argv))
 
 
