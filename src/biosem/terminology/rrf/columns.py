@@ -12,7 +12,7 @@ strings of many batches into one Arrow array. The per-row loops run in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -293,16 +293,9 @@ def sort_distinct(fields: list[np.ndarray], sizes: Sequence[int]) -> PackedRows:
     orders. The arrays in ``fields`` are released (the list emptied) as they are packed.
     """
     n = len(fields[0]) if fields else 0
-    parts = [list(fields)]
+    part = list(fields)  # its arrays are released by sort_distinct_parts as they are packed
     fields.clear()
-    return sort_distinct_parts(_popped(parts), n, sizes)
-
-
-def _popped(items: list[list[np.ndarray]]) -> Iterator[list[np.ndarray]]:
-    """The items of ``items`` in order, each removed from the list as it is given."""
-    items.reverse()
-    while items:
-        yield items.pop()
+    return sort_distinct_parts([part], n, sizes)
 
 
 def sort_distinct_parts(parts: Iterable[list[np.ndarray]], n: int, sizes: Sequence[int]) -> PackedRows:
