@@ -122,7 +122,10 @@ _MRCONSO_READ = (
     "SUPPRESS",
 )
 _MRCONSO_REQUIRED = MRCONSO_COLUMNS.index("STR") + 1  # SUPPRESS may be missing -> "" (active)
+# The columns of few distinct values, read as codes where the reader can (see iter_rrf's ``coded``).
+_MRCONSO_CODED = ("LAT", "TS", "STT", "ISPREF", "SAB", "TTY", "SRL", "SUPPRESS")
 _MRREL_READ = ("CUI1", "REL", "CUI2", "RELA", "SAB")
+_MRREL_CODED = ("REL", "RELA", "SAB")
 _MRREL_REQUIRED = MRREL_COLUMNS.index("SAB") + 1
 _MRSTY_READ = ("CUI", "TUI")
 _MRSTY_REQUIRED = MRSTY_COLUMNS.index("TUI") + 1
@@ -464,6 +467,7 @@ def _read_mrconso(
         include=_MRCONSO_READ,
         required=_MRCONSO_REQUIRED,
         patterns={"CUI": CUI_PATTERN, "AUI": AUI_PATTERN, "SRL": SRL_PATTERN, "SUPPRESS": SUPPRESS_PATTERN},
+        coded=_MRCONSO_CODED,
         **reading.options(path, MRCONSO_COLUMNS),
     ):
         n_read += batch.num_rows
@@ -842,6 +846,7 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _R
         include=_MRREL_READ,
         required=_MRREL_REQUIRED,
         patterns={"CUI1": optional_cui, "CUI2": optional_cui},
+        coded=_MRREL_CODED,
         **reading.options(path, MRREL_COLUMNS),
     ):
         n_read += batch.num_rows
