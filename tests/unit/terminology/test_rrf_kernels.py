@@ -235,6 +235,9 @@ def test_gather_spans_checks_utf8_as_python(kernel: str, values: list[bytes]) ->
     starts = (ends - np.array([len(v) for v in values], dtype=np.int32)).astype(np.int32)
     got = kernels.gather_spans(np.frombuffer(block, np.uint8), starts, ends)
     bad = [i for i, v in enumerate(values) if not _valid(v)]
+    assert kernels.is_utf8(np.frombuffer(block, np.uint8)) == (not bad) == _valid(block)
+    unchecked = kernels.gather_spans(np.frombuffer(block, np.uint8), starts, ends, check=False)
+    assert b"".join(values) == unchecked[1].tobytes()
     if bad:
         assert got == bad[0]
     else:

@@ -472,13 +472,33 @@ static int valid_utf8(const uint8_t *data, Py_ssize_t n) {
     return 1;
 }
 
-/* gather_spans(data, starts, ends, out_offsets, out_data) -> bytes: the values data[starts[i]:ends[i]] (int32, n
- * each) as a string column: their bytes end to end in out_data (uint8, exactly their total length), their end
- * offsets in out_offsets (int32, n + 1, out_offsets[0] = 0). Returns the bytes written, or -1 - i when value i is
- * not valid UTF-8 (the values before it are written). */
+/* is_utf8(data) -> bool: is all of data valid UTF-8? (Then so is every value between its '|'s, ASCII bytes.) */
+static PyObject *is_utf8(PyObject *self, PyObject *args) {
+    PyObject *o_data;
+    if (!PyArg_ParseTuple(args, "O", &o_data)) return NULL;
+    Views v = {.n = 0};
+    const uint8_t *data;
+    Py_ssize_t n;
+    if (get(&v, o_data, 0, 1, 0, "data", &data, &n) < 0) {
+        release(&v);
+        return NULL;
+    }
+    int ok;
+    Py_BEGIN_ALLOW_THREADS
+    ok = valid_utf8(data, n);
+    Py_END_ALLOW_THREADS
+    release(&v);
+    return PyBool_FromLong(ok);
+}
+
+/* gather_spans(data, starts, ends, check, out_offsets, out_data) -> bytes: the values data[starts[i]:ends[i]]
+ * (int32, n each) as a string column: their bytes end to end in out_data (uint8, exactly their total length),
+ * their end offsets in out_offsets (int32, n + 1, out_offsets[0] = 0). With check, each value is checked to be
+ * UTF-8. Returns the bytes written, or -1 - i when value i is not valid UTF-8 (the values before it are written). */
 static PyObject *gather_spans(PyObject *self, PyObject *args) {
     PyObject *o_data, *o_starts, *o_ends, *o_out_off, *o_out_data;
-    if (!PyArg_ParseTuple(args, "OOOOO", &o_data, &o_starts, &o_ends, &o_out_off, &o_out_data)) return NULL;
+    int check;
+    if (!PyArg_ParseTuple(args, "OOOpOO", &o_data, &o_starts, &o_ends, &check, &o_out_off, &o_out_data)) return NULL;
     Views v = {.n = 0};
     const uint8_t *data;
     const int32_t *starts, *ends;
@@ -508,7 +528,7 @@ static PyObject *gather_spans(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n; i++) {
         int32_t length = ends[i] - starts[i];
         const uint8_t *value = data + starts[i];
-        if (!valid_utf8(value, length)) {
+        if (check && !valid_utf8(value, length)) {
             bad = i;
             break;
         }
@@ -561,7 +581,9 @@ static PyMethodDef methods[] = {
      "encode_spans(data, starts, ends, slots, store, bounds, n_codes, max_codes, out) -> n_codes"},
     {"count_lines", count_lines, METH_VARARGS, "count_lines(data) -> int"},
     {"split_fields", split_fields, METH_VARARGS, "split_fields(data, n_fields, slot, starts, ends) -> rows"},
-    {"gather_spans", gather_spans, METH_VARARGS, "gather_spans(data, starts, ends, out_offsets, out_data) -> bytes"},
+    {"gather_spans", gather_spans, METH_VARARGS,
+     "gather_spans(data, starts, ends, check, out_offsets, out_data) -> bytes"},
+    {"is_utf8", is_utf8, METH_VARARGS, "is_utf8(data) -> bool"},
     {"first_invalid_utf8", first_invalid_utf8, METH_VARARGS, "first_invalid_utf8(bounds, data, lo, hi) -> int"},
     {NULL, NULL, 0, NULL}};
 

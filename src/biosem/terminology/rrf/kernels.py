@@ -177,20 +177,30 @@ def split_fields(data: np.ndarray, n_fields: int, slot: np.ndarray, starts: np.n
     return _numba(_numba_split_fields)(data, n_fields, slot, starts, ends)
 
 
-def gather_spans(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray] | int:
+def is_utf8(data: np.ndarray) -> bool:
+    """Is all of ``data`` (uint8) UTF-8 (as :func:`gather_spans` checks)? Then so is every value
+    of a block between its ASCII delimiters."""
+    if KERNEL == "c":
+        return _rrf.is_utf8(data)
+    return _numba(_numba_first_invalid_utf8)(data, np.zeros(1, np.int64), np.full(1, data.size, np.int64)) < 0
+
+
+def gather_spans(
+    data: np.ndarray, starts: np.ndarray, ends: np.ndarray, check: bool = True
+) -> tuple[np.ndarray, np.ndarray] | int:
     """The values ``data[starts[i]:ends[i]]`` (int32, n each) as the two buffers of a string column,
-    (offsets: int32, n + 1, from 0; data: uint8), each value checked to be UTF-8 (Unicode §3.9,
-    Table 3-7: no overlong forms, surrogates or code points past U+10FFFF); the index of the first
-    value that is not, instead, when there is one."""
+    (offsets: int32, n + 1, from 0; data: uint8), with ``check`` each value checked to be UTF-8
+    (Unicode §3.9, Table 3-7: no overlong forms, surrogates or code points past U+10FFFF); the index
+    of the first value that is not, instead, when there is one."""
     need = int((ends - starts).sum(dtype=np.int64))
     out_offsets = np.empty(len(starts) + 1, dtype=np.int32)
     out_data = np.empty(need, dtype=np.uint8)
     if KERNEL == "c":
-        done = _rrf.gather_spans(data, starts, ends, out_offsets, out_data)
+        done = _rrf.gather_spans(data, starts, ends, check, out_offsets, out_data)
     else:
         if need > np.iinfo(np.int32).max:
             raise ValueError("out_data: past 2**31 - 1 bytes")
-        bad = _numba(_numba_first_invalid_utf8)(data, starts, ends)
+        bad = _numba(_numba_first_invalid_utf8)(data, starts, ends) if check else -1
         done = -1 - bad if bad >= 0 else _numba(_numba_gather_spans)(data, starts, ends, out_offsets, out_data)
     return (out_offsets, out_data) if done >= 0 else -1 - done
 

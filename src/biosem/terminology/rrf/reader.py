@@ -440,16 +440,17 @@ class _RrfStream:
         if kernels.split_fields(data, self.fields, slot, starts, ends) != rows:
             return _Block(None, None)
         arrays: list[pa.Array] = []
+        checked = kernels.is_utf8(data)  # else each value read is checked
         for j, name in enumerate(wanted):
             if name in self.coded:
                 codes = local.codes.setdefault(name, Codes())
                 before = len(codes)
                 indices = codes.encode_spans(data, starts[j], ends[j])
-                if codes.first_invalid(before) >= 0:
+                if not checked and codes.first_invalid(before) >= 0:
                     return _Block(None, None)
                 arrays.append(pa.DictionaryArray.from_arrays(pa.array(indices), codes.dictionary()))
             else:
-                gathered = kernels.gather_spans(data, starts[j], ends[j])
+                gathered = kernels.gather_spans(data, starts[j], ends[j], check=not checked)
                 if isinstance(gathered, int):
                     return _Block(None, None)
                 buffers = [None, *(pa.py_buffer(b) for b in gathered)]
