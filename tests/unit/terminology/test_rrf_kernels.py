@@ -249,3 +249,20 @@ def test_gather_spans_checks_utf8_as_python(kernel: str, values: list[bytes]) ->
     codes.encode_spans(np.frombuffer(block, np.uint8), starts, ends)
     distinct = list(dict.fromkeys(values))
     assert codes.first_invalid() == next((c for c, v in enumerate(distinct) if not _valid(v)), -1)
+
+
+@EXAMPLES
+@given(values=st.lists(st.text(alphabet="D0129é", max_size=10), max_size=80), skip=st.integers(0, 2))
+def test_wide_dictionary_is_arrows_dictionary_encode(kernel: str, values: list[str], skip: int) -> None:
+    """The int32 codes of a column of many values (CODE) and its dictionary, as Arrow's."""
+    array = pa.array(["pad"] * skip + values, pa.string()).slice(skip)
+    indices, dictionary = columns.dictionary_encode(array)
+    expected = pc.dictionary_encode(array)
+    assert indices.dtype == np.int32 and indices.tolist() == expected.indices.to_pylist()
+    assert dictionary.equals(expected.dictionary)
+
+
+def test_wide_dictionary_past_the_uint16_codes(kernel: str) -> None:
+    values = pa.array([f"D{i:06d}" for i in range(70_000)] * 2)
+    indices, dictionary = columns.dictionary_encode(values)
+    assert len(dictionary) == 70_000 and indices.tolist() == [*range(70_000)] * 2

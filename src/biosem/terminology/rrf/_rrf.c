@@ -220,8 +220,9 @@ fail:
     return NULL;
 }
 
-/* encode_spans(data, starts, ends, slots, store, bounds, n_codes, max_codes, out) -> n_codes: uint16 dictionary
- * codes (out) of the values data[starts[i]:ends[i]] (int32, n each), continuing a dictionary held in slots (int32,
+/* encode_spans(data, starts, ends, slots, store, bounds, n_codes, max_codes, out, wide) -> n_codes: dictionary codes
+ * (out: uint16, or int32 if wide) of the values data[starts[i]:ends[i]] (int32, n each), continuing a dictionary
+ * held in slots (int32,
  * a power of two > 2 * max_codes, -1 = free: an open-addressing table probed linearly from a multiplicative hash
  * of the bytes, 8 at a time), store and bounds (int64: code c's bytes are store[bounds[c]:bounds[c + 1]]), all
  * updated in place. New values get the next codes in order of first occurrence; store has room for all of data
@@ -230,10 +231,11 @@ fail:
 static PyObject *encode_spans(PyObject *self, PyObject *args) {
     PyObject *o_data, *o_starts, *o_ends, *o_slots, *o_store, *o_bounds, *o_out;
     long long n_codes, max_codes;
-    if (!PyArg_ParseTuple(args, "OOOOOOLLO", &o_data, &o_starts, &o_ends, &o_slots, &o_store, &o_bounds, &n_codes,
-                          &max_codes, &o_out))
+    int wide;
+    if (!PyArg_ParseTuple(args, "OOOOOOLLOp", &o_data, &o_starts, &o_ends, &o_slots, &o_store, &o_bounds, &n_codes,
+                          &max_codes, &o_out, &wide))
         return NULL;
-    if (n_codes < 0 || max_codes < 1 || n_codes > max_codes) {
+    if (n_codes < 0 || max_codes < 1 || n_codes > max_codes || max_codes > (wide ? INT32_MAX - 1 : UINT16_MAX)) {
         PyErr_SetString(PyExc_ValueError, "n_codes or max_codes out of range");
         return NULL;
     }
@@ -243,19 +245,21 @@ static PyObject *encode_spans(PyObject *self, PyObject *args) {
     int32_t *slots;
     int64_t *bounds;
     uint8_t *store;
-    uint16_t *out;
+    void *out;
     Py_ssize_t n, n_ends, n_data, n_slots;
     if (get(&v, o_data, 0, 1, 0, "data", &data, &n_data) < 0 || get(&v, o_starts, 0, 4, 0, "starts", &starts, &n) < 0 ||
         get(&v, o_ends, 0, 4, n, "ends", &ends, &n_ends) < 0 ||
         get(&v, o_slots, 1, 4, 2 * max_codes + 1, "slots", &slots, &n_slots) < 0 ||
         get(&v, o_bounds, 1, 8, max_codes + 2, "bounds", &bounds, NULL) < 0 ||
         get(&v, o_store, 1, 1, bounds[n_codes] + n_data, "store", &store, NULL) < 0 ||
-        get(&v, o_out, 1, 2, n, "out", &out, NULL) < 0)
+        get(&v, o_out, 1, wide ? 4 : 2, n, "out", &out, NULL) < 0)
         goto fail;
     if (n_slots & (n_slots - 1)) {
         PyErr_SetString(PyExc_ValueError, "slots: a power of two");
         goto fail;
     }
+    uint16_t *out16 = out;
+    int32_t *out32 = out;
     for (Py_ssize_t i = 0; i < n; i++)
         if (starts[i] < 0 || starts[i] > ends[i] || ends[i] > n_data) {
             PyErr_SetString(PyExc_IndexError, "starts, ends: a span outside data");
@@ -270,7 +274,10 @@ static PyObject *encode_spans(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n; i++) {
         int32_t start = starts[i], end = ends[i], length = end - start;
         if (previous >= 0 && length == prev_end - prev_start && same(data + start, data + prev_start, length)) {
-            out[i] = (uint16_t)previous; /* runs of one value are common */
+            if (wide) /* runs of one value are common */
+                out32[i] = (int32_t)previous;
+            else
+                out16[i] = (uint16_t)previous;
             continue;
         }
         uint64_t h = (uint64_t)length;
@@ -301,7 +308,10 @@ static PyObject *encode_spans(PyObject *self, PyObject *args) {
             slot = (slot + 1) & (uint64_t)(n_slots - 1);
         }
         if (codes > max_codes) break;
-        out[i] = (uint16_t)code;
+        if (wide)
+            out32[i] = (int32_t)code;
+        else
+            out16[i] = (uint16_t)code;
         previous = code, prev_start = start, prev_end = end;
     }
     Py_END_ALLOW_THREADS
@@ -578,7 +588,7 @@ static PyMethodDef methods[] = {
      "gather_strings(offsets, data, rows, base, out_offsets, out_data) -> bytes written"},
     {"base11_keys", base11_keys, METH_VARARGS, "base11_keys(offsets, data, keep, skip, digits, out) -> bool"},
     {"encode_spans", encode_spans, METH_VARARGS,
-     "encode_spans(data, starts, ends, slots, store, bounds, n_codes, max_codes, out) -> n_codes"},
+     "encode_spans(data, starts, ends, slots, store, bounds, n_codes, max_codes, out, wide) -> n_codes"},
     {"count_lines", count_lines, METH_VARARGS, "count_lines(data) -> int"},
     {"split_fields", split_fields, METH_VARARGS, "split_fields(data, n_fields, slot, starts, ends) -> rows"},
     {"gather_spans", gather_spans, METH_VARARGS,

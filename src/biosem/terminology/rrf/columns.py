@@ -104,6 +104,21 @@ class Codes:
         return ranks
 
 
+def dictionary_encode(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """(int32 indices, dictionary) of a non-null string array, as ``pyarrow.compute.dictionary_encode``
+    gives them: the distinct values in order of first occurrence. A hash table of twice as many slots
+    as values (:func:`biosem.terminology.rrf.kernels.encode_spans`), for columns of many values (CODE)."""
+    offsets, data = string_buffers(values)
+    n = len(values)
+    slots = np.full(1 << (2 * max(n, 1)).bit_length(), -1, dtype=np.int32)
+    bounds = np.zeros(max(n, 1) + 2, dtype=np.int64)
+    store = np.empty(max(data.size, 1), dtype=np.uint8)
+    codes, n_codes = kernels.encode_spans(data, offsets[:-1], offsets[1:], slots, store, bounds, 0, max(n, 1), np.int32)
+    del slots
+    buffers = [None, pa.py_buffer(bounds[: n_codes + 1].astype(np.int32)), pa.py_buffer(store[: int(bounds[n_codes])])]
+    return codes, pa.Array.from_buffers(pa.string(), n_codes, buffers)
+
+
 _CUI_WIDTH = 8  # "C" and 7 digits
 
 

@@ -135,6 +135,7 @@ def encode_spans(
     bounds: np.ndarray,
     n_codes: int,
     max_codes: int,
+    dtype: type = np.uint16,
 ) -> tuple[np.ndarray, int]:
     """Dictionary codes of the values ``data[starts[i]:ends[i]]`` (int32, n each), continuing a
     dictionary held in the arrays given (updated in place): ``slots`` (int32, a power of two > 2 *
@@ -144,12 +145,14 @@ def encode_spans(
     New values get the next codes, in order of first occurrence; ``store`` (uint8) must have room for
     all of ``data`` after ``bounds[n_codes]``.
 
-    Returns (uint16 codes of the n values, the new ``n_codes``); ``n_codes`` is ``max_codes`` + 1,
-    the codes undefined, when the values need more than ``max_codes`` codes."""
+    Returns (the codes of the n values, ``dtype`` uint16 or int32, the new ``n_codes``);
+    ``n_codes`` is ``max_codes`` + 1, the codes undefined, when the values need more than
+    ``max_codes`` codes (at most 65,535 for uint16)."""
+    out = np.empty(len(starts), dtype=dtype)
     if KERNEL == "c":
-        out = np.empty(len(starts), dtype=np.uint16)
-        return out, _rrf.encode_spans(data, starts, ends, slots, store, bounds, n_codes, max_codes, out)
-    return _numba(_numba_encode_spans)(data, starts, ends, slots, store, bounds, n_codes, max_codes)
+        wide = dtype == np.int32
+        return out, _rrf.encode_spans(data, starts, ends, slots, store, bounds, n_codes, max_codes, out, wide)
+    return out, _numba(_numba_encode_spans)(data, starts, ends, slots, store, bounds, n_codes, max_codes, out)
 
 
 def count_lines(data: np.ndarray) -> int:
@@ -325,14 +328,14 @@ def _numba_encode_spans(
     bounds: np.ndarray,
     n_codes: int,
     max_codes: int,
-) -> tuple[np.ndarray, int]:
-    """See :func:`encode_spans`."""
+    codes: np.ndarray,
+) -> int:
+    """See :func:`encode_spans`: the new ``n_codes``, the codes written to ``codes``."""
     n = starts.size
     bits = 0
     while (1 << bits) < slots.size:
         bits += 1
     shift = np.uint64(64 - bits)
-    codes = np.empty(n, dtype=np.uint16)
     previous, previous_start, previous_end = -1, 0, 0
     for i in range(n):
         start, end = starts[i], ends[i]
@@ -359,7 +362,7 @@ def _numba_encode_spans(
             code = slots[slot]
             if code < 0:  # a new value
                 if n_codes == max_codes:
-                    return codes, max_codes + 1
+                    return max_codes + 1
                 at = bounds[n_codes]
                 store[at : at + length] = data[start:end]
                 bounds[n_codes + 1] = at + length
@@ -379,7 +382,7 @@ def _numba_encode_spans(
             slot = (slot + 1) & (slots.size - 1)
         codes[i] = code
         previous, previous_start, previous_end = code, start, end
-    return codes, n_codes
+    return n_codes
 
 
 def _numba_split_fields(data: np.ndarray, n_fields: int, slot: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> int:
