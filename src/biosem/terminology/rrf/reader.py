@@ -448,7 +448,8 @@ class _RrfStream:
                 indices = codes.encode_spans(data, starts[j], ends[j])
                 if not checked and codes.first_invalid(before) >= 0:
                     return _Block(None, None)
-                arrays.append(pa.DictionaryArray.from_arrays(pa.array(indices), codes.dictionary()))
+                # Every code is one of the dictionary's: no bounds check.
+                arrays.append(pa.DictionaryArray.from_arrays(pa.array(indices), codes.dictionary(), safe=False))
             else:
                 gathered = kernels.gather_spans(data, starts[j], ends[j], check=not checked)
                 if isinstance(gathered, int):

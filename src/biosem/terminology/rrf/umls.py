@@ -506,29 +506,33 @@ def _read_mrconso(
         # The per-batch arrays freed before AUI, STR and CODE are gathered (streamed terms: CODE alone,
         # small enough not to wait for it: the tables that need the atoms wait for this thread).
         release_memory()
-    aui = string = None
     names = ("AUI", "STR", "CODE") if terms is None or not terms.streaming else ("CODE",)
-    with ThreadPoolExecutor(len(names), thread_name_prefix="rrf-gather") as pool:
+    dtypes = {"cui": np.int32, "sab": np.uint16, "tty": np.uint16, "lat": np.uint16}
+    dtypes |= {"active": np.bool_, "rank": np.int8}
+    if fast_keys:
+        dtypes["aui_key"] = np.int64
+    # The columns joined in two threads (numpy and the gather kernel release the GIL): most of the
+    # time goes to the first touch of the new arrays' pages.
+    with ThreadPoolExecutor(2, thread_name_prefix="rrf-gather") as pool:
         gathered = {name: pool.submit(gather, path, name, strings.pop(name)) for name in names}
-        code = gathered["CODE"].result()
-        if "AUI" in gathered:
-            aui, string = (gathered[name].result() for name in ("AUI", "STR"))
+        joined = {k: pool.submit(concat, cols.pop(k), dtype) for k, dtype in dtypes.items()}
+        column = {k: future.result() for k, future in [*gathered.items(), *joined.items()]}
     atoms = _Atoms(
         path=path,
-        cui=concat(cols.pop("cui"), np.int32),
-        aui=aui,
-        aui_key=concat(cols.pop("aui_key"), np.int64) if fast_keys else None,
-        string=string,
-        code=code,
-        sab=concat(cols.pop("sab"), np.uint16),
-        tty=concat(cols.pop("tty"), np.uint16),
-        lat=concat(cols.pop("lat"), np.uint16),
-        active=concat(cols.pop("active"), np.bool_),
-        rank=concat(cols.pop("rank"), np.int8),
+        cui=column["cui"],
+        aui=column.get("AUI"),
+        aui_key=column.get("aui_key"),
+        string=column.get("STR"),
+        code=column["CODE"],
+        sab=column["sab"],
+        tty=column["tty"],
+        lat=column["lat"],
+        active=column["active"],
+        rank=column["rank"],
         sab_codes=sab_codes,
         tty_codes=tty_codes,
         lat_codes=lat_codes,
-        parts=strings if aui is None else None,
+        parts=strings if "AUI" not in column else None,
     )
     del cols
     log.info(
