@@ -493,6 +493,7 @@ MALFORMED: dict[str, tuple[list[str] | bytes, int | None, str]] = {
         "truncated file",
     ),
     "last line cut in CVF": (f"{good(1)}\n{good(2)[:-2]}".encode(), 2, "truncated file"),
+    "no final newline": (f"{good(1)}\n{good(2)}".encode(), 2, "truncated file"),
     "last line cut in a short row": (f"{good(1)}\n{short(2)[:-2]}".encode(), 2, "truncated file"),
     "SRL out of range": ([good(1), good(2).replace("|term 2|0|", "|term 2|5|"), good(3)], 2, "SRL matching [0-49]"),
     "SUPPRESS not N/O/E/Y": ([good(1), conso("C0000002", "A0000002", "t", suppress="X")], 2, "SUPPRESS matching"),

@@ -429,7 +429,7 @@ static PyObject *split_fields(PyObject *self, PyObject *args) {
         if (c == '|' || c == '\n' || c == '\r') SPECIAL(at);
     }
 #undef SPECIAL
-    if (field_start != n) goto irregular; /* a last line without '\n' */
+    if (field_start != n || field) goto irregular; /* a last line without '\n' */
     goto done;
 irregular:
     bad = line;

@@ -410,7 +410,7 @@ def _numba_split_fields(data: np.ndarray, n_fields: int, slot: np.ndarray, start
             line += 1
             field = 0
             field_start = pos + 1
-    if field_start != data.size:
+    if field_start != data.size or field:  # a last line without newline
         return -1 - line
     return line
 
