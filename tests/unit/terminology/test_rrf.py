@@ -738,3 +738,16 @@ def test_split_path_reports_lines_of_the_whole_file(tmp_path: Path) -> None:
         with pytest.raises(SourceFormatError, match=message) as caught:
             read_rrf(meta, "umls", block_size=400)
         assert caught.value.line == bad_line
+
+
+def test_a_byte_order_mark_is_skipped_on_either_path(tmp_path: Path) -> None:
+    """pyarrow's CSV reader skips a UTF-8 byte order mark at the start of a file; so does the split path."""
+    lines = [good(i) for i in range(1, 30)]
+    plain = write_meta(tmp_path / "plain", MRCONSO_RRF=lines)
+    marked = write_meta(tmp_path / "bom", MRCONSO_RRF=b"\xef\xbb\xbf" + "".join(f"{x}\n" for x in lines).encode())
+    zipped = write_meta(tmp_path / "gz", MRCONSO_RRF_gz=b"\xef\xbb\xbf" + "".join(f"{x}\n" for x in lines).encode())
+    expected = read_rrf(plain, "umls", block_size=500)
+    for meta in (marked, zipped):
+        got = read_rrf(meta, "umls", block_size=500)
+        assert all(got[name].equals(expected[name]) for name in expected)
+    assert expected["terms"].num_rows == 29

@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _TRAILING = "__rrf_trailing__"  # the empty field after the row-terminating "|"
+_BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, skipped at the start of a file
 
 
 class _SerialPassNeeded(Exception):
@@ -402,7 +403,7 @@ class _RrfStream:
             ThreadPoolExecutor(workers, thread_name_prefix="rrf-split") as pool,
         ):
             pending: deque[tuple[int, Future[_Block]]] = deque()
-            lo = 0
+            lo = len(_BOM) if bounds.read_at(len(_BOM), 0) == _BOM else 0  # as pyarrow, which skips it
             try:
                 while pending or lo < total:
                     while lo < total and len(pending) < 2 * workers:
