@@ -11,13 +11,16 @@ redistributed subsets were exported with SQL*Loader ``trailing nullcols`` and om
 fields of most rows (and then the trailing ``|``); only with ``trailing_nullcols=True`` are such short
 rows accepted, as long as they hold the ``required`` fields (the missing fields are read as "").
 
-:func:`iter_rrf` parses a file block by block with pyarrow's CSV reader (its threads; a serial pass
-where a short row needs its line number), one block ahead in a background thread (:func:`_prefetch`)
-while the caller works on the current one, and checks every block (field count, empty lines, the
-values' patterns: :func:`full_match`) before it is given. :func:`string_buffers`, :func:`equals` and
-:func:`release_memory` serve the per-row passes of its callers; the passes over a column's bytes run in
-:mod:`biosem.terminology.rrf.kernels`. What the files of a UMLS release mean is
-:mod:`biosem.terminology.rrf.umls`.
+:func:`iter_rrf` reads an uncompressed file in blocks of whole lines split by compiled kernels
+(:mod:`biosem.terminology.rrf.kernels`: ``|``, newline and ``\\r`` found 64 bytes at a time, each read
+column copied or, for columns of few values, coded), in threads, each block checked (field count,
+UTF-8, the values' patterns: :func:`full_match`) before it is given. At the first block with a line
+that is not regular (another field count, an empty line, a ``\\r``, a last line without newline,
+invalid UTF-8 in a read column), and for a ``.gz`` file, pyarrow's CSV reader takes over: block by
+block with its threads (a serial pass where a short row needs its line number), one block ahead in a
+background thread (:func:`_prefetch`), with the same checks, messages and line numbers.
+:func:`string_buffers`, :func:`equals` and :func:`release_memory` serve the per-row passes of its
+callers. What the files of a UMLS release mean is :mod:`biosem.terminology.rrf.umls`.
 """
 
 from __future__ import annotations
