@@ -78,8 +78,10 @@ def task_read(path: Path) -> dict:
     """biosem's streaming reader (``iter_rrf``) with the columns and checks the ingestion uses."""
     from biosem.terminology.rrf.reader import iter_rrf
     from biosem.terminology.rrf.umls import (  # the reader's own column selections, so the two cannot drift
+        _MRCONSO_CODED,
         _MRCONSO_READ,
         _MRCONSO_REQUIRED,
+        _MRREL_CODED,
         _MRREL_READ,
         _MRREL_REQUIRED,
         AUI_PATTERN,
@@ -90,13 +92,13 @@ def task_read(path: Path) -> dict:
 
     if path.name.startswith("MRCONSO"):
         layout, required, include = MRCONSO_COLUMNS, _MRCONSO_REQUIRED, list(_MRCONSO_READ)
-        patterns = {"CUI": CUI_PATTERN, "AUI": AUI_PATTERN}
+        patterns, coded = {"CUI": CUI_PATTERN, "AUI": AUI_PATTERN}, _MRCONSO_CODED
     else:
         layout, required, include = MRREL_COLUMNS, _MRREL_REQUIRED, list(_MRREL_READ)
-        patterns = {"CUI1": f"(?:{CUI_PATTERN})?", "CUI2": f"(?:{CUI_PATTERN})?"}
+        patterns, coded = {"CUI1": f"(?:{CUI_PATTERN})?", "CUI2": f"(?:{CUI_PATTERN})?"}, _MRREL_CODED
     rows = 0
     t0 = time.perf_counter()
-    for batch in iter_rrf(path, layout, include=include, required=required, patterns=patterns):
+    for batch in iter_rrf(path, layout, include=include, required=required, patterns=patterns, coded=coded):
         rows += batch.num_rows
     return {"seconds": time.perf_counter() - t0, "rows": rows}
 

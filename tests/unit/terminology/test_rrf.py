@@ -6,6 +6,7 @@ import gzip
 import logging
 import shutil
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 import pyarrow as pa
@@ -492,6 +493,7 @@ MALFORMED: dict[str, tuple[list[str] | bytes, int | None, str]] = {
         "truncated file",
     ),
     "last line cut in CVF": (f"{good(1)}\n{good(2)[:-2]}".encode(), 2, "truncated file"),
+    "no final newline": (f"{good(1)}\n{good(2)}".encode(), 2, "truncated file"),
     "last line cut in a short row": (f"{good(1)}\n{short(2)[:-2]}".encode(), 2, "truncated file"),
     "SRL out of range": ([good(1), good(2).replace("|term 2|0|", "|term 2|5|"), good(3)], 2, "SRL matching [0-49]"),
     "SUPPRESS not N/O/E/Y": ([good(1), conso("C0000002", "A0000002", "t", suppress="X")], 2, "SUPPRESS matching"),
@@ -683,3 +685,69 @@ def test_fixed_width_digit_checks_agree_with_re2(cuis: list[str], tuis: list[str
         array = pa.array(values, pa.string())
         expected = pc.match_substring_regex(array, f"^(?:{pattern})$").to_numpy(zero_copy_only=False)
         assert reader.full_match(array, pattern).tolist() == expected.tolist()
+
+
+def _decoded(batches: Iterable[pa.RecordBatch]) -> list[dict]:
+    """The rows of ``batches``, dictionary columns decoded."""
+    rows = []
+    for batch in batches:
+        arrays = [c.dictionary_decode() if isinstance(c, pa.DictionaryArray) else c for c in batch.columns]
+        rows += pa.Table.from_arrays(arrays, names=batch.schema.names).to_pylist()
+    return rows
+
+
+@pytest.mark.parametrize("block_size", [300, 1 << 20], ids=["tiny", "one block"])
+def test_split_path_gives_the_rows_of_pyarrows(tmp_path: Path, block_size: int) -> None:
+    """An uncompressed file is split by the kernels, its coded columns dictionary-encoded; from the
+    first block with a line that is not regular (here a CRLF line, then short rows), pyarrow reads
+    the rest. Either way the rows are those of the .gz file, which pyarrow reads whole."""
+    lines = [
+        conso(f"C{i:07d}", f"A{i:07d}", f"term {i} é", sab="MSH" if i % 3 else "SNOMEDCT_US") for i in range(1, 40)
+    ]
+    lines[25] += "\r"
+    lines[30] = "|".join(lines[30].split("|")[:16])
+    kwargs = {"include": ["CUI", "SAB", "STR", "SUPPRESS"], "coded": ["SAB", "SUPPRESS"], "required": 15}
+    kwargs["trailing_nullcols"] = True
+    meta = write_meta(tmp_path / "plain", MRCONSO_RRF=lines)
+    zipped = write_meta(tmp_path / "gz", MRCONSO_RRF_gz=lines)
+    split = list(iter_rrf(meta / "MRCONSO.RRF", MRCONSO_COLUMNS, block_size=block_size, **kwargs))
+    whole = list(iter_rrf(zipped / "MRCONSO.RRF.gz", MRCONSO_COLUMNS, block_size=block_size, **kwargs))
+    assert sorted(_decoded(split), key=str) == sorted(_decoded(whole), key=str)
+    assert len(_decoded(split)) == 39 and {r["STR"] for r in _decoded(split)} == {f"term {i} é" for i in range(1, 40)}
+    assert all(b.schema.field("SAB").type == pa.string() for b in whole)
+    kinds = [b.schema.field("SAB").type for b in split]
+    assert kinds[-1] == pa.string()  # the block with line 26 on: read by pyarrow
+    if block_size == 300:  # the blocks before line 26 are split, in file order
+        assert kinds[0] == pa.dictionary(pa.uint16(), pa.string())
+        assert [r["CUI"] for r in _decoded(split)[:20]] == [f"C{i:07d}" for i in range(1, 21)]
+        assert sum(b.num_rows for b, k in zip(split, kinds, strict=True) if k != pa.string()) >= 20
+
+
+def test_split_path_reports_lines_of_the_whole_file(tmp_path: Path) -> None:
+    """Problems found by the split path or after it handed over carry the file's line numbers."""
+    lines = [good(i) for i in range(1, 60)]
+    for bad_line, edit, message in [
+        (45, lambda s: s.replace("C0000045", "C45"), "CUI matching"),
+        (45, lambda s: s.replace("|0|N|", "|0|X|"), "SUPPRESS matching"),
+        (50, lambda s: s + "x|", "extra field"),
+        (52, lambda s: s.replace("term 52", "term \xff52"), "UTF-8"),
+    ]:
+        content = lines[: bad_line - 1] + [edit(lines[bad_line - 1])] + lines[bad_line:]
+        data = "".join(f"{x}\n" for x in content).encode().replace("\xff".encode(), b"\xff")
+        meta = write_meta(tmp_path / f"{bad_line}{message}", MRCONSO_RRF=data)
+        with pytest.raises(SourceFormatError, match=message) as caught:
+            read_rrf(meta, "umls", block_size=400)
+        assert caught.value.line == bad_line
+
+
+def test_a_byte_order_mark_is_skipped_on_either_path(tmp_path: Path) -> None:
+    """pyarrow's CSV reader skips a UTF-8 byte order mark at the start of a file; so does the split path."""
+    lines = [good(i) for i in range(1, 30)]
+    plain = write_meta(tmp_path / "plain", MRCONSO_RRF=lines)
+    marked = write_meta(tmp_path / "bom", MRCONSO_RRF=b"\xef\xbb\xbf" + "".join(f"{x}\n" for x in lines).encode())
+    zipped = write_meta(tmp_path / "gz", MRCONSO_RRF_gz=b"\xef\xbb\xbf" + "".join(f"{x}\n" for x in lines).encode())
+    expected = read_rrf(plain, "umls", block_size=500)
+    for meta in (marked, zipped):
+        got = read_rrf(meta, "umls", block_size=500)
+        assert all(got[name].equals(expected[name]) for name in expected)
+    assert expected["terms"].num_rows == 29

@@ -141,3 +141,128 @@ def test_gather_kernel_refuses_a_short_output(kernel: str) -> None:
     offsets, data = reader.string_buffers(pa.array(["abc", "de"]))
     with pytest.raises(ValueError, match="too short"):
         kernels.gather_strings(offsets, data, None, 0, np.zeros(3, np.int32), np.zeros(4, np.uint8))
+
+
+def _reference_split(data: bytes, n_fields: int, wanted: list[int]) -> tuple[int, list[list[tuple[int, int]]]]:
+    """What split_fields computes, line by line in Python: (lines or -1 - bad line, spans per wanted field)."""
+    spans: list[list[tuple[int, int]]] = [[] for _ in wanted]
+    at = 0
+    lines = data.split(b"\n")
+    for i, line in enumerate(lines[:-1]):
+        pieces = line.split(b"|")
+        if b"\r" in line or len(pieces) != n_fields + 1 or pieces[-1]:
+            return -1 - i, spans
+        starts = np.cumsum([0, *(len(p) + 1 for p in pieces[:-1])])
+        for j, f in enumerate(wanted):
+            spans[j].append((at + int(starts[f]), at + int(starts[f]) + len(pieces[f])))
+        at += len(line) + 1
+    return (len(lines) - 1, spans) if not lines[-1] else (-len(lines), spans)
+
+
+@EXAMPLES
+@given(
+    rows=st.lists(
+        st.lists(st.text(alphabet="ab|\r\né\x00" + "x" * 6, max_size=9), min_size=2, max_size=5), max_size=40
+    ),
+    n_fields=st.integers(3, 4),
+    wanted=st.sets(st.integers(0, 3), min_size=1),
+    final_newline=st.booleans(),
+)
+def test_split_kernel_is_pythons_split(
+    kernel: str, rows: list[list[str]], n_fields: int, wanted: set[int], final_newline: bool
+) -> None:
+    """Regular lines (n fields, each ended by '|', no '\\r') give their fields' spans; the first other
+    line (field count, empty line, '\\r', a last line without newline) gives -1 - its index. Lines of
+    more than 64 bytes cross the C kernel's 64-byte steps."""
+    fields = sorted(f for f in wanted if f < n_fields) or [0]
+    text = "".join(
+        "|".join(row) + "|" + ("\n" if final_newline or i < len(rows) - 1 else "") for i, row in enumerate(rows)
+    )
+    data = np.frombuffer(text.encode(), dtype=np.uint8)
+    slot = np.full(n_fields, -1, dtype=np.int32)
+    slot[fields] = np.arange(len(fields), dtype=np.int32)
+    lines = kernels.count_lines(data)
+    assert lines == text.encode().count(b"\n")
+    starts = np.full((len(fields), lines), -1, dtype=np.int32)
+    ends = starts.copy()
+    got = kernels.split_fields(data, n_fields, slot, starts, ends)
+    expected, spans = _reference_split(text.encode(), n_fields, fields)
+    assert got == expected
+    done = got if got >= 0 else -1 - got
+    for j in range(len(fields)):
+        assert list(zip(starts[j, :done].tolist(), ends[j, :done].tolist(), strict=True)) == spans[j][:done]
+
+
+def test_split_kernel_on_real_rows(kernel: str) -> None:
+    """MRCONSO rows of every length around the 64-byte steps, and a stray '|' in the last field."""
+    rows = [f"C{i:07d}|ENG|P|L{i:07d}|PF|S{i:07d}|Y|A{i:07d}||||MSH|PT|D{i:06d}|{'x' * i}|0|N||" for i in range(150)]
+    data = np.frombuffer(("\n".join(rows) + "\n").encode(), dtype=np.uint8)
+    slot = np.full(18, -1, dtype=np.int32)
+    slot[[0, 14]] = [0, 1]
+    starts, ends = np.zeros((2, 150), np.int32), np.zeros((2, 150), np.int32)
+    assert kernels.split_fields(data, 18, slot, starts, ends) == 150
+    raw = data.tobytes()
+    assert [raw[a:b].decode() for a, b in zip(starts[1], ends[1], strict=True)] == ["x" * i for i in range(150)]
+    assert [raw[a:b].decode() for a, b in zip(starts[0], ends[0], strict=True)] == [f"C{i:07d}" for i in range(150)]
+    stray = rows[:99] + [rows[99].replace("|0|N||", "|0|N|x||")] + rows[100:]
+    data = np.frombuffer(("\n".join(stray) + "\n").encode(), dtype=np.uint8)
+    assert kernels.split_fields(data, 18, slot, starts, ends) == -100
+
+
+UTF8_CASES = [
+    b"", b"ascii only, long enough for a word", b"caf\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80",
+    b"\xf4\x8f\xbf\xbf",
+    b"\xff", b"\xc3", b"\xc3(", b"\xc0\xaf", b"\xe0\x80\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80",
+    b"\x80", b"abcdefgh\xc3\xa9", b"abcdefg\xc3", b"\xe2\x82", b"\xf0\x9f\x98",
+]  # fmt: skip
+
+
+def _valid(value: bytes) -> bool:
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+@EXAMPLES
+@given(values=st.lists(st.one_of(st.sampled_from(UTF8_CASES), st.binary(max_size=12)), max_size=30))
+def test_gather_spans_checks_utf8_as_python(kernel: str, values: list[bytes]) -> None:
+    """Values are gathered from a block (between '|'s) and each checked as Python's UTF-8 codec does
+    (no overlong forms, surrogates or code points past U+10FFFF); the first invalid one is reported."""
+    block = b"|".join([b"", *values, b""])
+    ends = np.cumsum([len(v) + 1 for v in values], dtype=np.int64).astype(np.int32)
+    starts = (ends - np.array([len(v) for v in values], dtype=np.int32)).astype(np.int32)
+    got = kernels.gather_spans(np.frombuffer(block, np.uint8), starts, ends)
+    bad = [i for i, v in enumerate(values) if not _valid(v)]
+    assert kernels.is_utf8(np.frombuffer(block, np.uint8)) == (not bad) == _valid(block)
+    unchecked = kernels.gather_spans(np.frombuffer(block, np.uint8), starts, ends, check=False)
+    assert b"".join(values) == unchecked[1].tobytes()
+    if bad:
+        assert got == bad[0]
+    else:
+        offsets, data = got
+        assert pa.Array.from_buffers(
+            pa.string(), len(values), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+        ).equals(pa.array([v.decode() for v in values], pa.string()))
+    codes = columns.Codes()
+    codes.encode_spans(np.frombuffer(block, np.uint8), starts, ends)
+    distinct = list(dict.fromkeys(values))
+    assert codes.first_invalid() == next((c for c, v in enumerate(distinct) if not _valid(v)), -1)
+
+
+@EXAMPLES
+@given(values=st.lists(st.text(alphabet="D0129é", max_size=10), max_size=80), skip=st.integers(0, 2))
+def test_wide_dictionary_is_arrows_dictionary_encode(kernel: str, values: list[str], skip: int) -> None:
+    """The int32 codes of a column of many values (CODE) and its dictionary, as Arrow's."""
+    array = pa.array(["pad"] * skip + values, pa.string()).slice(skip)
+    indices, dictionary = columns.dictionary_encode(array)
+    expected = pc.dictionary_encode(array)
+    assert indices.dtype == np.int32 and indices.tolist() == expected.indices.to_pylist()
+    assert dictionary.equals(expected.dictionary)
+
+
+def test_wide_dictionary_past_the_uint16_codes(kernel: str) -> None:
+    values = pa.array([f"D{i:06d}" for i in range(70_000)] * 2)
+    indices, dictionary = columns.dictionary_encode(values)
+    assert len(dictionary) == 70_000 and indices.tolist() == [*range(70_000)] * 2

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from biosem.errors import SourceFormatError
 from biosem.terminology.rrf import kernels
-from biosem.terminology.rrf.reader import string_buffers
+from biosem.terminology.rrf.kernels import string_buffers
 
 A = TypeVar("A", np.ndarray, pa.Array)
 
@@ -46,19 +46,39 @@ class Codes:
         return self._n
 
     def encode(self, values: pa.Array) -> np.ndarray:
-        """uint16 codes of a non-null string array; ValueError past :data:`MAX_CODES` distinct values."""
+        """uint16 codes of a non-null string array, or of a dictionary array of strings (its
+        dictionary coded, then its indices mapped); ValueError past :data:`MAX_CODES` distinct values."""
+        if isinstance(values, pa.DictionaryArray):
+            return self.encode(values.dictionary)[values.indices.to_numpy()]
         offsets, data = string_buffers(values)
+        return self.encode_spans(data, offsets[:-1], offsets[1:])
+
+    def encode_spans(self, data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """uint16 codes of the values ``data[starts[i]:ends[i]]`` (int32 spans); ValueError past
+        :data:`MAX_CODES` distinct values."""
         used = int(self._bounds[self._n])
         if used + data.size > self._store.size:  # room for every value to be new
             store = np.zeros(max(used + data.size, 2 * self._store.size), dtype=np.uint8)
             store[:used] = self._store[:used]
             self._store = store
-        codes, n = kernels.encode_strings(offsets, data, self._slots, self._store, self._bounds, self._n, MAX_CODES)
+        codes, n = kernels.encode_spans(data, starts, ends, self._slots, self._store, self._bounds, self._n, MAX_CODES)
         if n > MAX_CODES:
             raise ValueError(f"more than {MAX_CODES} distinct values in a code column")
         if n != self._n:
             self._n, self._values = n, None
         return codes
+
+    def first_invalid(self, since: int = 0) -> int:
+        """The first code from ``since`` whose value is not UTF-8 (the values are bytes until
+        decoded), or -1."""
+        return kernels.first_invalid_utf8(self._bounds, self._store, since, self._n)
+
+    def dictionary(self) -> pa.Array:
+        """The values in code order, as a string array over the dictionary's own bytes (bytes that
+        never change: new values are appended, and a grown store is a new array)."""
+        offsets = self._bounds[: self._n + 1].astype(np.int32)
+        data = self._store[: int(self._bounds[self._n])]
+        return pa.Array.from_buffers(pa.string(), self._n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
     def among(self, codes: np.ndarray, values: Sequence[str] | None) -> np.ndarray | None:
         """Per code of ``codes``: is its string in ``values``? None (no selection) for None."""
@@ -82,6 +102,21 @@ class Codes:
         ranks = np.empty(len(values), dtype=np.int64)
         ranks[order] = np.arange(len(values))
         return ranks
+
+
+def dictionary_encode(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """(int32 indices, dictionary) of a non-null string array, as ``pyarrow.compute.dictionary_encode``
+    gives them: the distinct values in order of first occurrence. A hash table of twice as many slots
+    as values (:func:`biosem.terminology.rrf.kernels.encode_spans`), for columns of many values (CODE)."""
+    offsets, data = string_buffers(values)
+    n = len(values)
+    slots = np.full(1 << (2 * max(n, 1)).bit_length(), -1, dtype=np.int32)
+    bounds = np.zeros(max(n, 1) + 2, dtype=np.int64)
+    store = np.empty(max(data.size, 1), dtype=np.uint8)
+    codes, n_codes = kernels.encode_spans(data, offsets[:-1], offsets[1:], slots, store, bounds, 0, max(n, 1), np.int32)
+    del slots
+    buffers = [None, pa.py_buffer(bounds[: n_codes + 1].astype(np.int32)), pa.py_buffer(store[: int(bounds[n_codes])])]
+    return codes, pa.Array.from_buffers(pa.string(), n_codes, buffers)
 
 
 _CUI_WIDTH = 8  # "C" and 7 digits

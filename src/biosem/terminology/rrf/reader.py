@@ -11,13 +11,16 @@ redistributed subsets were exported with SQL*Loader ``trailing nullcols`` and om
 fields of most rows (and then the trailing ``|``); only with ``trailing_nullcols=True`` are such short
 rows accepted, as long as they hold the ``required`` fields (the missing fields are read as "").
 
-:func:`iter_rrf` parses a file block by block with pyarrow's CSV reader (its threads; a serial pass
-where a short row needs its line number), one block ahead in a background thread (:func:`_prefetch`)
-while the caller works on the current one, and checks every block (field count, empty lines, the
-values' patterns: :func:`full_match`) before it is given. :func:`string_buffers`, :func:`equals` and
-:func:`release_memory` serve the per-row passes of its callers; the passes over a column's bytes run in
-:mod:`biosem.terminology.rrf.kernels`. What the files of a UMLS release mean is
-:mod:`biosem.terminology.rrf.umls`.
+:func:`iter_rrf` reads an uncompressed file in blocks of whole lines split by compiled kernels
+(:mod:`biosem.terminology.rrf.kernels`: ``|``, newline and ``\\r`` found 64 bytes at a time, each read
+column copied or, for columns of few values, coded), in threads, each block checked (field count,
+UTF-8, the values' patterns: :func:`full_match`) before it is given. At the first block with a line
+that is not regular (another field count, an empty line, a ``\\r``, a last line without newline,
+invalid UTF-8 in a read column), and for a ``.gz`` file, pyarrow's CSV reader takes over: block by
+block with its threads (a serial pass where a short row needs its line number), one block ahead in a
+background thread (:func:`_prefetch`), with the same checks, messages and line numbers.
+:func:`string_buffers`, :func:`equals` and :func:`release_memory` serve the per-row passes of its
+callers. What the files of a UMLS release mean is :mod:`biosem.terminology.rrf.umls`.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ import logging
 import queue
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
@@ -44,11 +49,14 @@ import pyarrow.csv as pacsv
 
 from biosem.errors import SourceFormatError
 from biosem.terminology.rrf import kernels
+from biosem.terminology.rrf.columns import Codes
+from biosem.terminology.rrf.kernels import string_buffers
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _TRAILING = "__rrf_trailing__"  # the empty field after the row-terminating "|"
+_BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, skipped at the start of a file
 
 
 class _SerialPassNeeded(Exception):
@@ -62,6 +70,15 @@ class _Problem:
     found: str
 
 
+@dataclass
+class _Block:
+    """A block of the split path: its batch (None: a line is not regular, or a value not UTF-8) and
+    its first problem, as (row, expected, found)."""
+
+    batch: pa.RecordBatch | None
+    problem: tuple[int, str, str] | None
+
+
 def iter_rrf(
     path: str | Path,
     columns: Sequence[str],
@@ -73,8 +90,14 @@ def iter_rrf(
     fields: int | None = None,
     layout_source: str | None = None,
     trailing_nullcols: bool = False,
+    coded: Sequence[str] = (),
 ) -> Iterator[pa.RecordBatch]:
     """Stream a pipe-delimited RRF file (plain or ``.gz``) as record batches of string columns.
+
+    An uncompressed file is split by :func:`biosem.terminology.rrf.kernels.split_fields`, block by
+    block in threads, as long as its lines are regular (the layout's field count, no ``\\r``, valid
+    UTF-8 in the columns read); from the first block that is not, and for a ``.gz`` file, pyarrow's CSV
+    reader takes over, with the same checks and messages.
 
     Args:
         path: the ``.RRF`` or ``.RRF.gz`` file (gzip is detected from the ``.gz`` suffix).
@@ -93,13 +116,21 @@ def iter_rrf(
         layout_source: where ``fields`` comes from, for messages (e.g. ``"MRFILES.RRF line 10"``).
         trailing_nullcols: also accept rows with fewer fields than the layout but at least
             ``required`` (SQL*Loader "trailing nullcols" exports), padded with "".
+        coded: ``include`` columns of few distinct values (at most
+            :data:`biosem.terminology.rrf.columns.MAX_CODES` per block) that the split path gives
+            dictionary-encoded (uint16 indices, the block's values as dictionary), not as strings;
+            their patterns are checked on the dictionary. Consumers take both forms
+            (:class:`biosem.terminology.rrf.columns.Codes`, :func:`equals`).
 
     Yields:
-        Record batches with exactly the ``include`` columns, all ``pa.string()``, never null. Rows of
+        Record batches with exactly the ``include`` columns, all ``pa.string()`` (``coded`` ones
+        possibly ``dictionary<uint16, string>``), never null. Rows of
         well-formed lines come in file order; padded short rows come in batches of their own (so the
         overall row order is not the file order).
 
     Raises:
+        ValueError: a ``coded`` column with more than
+            :data:`biosem.terminology.rrf.columns.MAX_CODES` values in a block.
         SourceFormatError: with the 1-based physical line number: a row with another field count
             than the layout's (fewer, but at least ``required``, allowed with ``trailing_nullcols``),
             a first row with more fields than ``columns`` or fewer than ``required``, an empty line,
@@ -120,8 +151,8 @@ def iter_rrf(
         raise ValueError(f"include {unknown} not in the column layout {columns}, or bad layout")
     if not 1 <= required <= len(columns):
         raise ValueError(f"required must be in 1..{len(columns)}, got {required}")
-    if set(patterns) - set(include):
-        raise ValueError(f"patterns on columns not read: {sorted(set(patterns) - set(include))}")
+    if set(patterns) - set(include) or set(coded) - set(include):
+        raise ValueError(f"patterns or coded columns not read: {sorted((set(patterns) | set(coded)) - set(include))}")
     if block_size <= 0:
         raise ValueError(f"block_size must be positive, got {block_size}")
     if fields is not None and not required <= fields <= len(columns):
@@ -138,7 +169,7 @@ def iter_rrf(
                 fields, layout_source = len(columns), f"the {path.name.split('.')[0]} layout"
             else:
                 fields, layout_source = first, "as on line 1"
-        stream = _RrfStream(path, columns, include, required, patterns, block_size)
+        stream = _RrfStream(path, columns, include, required, patterns, block_size, tuple(coded))
         stream.set_layout(fields, layout_source or f"the layout of {path.name}", trailing_nullcols)
         yield from stream.batches()
     except pa.ArrowInvalid as exc:
@@ -199,15 +230,17 @@ _PIECE_BLOCKS = 8
 """A threaded pass over an uncompressed file parses it in pieces of this many blocks."""
 
 
-def _piece_tables(path: Path, size: int, parse: Callable[[pa.BufferReader], pa.Table]) -> Iterator[pa.Table]:
-    """``parse`` of each piece of whole lines of the uncompressed file ``path``, in file order.
+def _piece_tables(
+    path: Path, size: int, parse: Callable[[pa.BufferReader], pa.Table], start: int = 0
+) -> Iterator[pa.Table]:
+    """``parse`` of each piece of whole lines of the uncompressed file ``path`` from byte ``start``
+    (a line start), in file order.
 
     A piece is about ``size`` bytes, ending after a newline (the last piece: at the end of the file,
     a last line without newline included). It is memory-mapped, not copied, and only while it is
     parsed, so the mapped file adds at most a piece to the resident memory.
     """
     total = path.stat().st_size
-    start = 0
     while start < total:
         with pa.memory_map(str(path)) as mapped:
             end = _line_end(mapped, min(start + size, total) - 1, total)
@@ -217,7 +250,7 @@ def _piece_tables(path: Path, size: int, parse: Callable[[pa.BufferReader], pa.T
         start = end
 
 
-def _line_end(mapped: pa.MemoryMappedFile, at: int, total: int) -> int:
+def _line_end(mapped: pa.NativeFile, at: int, total: int) -> int:
     """The offset after the first newline at or after offset ``at``; ``total`` if there is none."""
     while at < total:
         window = mapped.read_at(min(1 << 16, total - at), at)
@@ -252,8 +285,13 @@ class _RrfStream:
         required: int,
         patterns: dict[str, str],
         block_size: int,
+        coded: tuple[str, ...] = (),
     ) -> None:
         self.path = path
+        self.coded = coded
+        # Where pyarrow's passes start: after the lines the split path gave (all rows, one per line).
+        self.start = 0
+        self.line_base = 0
         self.columns = columns
         self.include = include
         self.required = required
@@ -316,7 +354,7 @@ class _RrfStream:
     def _error(self) -> SourceFormatError:
         assert self.problem is not None
         p = self.problem
-        return SourceFormatError(self.path, p.line, p.expected, p.found)
+        return SourceFormatError(self.path, p.line + self.line_base, p.expected, p.found)
 
     def _reset(self) -> None:
         self.pending = []
@@ -327,14 +365,103 @@ class _RrfStream:
         self.unnumbered = False
 
     def batches(self) -> Iterator[pa.RecordBatch]:
-        """Parse with pyarrow's threads; a skipped row (a short row) has no line number then, so
-        the file is parsed again serially, without the rows already given."""
+        """Split the regular lines of an uncompressed file with the kernels; parse the rest with
+        pyarrow's threads; a skipped row (a short row) has no line number then, so the rest is parsed
+        again serially, without the rows already given."""
+        if self.path.suffix != ".gz":
+            if (yield from self._split_pass()):
+                return
         given: list[int] = [0]
         try:
             yield from self._pass(threads=True, given=given)
         except _SerialPassNeeded:
             self._reset()
             yield from self._pass(threads=False, given=given)
+
+    def _split_pass(self) -> Generator[pa.RecordBatch, None, bool]:
+        """The file's blocks split by the kernels in threads, in file order, each checked before it
+        is given. Returns True when the whole file was read so; otherwise (a block with a line that is
+        not regular, or a value that is not UTF-8) sets :attr:`start` and :attr:`line_base` to that
+        block, whose rows are not given, for pyarrow's passes to read the rest."""
+        total = self.path.stat().st_size
+        if not total:
+            return False
+        present = self.columns[: self.fields]
+        wanted = [c for c in self.include if c in present]
+        slot = np.full(self.fields, -1, dtype=np.int32)
+        for j, name in enumerate(wanted):
+            slot[present.index(name)] = j
+        local = threading.local()  # per worker: its scratch spans and code dictionaries
+
+        def split(lo: int, hi: int) -> _Block:
+            with pa.memory_map(str(self.path)) as mapped:
+                mapped.seek(lo)
+                data = np.frombuffer(mapped.read_buffer(hi - lo), dtype=np.uint8)
+                return self._split_block(data, wanted, slot, local)
+
+        workers = max(pa.cpu_count(), 1)
+        lines = 0
+        with (
+            pa.OSFile(str(self.path)) as bounds,  # read, not mapped: a lasting map would keep pages resident
+            ThreadPoolExecutor(workers, thread_name_prefix="rrf-split") as pool,
+        ):
+            pending: deque[tuple[int, Future[_Block]]] = deque()
+            lo = len(_BOM) if bounds.read_at(len(_BOM), 0) == _BOM else 0  # as pyarrow, which skips it
+            try:
+                while pending or lo < total:
+                    while lo < total and len(pending) < 2 * workers:
+                        hi = _line_end(bounds, min(lo + self.block_size, total) - 1, total)
+                        pending.append((lo, pool.submit(split, lo, hi)))
+                        lo = hi
+                    at, future = pending.popleft()
+                    block = future.result()
+                    if block.batch is None:
+                        self.start, self.line_base = at, lines
+                        return False
+                    if block.problem is not None:
+                        row, expected, found = block.problem
+                        self.problem = _Problem(lines + row + 1, expected, found)
+                        raise self._error()
+                    lines += block.batch.num_rows
+                    yield self._complete(block.batch)
+            finally:
+                for _, future in pending:
+                    future.cancel()
+        self._log_read(lines)
+        return True
+
+    def _split_block(self, data: np.ndarray, wanted: list[str], slot: np.ndarray, local: threading.local) -> _Block:
+        """One block of whole lines, split and checked (runs in a worker thread)."""
+        rows = kernels.count_lines(data)
+        if not wanted:
+            return _Block(None, None)
+        need = len(wanted) * rows
+        if getattr(local, "spans", None) is None or local.spans[0].size < need:
+            local.spans = (np.empty(max(need, 1 << 16), np.int32), np.empty(max(need, 1 << 16), np.int32))
+            local.codes = getattr(local, "codes", {})
+        starts = local.spans[0][:need].reshape(len(wanted), rows)
+        ends = local.spans[1][:need].reshape(len(wanted), rows)
+        if kernels.split_fields(data, self.fields, slot, starts, ends) != rows:
+            return _Block(None, None)
+        arrays: list[pa.Array] = []
+        checked = kernels.is_utf8(data)  # else each value read is checked
+        for j, name in enumerate(wanted):
+            if name in self.coded:
+                codes = local.codes.setdefault(name, Codes())
+                before = len(codes)
+                indices = codes.encode_spans(data, starts[j], ends[j])
+                if not checked and codes.first_invalid(before) >= 0:
+                    return _Block(None, None)
+                # Every code is one of the dictionary's: no bounds check.
+                arrays.append(pa.DictionaryArray.from_arrays(pa.array(indices), codes.dictionary(), safe=False))
+            else:
+                gathered = kernels.gather_spans(data, starts[j], ends[j], check=not checked)
+                if isinstance(gathered, int):
+                    return _Block(None, None)
+                buffers = [None, *(pa.py_buffer(b) for b in gathered)]
+                arrays.append(pa.Array.from_buffers(pa.string(), rows, buffers))
+        batch = pa.RecordBatch.from_arrays(arrays, names=wanted)
+        return _Block(batch, self._find(batch, trailing=False))
 
     def _pass(self, *, threads: bool, given: list[int]) -> Iterator[pa.RecordBatch]:
         """One pass over the file; ``given[0]`` counts the well-formed rows yielded, across passes
@@ -358,6 +485,8 @@ class _RrfStream:
         )
         checked_through = 0  # every row on lines <= this has been checked
         with pa.input_stream(str(self.path), compression="detect") as stream:
+            if self.start:
+                stream.seek(self.start)
             tail = _TailReader(stream)
             if threads and self.path.suffix != ".gz":
                 # Pieces of whole lines, the blocks of each parsed by pyarrow's threads in parallel
@@ -371,7 +500,7 @@ class _RrfStream:
                 )
                 batches: Iterator[pa.RecordBatch] = (
                     batch
-                    for table in _piece_tables(self.path, self.block_size * _PIECE_BLOCKS, read)
+                    for table in _piece_tables(self.path, self.block_size * _PIECE_BLOCKS, read, self.start)
                     for batch in table.to_batches()
                 )
                 tail.tail = _file_tail(self.path, tail.keep)
@@ -421,16 +550,14 @@ class _RrfStream:
                 self.problem = _Problem(last, "every line ended by a newline (no final newline: truncated file)", text)
         if self.problem is not None:
             raise self._error()
-        if self.n_valid + self.n_padded == 0:
+        if self.n_valid + self.n_padded + self.line_base == 0:
             raise SourceFormatError(self.path, None, "at least one RRF row", "an empty file")
         if padded is not None and padded.num_rows:
             yield padded
-        log.info(
-            "%s: %d rows read (%d short rows padded)",
-            self.path.name,
-            self.n_valid + self.n_padded,
-            self.n_padded,
-        )
+        self._log_read(self.line_base + self.n_valid + self.n_padded)
+
+    def _log_read(self, rows: int) -> None:
+        log.info("%s: %d rows read (%d short rows padded)", self.path.name, rows, self.n_padded)
 
     def _take_pending(self) -> pa.RecordBatch | None:
         """Parse the rows the fast path skipped: pad short rows, note malformed ones."""
@@ -514,17 +641,11 @@ class _RrfStream:
 
 
 def equals(values: pa.Array, text: bytes) -> np.ndarray:
-    """Per value of a non-null string array: is it ``text``? bool array, from the buffers."""
+    """Per value of a non-null string array (or a dictionary array of strings): is it ``text``? bool
+    array, from the buffers."""
+    if isinstance(values, pa.DictionaryArray):
+        return equals(values.dictionary, text)[values.indices.to_numpy()]
     return kernels.equals(*string_buffers(values), text)
-
-
-def string_buffers(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets rebased to 0, data bytes) of a non-null string array."""
-    n = len(values)
-    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32)[values.offset : values.offset + n + 1]
-    data_buffer = values.buffers()[2]
-    data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
-    return offsets - offsets[0], data[offsets[0] : offsets[-1]]
 
 
 # A pattern of the form PREFIX[CLASS]{n} (or + or nothing), possibly wrapped in (?:...)? : what
@@ -613,7 +734,10 @@ def _compile_pattern(regex: str) -> _BytePattern | None:
 
 
 def full_match(values: pa.Array, regex: str) -> np.ndarray:
-    """Per value of a non-null string array: does ``regex`` (RE2 syntax) match it in full?"""
+    """Per value of a non-null string array (or a dictionary array of strings): does ``regex`` (RE2
+    syntax) match it in full?"""
+    if isinstance(values, pa.DictionaryArray):
+        return full_match(values.dictionary, regex)[values.indices.to_numpy()]
     compiled = _compile_pattern(regex)
     if compiled is not None:
         return compiled.full_match(values)

@@ -22,6 +22,7 @@ import contextlib
 import logging
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from biosem.terminology.rrf.columns import (
     concat,
     cui_numbers,
     cui_strings,
+    dictionary_encode,
     distinct_cuis,
     distinct_string_order,
     gather,
@@ -122,7 +124,10 @@ _MRCONSO_READ = (
     "SUPPRESS",
 )
 _MRCONSO_REQUIRED = MRCONSO_COLUMNS.index("STR") + 1  # SUPPRESS may be missing -> "" (active)
+# The columns of few distinct values, read as codes where the reader can (see iter_rrf's ``coded``).
+_MRCONSO_CODED = ("LAT", "TS", "STT", "ISPREF", "SAB", "TTY", "SRL", "SUPPRESS")
 _MRREL_READ = ("CUI1", "REL", "CUI2", "RELA", "SAB")
+_MRREL_CODED = ("REL", "RELA", "SAB")
 _MRREL_REQUIRED = MRREL_COLUMNS.index("SAB") + 1
 _MRSTY_READ = ("CUI", "TUI")
 _MRSTY_REQUIRED = MRSTY_COLUMNS.index("TUI") + 1
@@ -464,6 +469,7 @@ def _read_mrconso(
         include=_MRCONSO_READ,
         required=_MRCONSO_REQUIRED,
         patterns={"CUI": CUI_PATTERN, "AUI": AUI_PATTERN, "SRL": SRL_PATTERN, "SUPPRESS": SUPPRESS_PATTERN},
+        coded=_MRCONSO_CODED,
         **reading.options(path, MRCONSO_COLUMNS),
     ):
         n_read += batch.num_rows
@@ -500,29 +506,33 @@ def _read_mrconso(
         # The per-batch arrays freed before AUI, STR and CODE are gathered (streamed terms: CODE alone,
         # small enough not to wait for it: the tables that need the atoms wait for this thread).
         release_memory()
-    aui = string = None
     names = ("AUI", "STR", "CODE") if terms is None or not terms.streaming else ("CODE",)
-    with ThreadPoolExecutor(len(names), thread_name_prefix="rrf-gather") as pool:
+    dtypes = {"cui": np.int32, "sab": np.uint16, "tty": np.uint16, "lat": np.uint16}
+    dtypes |= {"active": np.bool_, "rank": np.int8}
+    if fast_keys:
+        dtypes["aui_key"] = np.int64
+    # The columns joined in two threads (numpy and the gather kernel release the GIL): most of the
+    # time goes to the first touch of the new arrays' pages.
+    with ThreadPoolExecutor(2, thread_name_prefix="rrf-gather") as pool:
         gathered = {name: pool.submit(gather, path, name, strings.pop(name)) for name in names}
-        code = gathered["CODE"].result()
-        if "AUI" in gathered:
-            aui, string = (gathered[name].result() for name in ("AUI", "STR"))
+        joined = {k: pool.submit(concat, cols.pop(k), dtype) for k, dtype in dtypes.items()}
+        column = {k: future.result() for k, future in [*gathered.items(), *joined.items()]}
     atoms = _Atoms(
         path=path,
-        cui=concat(cols.pop("cui"), np.int32),
-        aui=aui,
-        aui_key=concat(cols.pop("aui_key"), np.int64) if fast_keys else None,
-        string=string,
-        code=code,
-        sab=concat(cols.pop("sab"), np.uint16),
-        tty=concat(cols.pop("tty"), np.uint16),
-        lat=concat(cols.pop("lat"), np.uint16),
-        active=concat(cols.pop("active"), np.bool_),
-        rank=concat(cols.pop("rank"), np.int8),
+        cui=column["cui"],
+        aui=column.get("AUI"),
+        aui_key=column.get("aui_key"),
+        string=column.get("STR"),
+        code=column["CODE"],
+        sab=column["sab"],
+        tty=column["tty"],
+        lat=column["lat"],
+        active=column["active"],
+        rank=column["rank"],
         sab_codes=sab_codes,
         tty_codes=tty_codes,
         lat_codes=lat_codes,
-        parts=strings if aui is None else None,
+        parts=strings if "AUI" not in column else None,
     )
     del cols
     log.info(
@@ -693,7 +703,8 @@ def _after(mrconso: _MrconsoRead, chunks: Callable[..., Iterator[pa.Table]], *ar
     yield from chunks(mrconso.atoms(), *args)
 
 
-_MAPPING_PARTS = 2  # the threads of rule ingest_umls
+_MAPPING_PARTS = 4
+_MAPPING_THREADS = 2  # the threads of rule ingest_umls
 
 
 def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
@@ -701,10 +712,11 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
 
     The rows are split into :data:`_MAPPING_PARTS` consecutive ranges of (SAB rank, first byte of CODE), about
     equal in size; every row of a range sorts before every row of the next, so the ranges are
-    sorted independently (in threads: Arrow and numpy release the GIL) and then concatenated. In
-    a range, CODE strings are dictionary-encoded and the dictionary sorted once (by
-    :func:`distinct_string_order`), so rows are sorted and deduplicated on integers (SAB rank,
-    CODE rank, CUI number).
+    sorted independently (in :data:`_MAPPING_THREADS` threads: Arrow and numpy release the GIL), and
+    a row group is given as soon as the ranges it holds are sorted, while the next ones still are.
+    In a range, CODE strings are dictionary-encoded (:func:`biosem.terminology.rrf.columns.dictionary_encode`)
+    and the dictionary sorted once (by :func:`distinct_string_order`), so rows are sorted and
+    deduplicated on integers (SAB rank, CODE rank, CUI number).
     """
     parts = _MAPPING_PARTS
     uncoded = equals(atoms.code, b"") | equals(atoms.code, _NOCODE.encode())
@@ -717,45 +729,56 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
     part_of = np.searchsorted(bounds, key, side="right")
     ranges = [coded[part_of == i] for i in range(parts)]
     del coded, key, part_of
-    with ThreadPoolExecutor(parts, thread_name_prefix="rrf-mappings") as pool:
-        sorted_ranges = list(pool.map(partial(_sorted_mappings, atoms, sab_ranks), ranges))
-    del ranges
     by_rank = sorted(atoms.sab_codes.values(), key=str.encode)
-    starts = np.cumsum([0, *(len(rows) for rows, _ in sorted_ranges)]).tolist()
-    for lo, hi in _chunk_bounds(starts[-1]):
-        # The part of each range in this row group (an empty table of each for an empty file).
-        spans = [(max(lo - start, 0), min(hi - start, len(r[0]))) for r, start in zip(sorted_ranges, starts)]
-        pieces = [
-            (rows.fields(a, max(a, b)), codes)
-            for (rows, codes), (a, b) in zip(sorted_ranges, spans)
-            if a < b or hi == 0
-        ]
-        sab, cui = (np.concatenate([fields[i] for fields, _ in pieces]) for i in (0, 2))
-        # One chunk per row group, each column in one piece, as write_table would write it.
-        yield pa.table(
-            {
-                "source": repeat_value(source, len(cui)),
-                "concept_id": cui_strings(cui),
-                "code_system": lookup(by_rank, sab),
-                "code": pa.concat_arrays([codes.take(pa.array(fields[1])) for fields, codes in pieces]),
-            }
-        )
+    with ThreadPoolExecutor(_MAPPING_THREADS, thread_name_prefix="rrf-mappings") as pool:
+        pending = deque(pool.submit(_sorted_mappings, atoms, sab_ranks, rows) for rows in ranges)
+        del ranges
+        sorted_ranges: list[tuple[PackedRows, pa.Array]] = []
+        starts = [0]  # the first row of each sorted range, then the rows of all of them
+        lo = 0
+        while True:
+            while pending and starts[-1] < lo + _ROW_GROUP:  # the ranges this row group needs
+                sorted_ranges.append(pending.popleft().result())
+                starts.append(starts[-1] + len(sorted_ranges[-1][0]))
+            hi = min(lo + _ROW_GROUP, starts[-1])
+            if hi <= lo and lo:
+                return
+            # The part of each range in this row group (an empty table of each for an empty file).
+            spans = [(max(lo - start, 0), min(hi - start, len(r[0]))) for r, start in zip(sorted_ranges, starts)]
+            pieces = [
+                (rows.fields(a, max(a, b)), codes)
+                for (rows, codes), (a, b) in zip(sorted_ranges, spans)
+                if a < b or hi == 0
+            ]
+            sab, cui = (np.concatenate([fields[i] for fields, _ in pieces]) for i in (0, 2))
+            # One chunk per row group, each column in one piece, as write_table would write it.
+            yield pa.table(
+                {
+                    "source": repeat_value(source, len(cui)),
+                    "concept_id": cui_strings(cui),
+                    "code_system": lookup(by_rank, sab),
+                    "code": pa.concat_arrays([codes.take(pa.array(fields[1])) for fields, codes in pieces]),
+                }
+            )
+            if hi < lo + _ROW_GROUP:
+                return
+            lo = hi
 
 
 def _sorted_mappings(atoms: _Atoms, sab_ranks: np.ndarray, rows: np.ndarray) -> tuple[PackedRows, pa.Array]:
     """The distinct (SAB rank, CODE rank, CUI number) of the atoms ``rows``, sorted; the CODE
     strings in rank order."""
-    encoded = pc.dictionary_encode(atoms.code.take(pa.array(rows)))
-    by_code = distinct_string_order(encoded.dictionary)
+    indices, dictionary = dictionary_encode(atoms.code.take(pa.array(rows)))
+    by_code = distinct_string_order(dictionary)
     code_rank = np.empty(len(by_code), dtype=np.int32)
     code_rank[by_code] = np.arange(len(by_code), dtype=np.int32)
-    sorted_codes = encoded.dictionary.take(pa.array(by_code))
+    sorted_codes = dictionary.take(pa.array(by_code))
     fields = [
         sab_ranks[atoms.sab[rows]] if rows.size else np.zeros(0, np.int64),
-        code_rank[encoded.indices.to_numpy(zero_copy_only=False)],
+        code_rank[indices],
         atoms.cui[rows],
     ]
-    del encoded, by_code, code_rank
+    del indices, dictionary, by_code, code_rank
     sizes = [len(atoms.sab_codes), len(sorted_codes), int(atoms.cui.max(initial=0)) + 1]
     return sort_distinct(fields, sizes), sorted_codes
 
@@ -842,6 +865,7 @@ def _read_mrrel(path: Path, sabs: Sequence[str] | None, reading: _Reading) -> _R
         include=_MRREL_READ,
         required=_MRREL_REQUIRED,
         patterns={"CUI1": optional_cui, "CUI2": optional_cui},
+        coded=_MRREL_CODED,
         **reading.options(path, MRREL_COLUMNS),
     ):
         n_read += batch.num_rows
