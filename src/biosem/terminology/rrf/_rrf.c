@@ -334,11 +334,14 @@ static PyObject *count_lines(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
-    const uint8_t *p = data, *end = data + n;
-    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        lines++;
-        p++;
-    }
+    Py_ssize_t at = 0;
+#if defined(__SSE2__)
+    const __m128i lf = _mm_set1_epi8('\n');
+    for (; at + 16 <= n; at += 16) /* 16 bytes at a time: a line is some 100 bytes, memchr per line costs more */
+        lines += __builtin_popcount(
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(data + at)), lf)));
+#endif
+    for (; at < n; at++) lines += data[at] == '\n';
     Py_END_ALLOW_THREADS
     release(&v);
     return PyLong_FromSsize_t(lines);

@@ -394,10 +394,16 @@ class _RrfStream:
         local = threading.local()  # per worker: its scratch spans and code dictionaries
 
         def split(lo: int, hi: int) -> _Block:
-            with pa.memory_map(str(self.path)) as mapped:
-                mapped.seek(lo)
-                data = np.frombuffer(mapped.read_buffer(hi - lo), dtype=np.uint8)
-                return self._split_block(data, wanted, slot, local)
+            # Read into the worker's own buffer, used again for every block it splits: no page of the
+            # file mapped, nor any new page touched, per block.
+            if getattr(local, "block", None) is None or local.block.size < hi - lo:
+                local.block = np.empty(max(hi - lo, self.block_size + (1 << 16)), dtype=np.uint8)
+            data = local.block[: hi - lo]
+            with self.path.open("rb", buffering=0) as handle:
+                handle.seek(lo)
+                if handle.readinto(data) != hi - lo:
+                    raise OSError(f"{self.path}: a short read at byte {lo}")
+            return self._split_block(data, wanted, slot, local)
 
         workers = max(pa.cpu_count(), 1)
         lines = 0

@@ -724,10 +724,12 @@ def _mapping_chunks(atoms: _Atoms, source: str) -> Iterator[pa.Table]:
     sab_ranks = atoms.sab_codes.ranks()
     offsets, data = string_buffers(atoms.code)
     key = sab_ranks[atoms.sab[coded]] * 256 + data[offsets[coded]] if coded.size else np.zeros(0, np.int64)
-    # Range bounds at the quantiles of the key (a range may be empty, e.g. one SAB and one first byte).
-    bounds = np.unique(np.quantile(key, np.arange(1, parts) / parts, method="lower")) if key.size else []
-    part_of = np.searchsorted(bounds, key, side="right")
-    ranges = [coded[part_of == i] for i in range(parts)]
+    # Ranges of consecutive keys of about equal row counts, from the keys' histogram (a key is below
+    # 256 per SAB; a range may be empty, e.g. one SAB and one first byte); each range's rows ascending.
+    rows_to_key = np.cumsum(np.bincount(key, minlength=1))
+    last_keys = np.searchsorted(rows_to_key, np.arange(1, parts) * (len(key) / parts))
+    part_of = np.searchsorted(last_keys, np.arange(len(rows_to_key)), side="right").astype(np.uint8)[key]
+    ranges = np.split(coded[np.argsort(part_of, kind="stable")], np.cumsum(np.bincount(part_of, minlength=parts))[:-1])
     del coded, key, part_of
     by_rank = sorted(atoms.sab_codes.values(), key=str.encode)
     with ThreadPoolExecutor(_MAPPING_THREADS, thread_name_prefix="rrf-mappings") as pool:
