@@ -33,7 +33,7 @@ MAX_CODES = int(np.iinfo(np.uint16).max)  # distinct values of a code column (SA
 
 class Codes:
     """A growing dictionary of strings: ``encode`` maps a string array to stable uint16 codes, in
-    order of first occurrence (:func:`biosem.terminology.rrf.kernels.encode_strings`)."""
+    order of first occurrence (:func:`biosem.terminology.rrf.kernels.encode_spans`)."""
 
     def __init__(self) -> None:
         self._slots = np.full(2 << MAX_CODES.bit_length(), -1, dtype=np.int32)
@@ -76,9 +76,7 @@ class Codes:
     def dictionary(self) -> pa.Array:
         """The values in code order, as a string array over the dictionary's own bytes (bytes that
         never change: new values are appended, and a grown store is a new array)."""
-        offsets = self._bounds[: self._n + 1].astype(np.int32)
-        data = self._store[: int(self._bounds[self._n])]
-        return pa.Array.from_buffers(pa.string(), self._n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+        return string_array(self._bounds[: self._n + 1].astype(np.int32), self._store[: int(self._bounds[self._n])])
 
     def among(self, codes: np.ndarray, values: Sequence[str] | None) -> np.ndarray | None:
         """Per code of ``codes``: is its string in ``values``? None (no selection) for None."""
@@ -115,8 +113,13 @@ def dictionary_encode(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
     store = np.empty(max(data.size, 1), dtype=np.uint8)
     codes, n_codes = kernels.encode_spans(data, offsets[:-1], offsets[1:], slots, store, bounds, 0, max(n, 1), np.int32)
     del slots
-    buffers = [None, pa.py_buffer(bounds[: n_codes + 1].astype(np.int32)), pa.py_buffer(store[: int(bounds[n_codes])])]
-    return codes, pa.Array.from_buffers(pa.string(), n_codes, buffers)
+    return codes, string_array(bounds[: n_codes + 1].astype(np.int32), store[: int(bounds[n_codes])])
+
+
+def string_array(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
+    """The string array of ``offsets`` (int32, n + 1, from 0) and ``data`` (uint8, the values' UTF-8
+    bytes end to end), over these buffers (no copy): the inverse of :func:`string_buffers`."""
+    return pa.Array.from_buffers(pa.string(), len(offsets) - 1, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
 
 _CUI_WIDTH = 8  # "C" and 7 digits
@@ -174,7 +177,7 @@ def cui_strings(numbers: np.ndarray) -> pa.Array:
     data[:, 0] = _C3[high]
     data[:, 1] = _D4[low]
     offsets = np.arange(0, _CUI_WIDTH * n + 1, _CUI_WIDTH, dtype=np.int32)
-    return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data.reshape(-1))])
+    return string_array(offsets, data.reshape(-1))
 
 
 def distinct_cuis(cui: np.ndarray) -> np.ndarray:
@@ -252,7 +255,7 @@ def gather(path: Path, name: str, parts: list[tuple[pa.Array, np.ndarray | None]
         at += kernels.gather_strings(offsets, data, rows, at, out_offsets[row:], out_data[at:])
         row += m
         del values, offsets, data
-    return pa.Array.from_buffers(pa.string(), n_rows, [None, pa.py_buffer(out_offsets), pa.py_buffer(out_data)])
+    return string_array(out_offsets, out_data)
 
 
 _WORD_MASKS = np.array([0] + [(1 << 64) - (1 << (64 - 8 * k)) for k in range(1, 9)], dtype=np.uint64)

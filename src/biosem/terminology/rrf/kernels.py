@@ -113,19 +113,6 @@ def base11_keys(
     return keys if ok else None
 
 
-def encode_strings(
-    offsets: np.ndarray,
-    data: np.ndarray,
-    slots: np.ndarray,
-    store: np.ndarray,
-    bounds: np.ndarray,
-    n_codes: int,
-    max_codes: int,
-) -> tuple[np.ndarray, int]:
-    """Dictionary codes of the values of a string column: :func:`encode_spans` of its spans."""
-    return encode_spans(data, offsets[:-1], offsets[1:], slots, store, bounds, n_codes, max_codes)
-
-
 def encode_spans(
     data: np.ndarray,
     starts: np.ndarray,

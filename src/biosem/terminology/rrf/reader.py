@@ -49,7 +49,7 @@ import pyarrow.csv as pacsv
 
 from biosem.errors import SourceFormatError
 from biosem.terminology.rrf import kernels
-from biosem.terminology.rrf.columns import Codes
+from biosem.terminology.rrf.columns import Codes, string_array
 from biosem.terminology.rrf.kernels import string_buffers
 
 log = logging.getLogger(__name__)
@@ -77,6 +77,17 @@ class _Block:
 
     batch: pa.RecordBatch | None
     problem: tuple[int, str, str] | None
+
+
+def _scratch(local: threading.local, name: str, size: int, dtype: type) -> np.ndarray:
+    """The first ``size`` items of a buffer the thread keeps in ``local`` under ``name`` and uses
+    again for every block (grown, with a quarter to spare, when too small: blocks differ by a line or
+    so): no new pages are touched per block."""
+    buffer = getattr(local, name, None)
+    if buffer is None or buffer.size < size:
+        buffer = np.empty(max(size + size // 4, 1 << 16), dtype=dtype)
+        setattr(local, name, buffer)
+    return buffer[:size]
 
 
 def iter_rrf(
@@ -388,17 +399,16 @@ class _RrfStream:
             return False
         present = self.columns[: self.fields]
         wanted = [c for c in self.include if c in present]
+        if not wanted:  # no field to split: pyarrow's passes count the rows
+            return False
         slot = np.full(self.fields, -1, dtype=np.int32)
         for j, name in enumerate(wanted):
             slot[present.index(name)] = j
-        local = threading.local()  # per worker: its scratch spans and code dictionaries
+        local = threading.local()  # per worker: its buffers (_scratch) and code dictionaries
 
         def split(lo: int, hi: int) -> _Block:
-            # Read into the worker's own buffer, used again for every block it splits: no page of the
-            # file mapped, nor any new page touched, per block.
-            if getattr(local, "block", None) is None or local.block.size < hi - lo:
-                local.block = np.empty(max(hi - lo, self.block_size + (1 << 16)), dtype=np.uint8)
-            data = local.block[: hi - lo]
+            # Read into the worker's own buffer: no page of the file mapped per block.
+            data = _scratch(local, "block", hi - lo, np.uint8)
             with self.path.open("rb", buffering=0) as handle:
                 handle.seek(lo)
                 if handle.readinto(data) != hi - lo:
@@ -439,21 +449,15 @@ class _RrfStream:
     def _split_block(self, data: np.ndarray, wanted: list[str], slot: np.ndarray, local: threading.local) -> _Block:
         """One block of whole lines, split and checked (runs in a worker thread)."""
         rows = kernels.count_lines(data)
-        if not wanted:
-            return _Block(None, None)
-        need = len(wanted) * rows
-        if getattr(local, "spans", None) is None or local.spans[0].size < need:
-            local.spans = (np.empty(max(need, 1 << 16), np.int32), np.empty(max(need, 1 << 16), np.int32))
-            local.codes = getattr(local, "codes", {})
-        starts = local.spans[0][:need].reshape(len(wanted), rows)
-        ends = local.spans[1][:need].reshape(len(wanted), rows)
+        starts = _scratch(local, "starts", len(wanted) * rows, np.int32).reshape(len(wanted), rows)
+        ends = _scratch(local, "ends", len(wanted) * rows, np.int32).reshape(len(wanted), rows)
         if kernels.split_fields(data, self.fields, slot, starts, ends) != rows:
             return _Block(None, None)
         arrays: list[pa.Array] = []
         checked = kernels.is_utf8(data)  # else each value read is checked
         for j, name in enumerate(wanted):
             if name in self.coded:
-                codes = local.codes.setdefault(name, Codes())
+                codes = local.__dict__.setdefault("codes", {}).setdefault(name, Codes())
                 before = len(codes)
                 indices = codes.encode_spans(data, starts[j], ends[j])
                 if not checked and codes.first_invalid(before) >= 0:
@@ -464,8 +468,7 @@ class _RrfStream:
                 gathered = kernels.gather_spans(data, starts[j], ends[j], check=not checked)
                 if isinstance(gathered, int):
                     return _Block(None, None)
-                buffers = [None, *(pa.py_buffer(b) for b in gathered)]
-                arrays.append(pa.Array.from_buffers(pa.string(), rows, buffers))
+                arrays.append(string_array(*gathered))
         batch = pa.RecordBatch.from_arrays(arrays, names=wanted)
         return _Block(batch, self._find(batch, trailing=False))
 
